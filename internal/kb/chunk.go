@@ -1,0 +1,177 @@
+package kb
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Chunk sizes in characters. Around 700 characters a chunk holds one answerable fact with its
+// context and still fits several times into a model prompt; no chunk exceeds chunkMax.
+const (
+	chunkTarget = 700
+	chunkMax    = 1000
+)
+
+// piece is a chunk before analysis.
+type piece struct {
+	heading string
+	text    string
+}
+
+// chunkBlocks groups blocks into pieces: a heading starts a new piece, small paragraphs are
+// merged up to chunkTarget, and a paragraph longer than chunkMax is cut at sentence
+// boundaries. Each piece carries the nearest heading above it, or title when there is none.
+func chunkBlocks(title string, blocks []block) []piece {
+	c := chunker{title: title, heading: title}
+	for _, b := range blocks {
+		if b.heading {
+			c.startSection(b.text)
+			continue
+		}
+		c.add(b.text)
+	}
+	c.flush()
+	if c.orphan != "" && c.orphan != title {
+		// A trailing heading with no text under it is still content ("Free returns").
+		c.out = append(c.out, piece{heading: c.orphan, text: c.orphan})
+	}
+	return c.out
+}
+
+type chunker struct {
+	title   string
+	heading string
+	orphan  string // heading with no text under it yet
+	buf     []string
+	size    int
+	out     []piece
+}
+
+func (c *chunker) startSection(h string) {
+	c.flush()
+	if h == c.title && len(c.out) == 0 {
+		return // the page repeats its title as the first heading
+	}
+	if c.orphan != "" && c.orphan != c.title {
+		// Two headings in a row ("Shipping" then "Domestic"): keep both as a path.
+		h = c.orphan + " › " + h
+	}
+	c.heading = h
+	c.orphan = h
+}
+
+func (c *chunker) add(p string) {
+	n := utf8.RuneCountInString(p)
+	if n > chunkMax {
+		c.flush()
+		for _, part := range splitLong(p, chunkTarget, chunkMax) {
+			c.out = append(c.out, piece{heading: c.heading, text: part})
+		}
+		c.orphan = ""
+		return
+	}
+	if c.size > 0 && c.size+1+n > chunkTarget {
+		c.flush()
+	}
+	c.buf = append(c.buf, p)
+	c.size += n
+	if len(c.buf) > 1 {
+		c.size++
+	}
+	c.orphan = ""
+}
+
+func (c *chunker) flush() {
+	if len(c.buf) == 0 {
+		return
+	}
+	c.out = append(c.out, piece{heading: c.heading, text: strings.Join(c.buf, "\n")})
+	c.buf = c.buf[:0]
+	c.size = 0
+}
+
+// splitLong cuts a long paragraph into parts of about target characters, at sentence ends
+// where possible, and never longer than max.
+func splitLong(p string, target, max int) []string {
+	var parts []string
+	var cur strings.Builder
+	curLen := 0
+	emit := func() {
+		if t := strings.TrimSpace(cur.String()); t != "" {
+			parts = append(parts, t)
+		}
+		cur.Reset()
+		curLen = 0
+	}
+	for _, s := range sentences(p) {
+		n := utf8.RuneCountInString(s)
+		if n > max {
+			emit()
+			parts = append(parts, splitWords(s, max)...)
+			continue
+		}
+		if curLen > 0 && curLen+1+n > target {
+			emit()
+		}
+		if curLen > 0 {
+			cur.WriteByte(' ')
+			curLen++
+		}
+		cur.WriteString(s)
+		curLen += n
+	}
+	emit()
+	return parts
+}
+
+// sentences splits text after ".", "!", "?", "…" (and closing quotes or brackets after them)
+// when white space follows. Numbers such as "2.029,00" are not split because no space follows
+// the dot; abbreviations are, which is harmless because parts are merged back to size.
+func sentences(s string) []string {
+	var out []string
+	rs := []rune(s)
+	start := 0
+	for i := 0; i < len(rs); i++ {
+		if !strings.ContainsRune(".!?…", rs[i]) {
+			continue
+		}
+		j := i + 1
+		for j < len(rs) && strings.ContainsRune(`"'”’»)]`, rs[j]) {
+			j++
+		}
+		if j < len(rs) && unicode.IsSpace(rs[j]) {
+			if t := strings.TrimSpace(string(rs[start:j])); t != "" {
+				out = append(out, t)
+			}
+			start = j
+			i = j
+		}
+	}
+	if t := strings.TrimSpace(string(rs[start:])); t != "" {
+		out = append(out, t)
+	}
+	return out
+}
+
+// splitWords cuts a text with no usable sentence ends into parts of at most max characters,
+// at spaces when there are any.
+func splitWords(s string, max int) []string {
+	var parts []string
+	rs := []rune(s)
+	for len(rs) > max {
+		cut := max
+		for i := max; i > max/2; i-- {
+			if unicode.IsSpace(rs[i]) {
+				cut = i
+				break
+			}
+		}
+		parts = append(parts, strings.TrimSpace(string(rs[:cut])))
+		rs = []rune(strings.TrimLeftFunc(string(rs[cut:]), unicode.IsSpace))
+	}
+	if t := strings.TrimSpace(string(rs)); t != "" {
+		parts = append(parts, t)
+	}
+	return parts
+}

@@ -1,0 +1,158 @@
+package kb
+
+import (
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// dropped elements carry site chrome or code, not content: indexing them would make every
+// page of a site match "menu", "cookie" or "login".
+var dropped = map[atom.Atom]bool{
+	atom.Head: true, atom.Script: true, atom.Style: true, atom.Nav: true, atom.Header: true,
+	atom.Footer: true, atom.Aside: true, atom.Form: true, atom.Noscript: true,
+	atom.Template: true, atom.Iframe: true, atom.Svg: true, atom.Button: true,
+	atom.Select: true, atom.Object: true, atom.Canvas: true, atom.Dialog: true,
+}
+
+// blockLevel elements end the text run before them and start a new one.
+var blockLevel = map[atom.Atom]bool{
+	atom.P: true, atom.Div: true, atom.Li: true, atom.Ul: true, atom.Ol: true, atom.Dl: true,
+	atom.Dt: true, atom.Dd: true, atom.Table: true, atom.Tr: true, atom.Section: true,
+	atom.Article: true, atom.Main: true, atom.Blockquote: true, atom.Pre: true,
+	atom.Figure: true, atom.Figcaption: true, atom.Address: true, atom.Details: true,
+	atom.Summary: true, atom.Br: true, atom.Hr: true, atom.Body: true, atom.Caption: true,
+	atom.Fieldset: true, atom.Legend: true,
+}
+
+var headings = map[atom.Atom]bool{
+	atom.H1: true, atom.H2: true, atom.H3: true, atom.H4: true, atom.H5: true, atom.H6: true,
+}
+
+// htmlBlocks parses an HTML body (a whole document or a fragment) into headings and
+// paragraphs, with entities decoded and white space collapsed. It also returns the text of
+// the <title> element, which lives in <head> and is otherwise dropped.
+func htmlBlocks(s string) ([]block, string) {
+	doc, err := html.Parse(strings.NewReader(s))
+	if err != nil { // html.Parse only fails on reader errors; a string reader has none
+		return textBlocks(s), ""
+	}
+	w := htmlWalker{}
+	w.walk(doc)
+	w.flush(false)
+	return w.blocks, collapseSpace(w.title)
+}
+
+type htmlWalker struct {
+	blocks []block
+	run    strings.Builder
+	title  string
+}
+
+// flush ends the current text run as a block.
+func (w *htmlWalker) flush(heading bool) {
+	t := collapseSpace(w.run.String())
+	w.run.Reset()
+	if t != "" {
+		w.blocks = append(w.blocks, block{heading: heading, text: t})
+	}
+}
+
+func (w *htmlWalker) walk(n *html.Node) {
+	switch n.Type {
+	case html.TextNode:
+		w.run.WriteString(n.Data)
+		return
+	case html.ElementNode:
+		if n.DataAtom == atom.Title && w.title == "" {
+			w.title = textOf(n)
+			return
+		}
+		if n.DataAtom == atom.Head {
+			// <title> is the only part of <head> worth keeping.
+			for c := n.FirstChild; c != nil; c = c.NextSibling {
+				if c.Type == html.ElementNode && c.DataAtom == atom.Title && w.title == "" {
+					w.title = textOf(c)
+				}
+			}
+			return
+		}
+		if dropped[n.DataAtom] || hiddenNode(n) {
+			return
+		}
+		switch {
+		case headings[n.DataAtom]:
+			w.flush(false)
+			w.children(n)
+			w.flush(true)
+			return
+		case blockLevel[n.DataAtom]:
+			w.flush(false)
+			w.children(n)
+			w.flush(false)
+			return
+		case n.DataAtom == atom.Td || n.DataAtom == atom.Th:
+			w.run.WriteString(" ")
+			w.children(n)
+			w.run.WriteString(" ")
+			return
+		case n.DataAtom == atom.Img:
+			// Alt text is often the only description of a product photo.
+			if alt := attr(n, "alt"); alt != "" {
+				w.run.WriteString(" " + alt + " ")
+			}
+			return
+		}
+	case html.CommentNode, html.DoctypeNode:
+		return
+	}
+	w.children(n)
+}
+
+func (w *htmlWalker) children(n *html.Node) {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		w.walk(c)
+	}
+}
+
+// hiddenNode reports elements the visitor never sees (cookie banners, modal templates).
+func hiddenNode(n *html.Node) bool {
+	if _, ok := attrOK(n, "hidden"); ok {
+		return true
+	}
+	if attr(n, "aria-hidden") == "true" {
+		return true
+	}
+	style := strings.ReplaceAll(strings.ToLower(attr(n, "style")), " ", "")
+	return strings.Contains(style, "display:none") || strings.Contains(style, "visibility:hidden")
+}
+
+func textOf(n *html.Node) string {
+	var b strings.Builder
+	var rec func(*html.Node)
+	rec = func(n *html.Node) {
+		if n.Type == html.TextNode {
+			b.WriteString(n.Data)
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			rec(c)
+		}
+	}
+	rec(n)
+	return b.String()
+}
+
+func attr(n *html.Node, key string) string {
+	v, _ := attrOK(n, key)
+	return v
+}
+
+func attrOK(n *html.Node, key string) (string, bool) {
+	for _, a := range n.Attr {
+		if a.Namespace == "" && strings.EqualFold(a.Key, key) {
+			return a.Val, true
+		}
+	}
+	return "", false
+}

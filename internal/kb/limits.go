@@ -1,0 +1,17 @@
+package kb
+
+// Caps on the import format. They keep one careless export (a whole site in one body, a
+// binary blob in a title) from bloating the index; the numbers are generous for real content.
+const (
+	maxLineBytes   = 4 << 20 // one JSON object per line
+	maxRecords     = 100_000
+	maxURLLen      = 2048
+	maxTitleLen    = 500
+	maxQuestionLen = 2000
+	maxAnswerLen   = 50_000
+	maxBodyLen     = 2 << 20 // bytes of raw body (text or HTML)
+	maxNameLen     = 300
+	maxPriceLen    = 64
+	maxCategoryLen = 200
+	maxSlugLen     = 200
+)

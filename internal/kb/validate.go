@@ -1,0 +1,140 @@
+package kb
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// validate trims the record's fields in place and checks what its type requires. Errors are
+// phrased for the operator and carry no line number; ParseJSONL adds it.
+func validate(r *Record) error {
+	for _, f := range []*string{&r.Lang, &r.URL, &r.Title, &r.Body, &r.Question, &r.Answer,
+		&r.Name, &r.Price, &r.Category, &r.Image, &r.Description, &r.Slug, &r.CategorySlug,
+		&r.CategoryName} {
+		*f = strings.TrimSpace(*f)
+	}
+	r.Lang = strings.ToLower(r.Lang)
+	switch r.Lang {
+	case "", "tr", "en", "de":
+	default:
+		return fmt.Errorf("lang %q is not one of tr, en, de", r.Lang)
+	}
+	switch r.Type {
+	case TypePage:
+		return validatePage(r)
+	case TypeQA:
+		return validateQA(r)
+	case TypeProduct:
+		return validateProduct(r)
+	case TypeArticle:
+		return validateArticle(r)
+	}
+	return fmt.Errorf("unknown type %q", r.Type)
+}
+
+func validatePage(r *Record) error {
+	if r.URL == "" && r.Title == "" {
+		return errors.New("page needs url or title")
+	}
+	if r.Body == "" {
+		return errors.New("page needs body")
+	}
+	return firstErr(
+		checkURL("url", r.URL),
+		checkLen("title", r.Title, maxTitleLen),
+		checkBytes("body", r.Body, maxBodyLen),
+	)
+}
+
+func validateQA(r *Record) error {
+	if r.Question == "" || r.Answer == "" {
+		return errors.New("qa needs question and answer")
+	}
+	return firstErr(
+		checkLen("question", r.Question, maxQuestionLen),
+		checkLen("answer", r.Answer, maxAnswerLen),
+	)
+}
+
+func validateProduct(r *Record) error {
+	if r.Name == "" {
+		return errors.New("product needs name")
+	}
+	return firstErr(
+		checkLen("name", r.Name, maxNameLen),
+		checkURL("url", r.URL),
+		checkLen("price", r.Price, maxPriceLen),
+		checkLen("category", r.Category, maxCategoryLen),
+		checkURL("image", r.Image),
+		checkBytes("description", r.Description, maxBodyLen),
+	)
+}
+
+func validateArticle(r *Record) error {
+	if r.Slug == "" || r.Title == "" || r.Body == "" {
+		return errors.New("article needs slug, title and body")
+	}
+	return firstErr(
+		checkSlug("slug", r.Slug),
+		checkLen("title", r.Title, maxTitleLen),
+		checkBytes("body", r.Body, maxBodyLen),
+		checkSlug("category_slug", r.CategorySlug),
+		checkLen("category_name", r.CategoryName, maxCategoryLen),
+	)
+}
+
+func firstErr(errs ...error) error {
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkURL accepts an empty value or an absolute http(s) URL with a host: anything else
+// (javascript:, relative paths, file:) would become a broken or unsafe link in a reply.
+func checkURL(field, v string) error {
+	if v == "" {
+		return nil
+	}
+	if len(v) > maxURLLen {
+		return fmt.Errorf("%s is longer than %d characters", field, maxURLLen)
+	}
+	u, err := url.Parse(v)
+	if err != nil || u.Host == "" || (!strings.EqualFold(u.Scheme, "http") && !strings.EqualFold(u.Scheme, "https")) {
+		return fmt.Errorf("%s must be an http or https URL", field)
+	}
+	return nil
+}
+
+func checkLen(field, v string, max int) error {
+	if utf8.RuneCountInString(v) > max {
+		return fmt.Errorf("%s is longer than %d characters", field, max)
+	}
+	return nil
+}
+
+func checkBytes(field, v string, max int) error {
+	if len(v) > max {
+		return fmt.Errorf("%s is larger than %d KiB", field, max>>10)
+	}
+	return nil
+}
+
+// checkSlug accepts an empty value or a URL path segment: slugs end up in help-centre links.
+func checkSlug(field, v string) error {
+	if err := checkLen(field, v, maxSlugLen); err != nil {
+		return err
+	}
+	for _, c := range v {
+		if unicode.IsSpace(c) || unicode.IsControl(c) || strings.ContainsRune(`/\?#%"'<>`, c) {
+			return fmt.Errorf("%s %q may not contain spaces or any of / \\ ? # %% \" ' < >", field, v)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,197 @@
+// Package sqlite is the embedded store: one SQLite file in WAL mode, opened through the pure-Go
+// modernc.org/sqlite driver, with one writer connection and a small pool of readers.
+//
+// SQLite allows one writer at a time. Funnelling every write through one connection whose
+// transactions begin IMMEDIATE makes writers queue inside the process instead of failing with
+// SQLITE_BUSY, while readers run in parallel on their own connections. Other processes (the
+// operator CLI while `svc serve` runs) take the same file lock and wait up to busy_timeout.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/pressly/goose/v3"
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"svc/internal/store"
+)
+
+//go:embed migrations/*.sql
+var migrationFS embed.FS
+
+// FileName is the database file inside the data directory.
+const FileName = "svc.db"
+
+// Options tune the store. The zero value is usable.
+type Options struct {
+	Readers     int              // reader pool size; default 4
+	BusyTimeout time.Duration    // how long a writer waits for another process; default 5s
+	Now         func() time.Time // clock; default time.Now
+}
+
+// Store implements store.Store on SQLite.
+type Store struct {
+	w   *sql.DB // exactly one connection: every write goes here
+	r   *sql.DB // read-only pool
+	now func() time.Time
+}
+
+var _ store.Store = (*Store)(nil)
+
+// Open opens (creating when needed) the database in dir and applies pending migrations.
+func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
+	if opts.Readers <= 0 {
+		opts.Readers = 4
+	}
+	if opts.BusyTimeout <= 0 {
+		opts.BusyTimeout = 5 * time.Second
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if err := os.MkdirAll(dir, 0o750); err != nil {
+		return nil, fmt.Errorf("create data dir: %w", err)
+	}
+	path := filepath.Join(dir, FileName)
+
+	pragmas := []string{
+		fmt.Sprintf("busy_timeout(%d)", opts.BusyTimeout.Milliseconds()),
+		"journal_mode(WAL)",
+		"foreign_keys(1)",
+		"synchronous(NORMAL)",
+	}
+	w, err := sql.Open("sqlite", dsn(path, pragmas, "immediate"))
+	if err != nil {
+		return nil, fmt.Errorf("open writer: %w", err)
+	}
+	w.SetMaxOpenConns(1)
+	w.SetMaxIdleConns(1)
+	w.SetConnMaxLifetime(0)
+
+	r, err := sql.Open("sqlite", dsn(path, append(pragmas[:1:1], "foreign_keys(1)", "query_only(1)"), "deferred"))
+	if err != nil {
+		w.Close()
+		return nil, fmt.Errorf("open readers: %w", err)
+	}
+	r.SetMaxOpenConns(opts.Readers)
+	r.SetMaxIdleConns(opts.Readers)
+
+	s := &Store{w: w, r: r, now: opts.Now}
+	if err := s.migrate(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func dsn(path string, pragmas []string, txlock string) string {
+	q := url.Values{}
+	for _, p := range pragmas {
+		q.Add("_pragma", p)
+	}
+	q.Set("_txlock", txlock)
+	return "file:" + path + "?" + q.Encode()
+}
+
+func (s *Store) migrate(ctx context.Context) error {
+	sub, err := fs.Sub(migrationFS, "migrations")
+	if err != nil {
+		return fmt.Errorf("migrations: %w", err)
+	}
+	p, err := goose.NewProvider(goose.DialectSQLite3, s.w, sub)
+	if err != nil {
+		return fmt.Errorf("migrations: %w", err)
+	}
+	if _, err := p.Up(ctx); err != nil {
+		return fmt.Errorf("apply migrations: %w", err)
+	}
+	return nil
+}
+
+// Ping checks that both pools reach the database.
+func (s *Store) Ping(ctx context.Context) error {
+	if err := s.w.PingContext(ctx); err != nil {
+		return fmt.Errorf("ping writer: %w", err)
+	}
+	var one int
+	if err := s.r.QueryRowContext(ctx, "SELECT 1").Scan(&one); err != nil {
+		return fmt.Errorf("ping reader: %w", err)
+	}
+	return nil
+}
+
+// Close closes both pools.
+func (s *Store) Close() error {
+	return errors.Join(s.r.Close(), s.w.Close())
+}
+
+// inTx runs fn in a write transaction, committing when fn returns nil.
+func (s *Store) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	tx, err := s.w.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", err)
+	}
+	return nil
+}
+
+// timeLayout is fixed-width so that stored times sort as text.
+const timeLayout = "2006-01-02T15:04:05.000000Z"
+
+func ts(t time.Time) string { return t.UTC().Format(timeLayout) }
+
+func parseTS(v string) time.Time {
+	if v == "" {
+		return time.Time{}
+	}
+	t, err := time.Parse(timeLayout, v)
+	if err != nil {
+		// Stored by this package only; a parse failure means a hand-edited row. Fall back to
+		// the RFC 3339 forms rather than failing the read.
+		t, _ = time.Parse(time.RFC3339Nano, v)
+	}
+	return t.UTC()
+}
+
+func nullTS(v sql.NullString) time.Time {
+	if !v.Valid {
+		return time.Time{}
+	}
+	return parseTS(v.String)
+}
+
+func nullInt(v int64) any {
+	if v == 0 {
+		return nil
+	}
+	return v
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func notFound(err error, what string) error {
+	if errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("%s: %w", what, store.ErrNotFound)
+	}
+	return fmt.Errorf("%s: %w", what, err)
+}

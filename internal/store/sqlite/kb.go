@@ -1,0 +1,317 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+
+	"svc/internal/store"
+)
+
+// naturalKey is the identity under which a document is upserted, so that importing the same
+// file twice (or re-crawling a page) updates rather than duplicates.
+func naturalKey(d *store.Document) string {
+	switch d.Type {
+	case store.DocQA:
+		return d.Lang + "|" + strings.ToLower(strings.TrimSpace(d.Title))
+	case store.DocArticle:
+		if d.Article != nil && d.Article.Slug != "" {
+			return d.Article.Slug
+		}
+	case store.DocProduct:
+		if d.URL == "" {
+			return "name:" + strings.ToLower(strings.TrimSpace(d.Title))
+		}
+	}
+	if d.URL != "" {
+		return d.URL
+	}
+	return "title:" + strings.ToLower(strings.TrimSpace(d.Title))
+}
+
+// ImportDocuments upserts docs in one transaction; unchanged documents (same hash) are left
+// alone. When anything changed, the account's cached answers are withdrawn, because any of
+// them may rest on text that is no longer there.
+func (s *Store) ImportDocuments(ctx context.Context, accountID int64, docs []store.Document) (store.ImportResult, error) {
+	var res store.ImportResult
+	now := s.now().UTC()
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		changed := false
+		for i := range docs {
+			d := &docs[i]
+			d.AccountID = accountID
+			key := naturalKey(d)
+			var id int64
+			var hash string
+			err := tx.QueryRowContext(ctx, `SELECT id, hash FROM documents WHERE account_id = ? AND type = ? AND natural_key = ?`,
+				accountID, d.Type, key).Scan(&id, &hash)
+			switch {
+			case err == sql.ErrNoRows:
+				err = tx.QueryRowContext(ctx, `INSERT INTO documents (account_id, site_id, type, natural_key, url, title, body,
+					lang, hash, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+					accountID, nullInt(d.SiteID), d.Type, key, d.URL, d.Title, d.Body, d.Lang, d.Hash, ts(now), ts(now)).Scan(&d.ID)
+				if err != nil {
+					return fmt.Errorf("insert document: %w", err)
+				}
+				d.CreatedAt = now
+			case err != nil:
+				return fmt.Errorf("find document: %w", err)
+			case hash == d.Hash && d.Hash != "":
+				d.ID = id
+				res.Unchanged++
+				continue
+			default:
+				d.ID = id
+				if _, err := tx.ExecContext(ctx, `UPDATE documents SET site_id = ?, url = ?, title = ?, body = ?, lang = ?,
+					hash = ?, updated_at = ? WHERE id = ?`, nullInt(d.SiteID), d.URL, d.Title, d.Body, d.Lang, d.Hash,
+					ts(now), id); err != nil {
+					return fmt.Errorf("update document: %w", err)
+				}
+				if err := deleteChunks(ctx, tx, id); err != nil {
+					return err
+				}
+			}
+			d.UpdatedAt = now
+			changed = true
+			if err := insertChunks(ctx, tx, accountID, d); err != nil {
+				return err
+			}
+			if err := upsertTyped(ctx, tx, accountID, d); err != nil {
+				return err
+			}
+			switch d.Type {
+			case store.DocPage:
+				res.Pages++
+			case store.DocQA:
+				res.QA++
+			case store.DocProduct:
+				res.Products++
+			case store.DocArticle:
+				res.Articles++
+			}
+		}
+		if changed {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM answer_cache WHERE account_id = ?`, accountID); err != nil {
+				return fmt.Errorf("withdraw cache: %w", err)
+			}
+		}
+		return nil
+	})
+	return res, err
+}
+
+func deleteChunks(ctx context.Context, tx *sql.Tx, docID int64) error {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE document_id = ?)`, docID); err != nil {
+		return fmt.Errorf("delete chunk index: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM chunks WHERE document_id = ?`, docID); err != nil {
+		return fmt.Errorf("delete chunks: %w", err)
+	}
+	return nil
+}
+
+func insertChunks(ctx context.Context, tx *sql.Tx, accountID int64, d *store.Document) error {
+	for i := range d.Chunks {
+		c := &d.Chunks[i]
+		c.Ord = i
+		n := len(strings.Fields(c.Terms))
+		err := tx.QueryRowContext(ctx, `INSERT INTO chunks (account_id, document_id, ord, heading, text, terms, term_count)
+			VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`, accountID, d.ID, c.Ord, c.Heading, c.Text, c.Terms, n).Scan(&c.ID)
+		if err != nil {
+			return fmt.Errorf("insert chunk: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO chunks_fts (rowid, terms, account_id) VALUES (?, ?, ?)`,
+			c.ID, c.Terms, accountID); err != nil {
+			return fmt.Errorf("index chunk: %w", err)
+		}
+	}
+	return nil
+}
+
+func upsertTyped(ctx context.Context, tx *sql.Tx, accountID int64, d *store.Document) error {
+	if p := d.Product; d.Type == store.DocProduct && p != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO products (document_id, account_id, name, url, price, category, image)
+			VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (document_id) DO UPDATE SET name = excluded.name, url = excluded.url,
+			price = excluded.price, category = excluded.category, image = excluded.image`,
+			d.ID, accountID, p.Name, p.URL, p.Price, p.Category, p.Image); err != nil {
+			return fmt.Errorf("upsert product: %w", err)
+		}
+	}
+	if a := d.Article; d.Type == store.DocArticle && a != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO articles (document_id, account_id, slug, title, excerpt, category_slug,
+			category_name) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (document_id) DO UPDATE SET slug = excluded.slug,
+			title = excluded.title, excerpt = excluded.excerpt, category_slug = excluded.category_slug,
+			category_name = excluded.category_name`,
+			d.ID, accountID, a.Slug, d.Title, a.Excerpt, a.CategorySlug, a.CategoryName); err != nil {
+			return fmt.Errorf("upsert article: %w", err)
+		}
+	}
+	return nil
+}
+
+// matchExpr turns analyzed terms into an FTS5 query: any term may match; prefix terms use *.
+// Terms are quoted so that no user text is ever read as FTS5 syntax.
+func matchExpr(terms []store.SearchTerm) string {
+	parts := make([]string, 0, len(terms))
+	for _, t := range terms {
+		if t.Text == "" {
+			continue
+		}
+		q := `"` + strings.ReplaceAll(t.Text, `"`, `""`) + `"`
+		if t.Prefix {
+			q += "*"
+		}
+		parts = append(parts, q)
+	}
+	return strings.Join(parts, " OR ")
+}
+
+// SearchChunks returns candidate chunks of the account ranked by FTS5's bm25.
+func (s *Store) SearchChunks(ctx context.Context, accountID int64, q store.SearchQuery) ([]store.ChunkHit, error) {
+	expr := matchExpr(q.Terms)
+	if expr == "" {
+		return []store.ChunkHit{}, nil
+	}
+	if q.Limit <= 0 {
+		q.Limit = 20
+	}
+	args := []any{expr, accountID}
+	typeFilter := ""
+	if len(q.Types) > 0 {
+		typeFilter = " AND d.type IN (" + strings.TrimSuffix(strings.Repeat("?,", len(q.Types)), ",") + ")"
+		for _, t := range q.Types {
+			args = append(args, t)
+		}
+	}
+	args = append(args, q.Limit)
+	rows, err := s.r.QueryContext(ctx, `SELECT c.id, c.document_id, d.type, d.title, d.url, d.lang, c.heading, c.text,
+		c.terms, -bm25(chunks_fts), p.name, p.url, p.price, p.category, p.image
+		FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN documents d ON d.id = c.document_id
+		LEFT JOIN products p ON p.document_id = d.id
+		WHERE chunks_fts MATCH ? AND chunks_fts.account_id = ?`+typeFilter+`
+		ORDER BY bm25(chunks_fts) LIMIT ?`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("search chunks: %w", err)
+	}
+	defer rows.Close()
+	out := []store.ChunkHit{}
+	for rows.Next() {
+		var h store.ChunkHit
+		var pName, pURL, pPrice, pCat, pImg sql.NullString
+		if err := rows.Scan(&h.ChunkID, &h.DocID, &h.DocType, &h.Title, &h.URL, &h.Lang, &h.Heading, &h.Text,
+			&h.Terms, &h.Rank, &pName, &pURL, &pPrice, &pCat, &pImg); err != nil {
+			return nil, fmt.Errorf("search chunks: %w", err)
+		}
+		if pName.Valid {
+			h.Product = &store.Product{Name: pName.String, URL: pURL.String, Price: pPrice.String,
+				Category: pCat.String, Image: pImg.String}
+		}
+		out = append(out, h)
+	}
+	return out, rows.Err()
+}
+
+// TermStats counts, for the account only, its chunks, their mean length and each term's
+// document frequency, so that ranking of one tenant never depends on another's corpus.
+func (s *Store) TermStats(ctx context.Context, accountID int64, terms []store.SearchTerm) (store.TermStats, error) {
+	st := store.TermStats{DocFreq: make(map[string]int, len(terms))}
+	var avg sql.NullFloat64
+	if err := s.r.QueryRowContext(ctx, `SELECT COUNT(*), AVG(term_count) FROM chunks WHERE account_id = ?`,
+		accountID).Scan(&st.Chunks, &avg); err != nil {
+		return st, fmt.Errorf("chunk stats: %w", err)
+	}
+	st.AvgLength = avg.Float64
+	for _, t := range terms {
+		expr := matchExpr([]store.SearchTerm{t})
+		if expr == "" {
+			continue
+		}
+		if _, seen := st.DocFreq[t.Text]; seen {
+			continue
+		}
+		var n int
+		if err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM chunks_fts WHERE chunks_fts MATCH ? AND account_id = ?`,
+			expr, accountID).Scan(&n); err != nil {
+			return st, fmt.Errorf("term stats: %w", err)
+		}
+		st.DocFreq[t.Text] = n
+	}
+	return st, nil
+}
+
+// GetDocument reads one document of the account with its chunks.
+func (s *Store) GetDocument(ctx context.Context, accountID, docID int64) (store.Document, error) {
+	var d store.Document
+	var site sql.NullInt64
+	var created, updated string
+	err := s.r.QueryRowContext(ctx, `SELECT id, account_id, site_id, type, url, title, body, lang, hash, created_at, updated_at
+		FROM documents WHERE id = ? AND account_id = ?`, docID, accountID).Scan(&d.ID, &d.AccountID, &site, &d.Type,
+		&d.URL, &d.Title, &d.Body, &d.Lang, &d.Hash, &created, &updated)
+	if err != nil {
+		return d, notFound(err, "get document")
+	}
+	d.SiteID, d.CreatedAt, d.UpdatedAt = site.Int64, parseTS(created), parseTS(updated)
+	rows, err := s.r.QueryContext(ctx, `SELECT id, ord, heading, text, terms FROM chunks WHERE document_id = ? ORDER BY ord`, d.ID)
+	if err != nil {
+		return d, fmt.Errorf("get chunks: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var c store.Chunk
+		if err := rows.Scan(&c.ID, &c.Ord, &c.Heading, &c.Text, &c.Terms); err != nil {
+			return d, fmt.Errorf("get chunks: %w", err)
+		}
+		d.Chunks = append(d.Chunks, c)
+	}
+	return d, rows.Err()
+}
+
+// QAQuestions returns curated questions in lang.
+func (s *Store) QAQuestions(ctx context.Context, accountID int64, lang string, limit int) ([]string, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT title FROM documents WHERE account_id = ? AND type = ? AND lang = ?
+		ORDER BY id LIMIT ?`, accountID, store.DocQA, lang, limit)
+	if err != nil {
+		return nil, fmt.Errorf("qa questions: %w", err)
+	}
+	return scanStrings(rows)
+}
+
+// Articles lists the account's articles, most viewed first.
+func (s *Store) Articles(ctx context.Context, accountID int64, limit int) ([]store.Article, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT id, document_id, slug, title, excerpt, category_slug, category_name, view_count
+		FROM articles WHERE account_id = ? ORDER BY view_count DESC, id LIMIT ?`, accountID, limit)
+	if err != nil {
+		return nil, fmt.Errorf("articles: %w", err)
+	}
+	defer rows.Close()
+	out := []store.Article{}
+	for rows.Next() {
+		var a store.Article
+		if err := rows.Scan(&a.ID, &a.DocID, &a.Slug, &a.Title, &a.Excerpt, &a.CategorySlug, &a.CategoryName,
+			&a.ViewCount); err != nil {
+			return nil, fmt.Errorf("articles: %w", err)
+		}
+		out = append(out, a)
+	}
+	return out, rows.Err()
+}
+
+// CountDocuments counts the account's documents by type.
+func (s *Store) CountDocuments(ctx context.Context, accountID int64) (map[string]int, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT type, COUNT(*) FROM documents WHERE account_id = ? GROUP BY type`, accountID)
+	if err != nil {
+		return nil, fmt.Errorf("count documents: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]int{}
+	for rows.Next() {
+		var t string
+		var n int
+		if err := rows.Scan(&t, &n); err != nil {
+			return nil, fmt.Errorf("count documents: %w", err)
+		}
+		out[t] = n
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,427 @@
+// Package store defines the persistence contract of svc: the records, one interface per
+// aggregate, and the sentinel errors. The embedded SQLite implementation lives in
+// store/sqlite; a PostgreSQL implementation satisfies the same interfaces and runs the same
+// conformance suite (store/storetest).
+//
+// Every method takes ctx first and, where the data is per tenant, the account id second, so
+// no query can forget the tenant boundary.
+package store
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// Sentinel errors. Implementations wrap them with %w; callers test with errors.Is.
+var (
+	ErrNotFound            = errors.New("store: not found")
+	ErrConflict            = errors.New("store: conflict")
+	ErrInsufficientBalance = errors.New("store: insufficient balance")
+	ErrQuotaReached        = errors.New("store: daily answer quota reached")
+	ErrNotAssistant        = errors.New("store: message is not an assistant message")
+)
+
+// Plans and their default daily unique-answer limits (0 means unlimited).
+const (
+	PlanStarter = "starter"
+	PlanGrowth  = "growth"
+	PlanScale   = "scale"
+	PlanCustom  = "custom"
+)
+
+// Tone presets.
+const (
+	ToneProfessional = "professional"
+	ToneWarm         = "warm"
+	ToneEnergetic    = "energetic"
+)
+
+// Message roles and sources (SERVICE.md, DECISIONS.md).
+const (
+	RoleUser      = "user"
+	RoleAssistant = "assistant"
+	RoleSystem    = "system"
+
+	SourceAI          = "ai"
+	SourceCacheTenant = "cache_tenant"
+	SourceCacheShared = "cache_shared"
+	SourceSystem      = "system"
+	SourceFallback    = "fallback"
+)
+
+// Usage event types recorded per reply. Only EventAnswer is charged and counts against the
+// daily unique-answer quota.
+const (
+	EventAnswer      = "answer"
+	EventCacheTenant = "cache_tenant"
+	EventCacheShared = "cache_shared"
+	EventFallback    = "fallback"
+	EventSystem      = "system"
+)
+
+// Document types of the knowledge base.
+const (
+	DocPage    = "page"
+	DocQA      = "qa"
+	DocProduct = "product"
+	DocArticle = "article"
+)
+
+// Key statuses.
+const (
+	KeyActive  = "active"
+	KeyRevoked = "revoked"
+)
+
+// Account is a tenant. Money is integer micro-USD; rates are micro-USD per 1M tokens.
+type Account struct {
+	ID             int64
+	Name           string
+	Email          string
+	Plan           string
+	Lang           string
+	BalanceMicro   int64
+	SalesMode      bool
+	TonePreset     string
+	ToneCustom     string
+	SendRatePerMin int
+	DailyAnswers   int // 0 = unlimited
+	InputRate      int64
+	OutputRate     int64
+	CreatedAt      time.Time
+	UpdatedAt      time.Time
+}
+
+// APIKey is a secret key record. Only the SHA-256 hash of the key and its public prefix are
+// stored.
+type APIKey struct {
+	ID         int64
+	AccountID  int64
+	Prefix     string
+	Hash       []byte
+	Status     string
+	CreatedAt  time.Time
+	LastUsedAt time.Time // zero when never used
+}
+
+// Conversation is the account's rolling conversation.
+type Conversation struct {
+	ID        int64
+	AccountID int64
+	Lang      string
+	Summary   string
+	CreatedAt time.Time
+	UpdatedAt time.Time
+}
+
+// Product is a product card as learned from the KB.
+type Product struct {
+	Name     string `json:"name"`
+	URL      string `json:"url,omitempty"`
+	Price    string `json:"price,omitempty"`
+	Category string `json:"category,omitempty"`
+	Image    string `json:"image,omitempty"`
+}
+
+// Message is one message of a conversation.
+type Message struct {
+	ID             int64
+	ConversationID int64
+	AccountID      int64
+	Role           string
+	Body           string
+	Source         string
+	Lang           string
+	LowConfidence  bool
+	Products       []Product
+	DocIDs         []int64 // KB documents the reply was drawn from
+	CreatedAt      time.Time
+}
+
+// Charge is the cost of one reply. AmountMicro may be 0 for a free reply; EventType is always
+// set so that usage counts every reply by kind.
+type Charge struct {
+	EventType    string
+	AmountMicro  int64
+	InputTokens  int
+	OutputTokens int
+}
+
+// CacheEntry is a reusable answer of this account, keyed by the normalised question.
+type CacheEntry struct {
+	ID        int64
+	AccountID int64
+	Lang      string
+	Key       string // normalised question
+	Question  string
+	Answer    string
+	DocIDs    []int64
+	MessageID int64
+	Hits      int
+	CreatedAt time.Time
+}
+
+// Turn is one question and its reply, committed together with the charge, the usage event,
+// the conversation's new language, the cache entry and the article view counts: all of it or
+// none of it.
+type Turn struct {
+	AccountID      int64
+	ConversationID int64
+	Lang           string // saved on the conversation
+	User           Message
+	Reply          Message
+	Charge         Charge
+	// QuotaLimit, when > 0 and the charge is an EventAnswer, makes the commit fail with
+	// ErrQuotaReached if that many answers were already made since QuotaSince.
+	QuotaLimit int
+	QuotaSince time.Time
+	// Cache, when non-nil, is stored (or replaced) as this account's cached answer; its
+	// MessageID is set to the reply's id.
+	Cache *CacheEntry
+	// CacheHitID, when non-zero, is the cache entry that served this reply; its hit count rises.
+	CacheHitID int64
+}
+
+// Document is one KB record ready to store, with its chunks already analyzed.
+type Document struct {
+	ID        int64
+	AccountID int64
+	SiteID    int64 // 0 = none
+	Type      string
+	URL       string
+	Title     string
+	Body      string
+	Lang      string
+	Hash      string // content hash, to skip unchanged re-imports
+	Chunks    []Chunk
+	Product   *Product      // for DocProduct
+	Article   *ArticleMeta  // for DocArticle
+	CreatedAt time.Time
+	UpdatedAt time.Time
+}
+
+// ArticleMeta is the help-centre data of an article document.
+type ArticleMeta struct {
+	Slug         string
+	Excerpt      string
+	CategorySlug string
+	CategoryName string
+	ViewCount    int
+}
+
+// Chunk is a retrievable piece of a document. Terms is the analyzer's output, space
+// separated; it is what the full-text index sees.
+type Chunk struct {
+	ID      int64
+	Ord     int
+	Heading string
+	Text    string
+	Terms   string
+}
+
+// Article is an article as listed in suggestions.
+type Article struct {
+	ID           int64
+	DocID        int64
+	Slug         string
+	Title        string
+	Excerpt      string
+	CategorySlug string
+	CategoryName string
+	ViewCount    int
+}
+
+// ImportResult counts what an import did.
+type ImportResult struct {
+	Pages     int `json:"pages"`
+	QA        int `json:"qa"`
+	Products  int `json:"products"`
+	Articles  int `json:"articles"`
+	Unchanged int `json:"unchanged"`
+}
+
+// SearchTerm is one analyzed query term; Prefix asks for every indexed term starting with Text.
+type SearchTerm struct {
+	Text   string
+	Prefix bool
+}
+
+// SearchQuery asks for candidate chunks of one account matching any of Terms.
+type SearchQuery struct {
+	Terms []SearchTerm
+	Types []string // document types to keep; empty = all
+	Limit int
+}
+
+// ChunkHit is a candidate chunk with its document's identity. Rank is the store's own
+// relevance (higher is better); callers rerank.
+type ChunkHit struct {
+	ChunkID  int64
+	DocID    int64
+	DocType  string
+	Title    string
+	URL      string
+	Lang     string
+	Heading  string
+	Text     string
+	Terms    string
+	Rank     float64
+	Product  *Product
+}
+
+// TermStats are corpus statistics of one account's chunks, for BM25-style scoring.
+type TermStats struct {
+	Chunks    int
+	AvgLength float64        // mean number of terms per chunk
+	DocFreq   map[string]int // keyed by SearchTerm.Text (prefix terms count every match)
+}
+
+// LedgerEntry is one movement of an account's balance: a top-up (positive) or a charge
+// (negative). The entries of an account always sum to its balance.
+type LedgerEntry struct {
+	ID           int64
+	AccountID    int64
+	Kind         string // "topup" or "charge"
+	AmountMicro  int64
+	BalanceAfter int64
+	MessageID    int64
+	Note         string
+	CreatedAt    time.Time
+}
+
+// UsageEvent is one reply's usage record.
+type UsageEvent struct {
+	ID           int64
+	AccountID    int64
+	EventType    string
+	CostMicro    int64
+	InputTokens  int
+	OutputTokens int
+	MessageID    int64
+	CreatedAt    time.Time
+}
+
+// EventTotal aggregates events of one type.
+type EventTotal struct {
+	Count     int
+	CostMicro int64
+}
+
+// UsageSummary is what usageSummary reports.
+type UsageSummary struct {
+	ByEvent      map[string]EventTotal // within the window
+	WindowCount  int
+	WindowCost   int64
+	AllTimeCount int
+	AllTimeCost  int64
+	Recent       []UsageEvent
+}
+
+// Feedback is a rating of an assistant message.
+type Feedback struct {
+	ID        int64
+	AccountID int64
+	MessageID int64
+	Rating    string
+	Comment   string
+	CreatedAt time.Time
+}
+
+// ReviewItem is an answer flagged not_helpful, with the question that led to it.
+type ReviewItem struct {
+	FeedbackID int64
+	MessageID  int64
+	Question   string
+	Answer     string
+	Lang       string
+	Comment    string
+	CreatedAt  time.Time
+	Resolved   bool
+}
+
+// Accounts stores tenants, their keys and their balance.
+type Accounts interface {
+	// CreateAccount inserts a, its first key and, when a.BalanceMicro > 0, a top-up ledger entry.
+	CreateAccount(ctx context.Context, a *Account, key *APIKey) error
+	GetAccount(ctx context.Context, accountID int64) (Account, error)
+	// FindAccountByName returns the first account with that name, or ErrNotFound.
+	FindAccountByName(ctx context.Context, name string) (Account, error)
+	// UpdateAccount writes every settable field of a (not the balance).
+	UpdateAccount(ctx context.Context, a *Account) error
+	// AddBalance adds (or, negative, removes) micro-USD as a ledger top-up and returns the new
+	// balance. It refuses to take the balance below zero with ErrInsufficientBalance.
+	AddBalance(ctx context.Context, accountID int64, amountMicro int64, note string) (int64, error)
+	Ledger(ctx context.Context, accountID int64) ([]LedgerEntry, error)
+}
+
+// Keys stores secret API keys.
+type Keys interface {
+	// ActiveKeysByPrefix returns the active keys with that public prefix; the caller compares
+	// hashes in constant time.
+	ActiveKeysByPrefix(ctx context.Context, prefix string) ([]APIKey, error)
+	// RotateKey revokes every active key of the account and inserts key, in one transaction.
+	RotateKey(ctx context.Context, accountID int64, key *APIKey) error
+	GetKey(ctx context.Context, accountID, keyID int64) (APIKey, error)
+	// TouchKey records use of the key; implementations may skip writes more often than once
+	// a minute.
+	TouchKey(ctx context.Context, keyID int64, at time.Time) error
+}
+
+// Conversations stores conversations, messages, turns, the answer cache and feedback.
+type Conversations interface {
+	// OpenConversation returns the account's rolling conversation, creating it in lang.
+	OpenConversation(ctx context.Context, accountID int64, lang string) (Conversation, error)
+	// Messages returns up to limit messages with id > sinceID, oldest first.
+	Messages(ctx context.Context, accountID, conversationID, sinceID int64, limit int) ([]Message, error)
+	// LastMessages returns the newest limit messages, oldest first.
+	LastMessages(ctx context.Context, accountID, conversationID int64, limit int) ([]Message, error)
+	// SaveTurn commits t atomically and fills the messages' ids and times. It returns
+	// ErrInsufficientBalance or ErrQuotaReached (and writes nothing) when the charge does not
+	// fit.
+	SaveTurn(ctx context.Context, t *Turn) error
+	// CachedAnswer returns the account's cache entry for (lang, key), or ErrNotFound.
+	CachedAnswer(ctx context.Context, accountID int64, lang, key string) (CacheEntry, error)
+	// CountEvents counts usage events of a type since a time.
+	CountEvents(ctx context.Context, accountID int64, eventType string, since time.Time) (int, error)
+	// SaveFeedback stores (or replaces) the rating of an assistant message of the account.
+	// A not_helpful rating withdraws any cached answer made from that message.
+	SaveFeedback(ctx context.Context, f *Feedback) error
+	ReviewList(ctx context.Context, accountID int64) ([]ReviewItem, error)
+	// TopQuestions returns the most asked cached questions in lang.
+	TopQuestions(ctx context.Context, accountID int64, lang string, limit int) ([]string, error)
+}
+
+// KB stores knowledge-base documents, their chunks and the full-text index.
+type KB interface {
+	// ImportDocuments upserts docs in one transaction (pages by URL, Q&A by question and
+	// language, products by URL or name, articles by slug) and withdraws the account's cached
+	// answers when anything changed.
+	ImportDocuments(ctx context.Context, accountID int64, docs []Document) (ImportResult, error)
+	SearchChunks(ctx context.Context, accountID int64, q SearchQuery) ([]ChunkHit, error)
+	TermStats(ctx context.Context, accountID int64, terms []SearchTerm) (TermStats, error)
+	GetDocument(ctx context.Context, accountID, docID int64) (Document, error)
+	// QAQuestions returns curated questions in lang, oldest first.
+	QAQuestions(ctx context.Context, accountID int64, lang string, limit int) ([]string, error)
+	// Articles returns the account's articles by view count, most viewed first.
+	Articles(ctx context.Context, accountID int64, limit int) ([]Article, error)
+	CountDocuments(ctx context.Context, accountID int64) (map[string]int, error)
+}
+
+// Billing reads usage.
+type Billing interface {
+	UsageSummary(ctx context.Context, accountID int64, since time.Time, recent int) (UsageSummary, error)
+	// AverageCost is the mean cost of the last n charged answers; ok is false when there are none.
+	AverageCost(ctx context.Context, accountID int64, n int) (avg int64, ok bool, err error)
+}
+
+// Store is everything svc persists.
+type Store interface {
+	Accounts
+	Keys
+	Conversations
+	KB
+	Billing
+	Ping(ctx context.Context) error
+	Close() error
+}

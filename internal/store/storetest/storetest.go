@@ -1,0 +1,539 @@
+// Package storetest is the conformance suite of store.Store. Every implementation runs it from
+// its own tests with a constructor that returns a fresh, empty store, so the SQLite and the
+// PostgreSQL stores are held to the same observable behaviour.
+package storetest
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"sync"
+	"testing"
+	"time"
+
+	"svc/internal/store"
+)
+
+// Opener returns a new empty store; the suite closes it.
+type Opener func(t *testing.T) store.Store
+
+// Run runs every conformance test.
+func Run(t *testing.T, open Opener) {
+	tests := []struct {
+		name string
+		fn   func(t *testing.T, s store.Store)
+	}{
+		{"AccountLifecycle", testAccountLifecycle},
+		{"BalanceAndLedger", testBalanceAndLedger},
+		{"KeyRotation", testKeyRotation},
+		{"ConversationAndSync", testConversationAndSync},
+		{"TurnCharges", testTurnCharges},
+		{"ConcurrentTurnsNeverOverdraw", testConcurrentTurns},
+		{"QuotaInsideTransaction", testQuota},
+		{"AnswerCache", testAnswerCache},
+		{"Feedback", testFeedback},
+		{"KBImportAndSearch", testKBImportAndSearch},
+		{"TenantIsolation", testTenantIsolation},
+		{"UsageSummary", testUsageSummary},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := open(t)
+			t.Cleanup(func() { s.Close() })
+			tc.fn(t, s)
+		})
+	}
+}
+
+// NewAccount creates an account with sensible defaults and a key derived from name.
+func NewAccount(t *testing.T, s store.Store, name string, balanceMicro int64) (store.Account, store.APIKey) {
+	t.Helper()
+	a := store.Account{Name: name, Plan: store.PlanStarter, Lang: "en", BalanceMicro: balanceMicro, SalesMode: true,
+		TonePreset: store.ToneProfessional, SendRatePerMin: 15, DailyAnswers: 200, InputRate: 3_000_000, OutputRate: 25_000_000}
+	k := testKey(name + "-0")
+	if err := s.CreateAccount(context.Background(), &a, &k); err != nil {
+		t.Fatalf("create account: %v", err)
+	}
+	return a, k
+}
+
+func testKey(seed string) store.APIKey {
+	h := sha256.Sum256([]byte(seed))
+	return store.APIKey{Prefix: fmt.Sprintf("svc_pk_%x", h[:4]), Hash: h[:]}
+}
+
+func ctx() context.Context { return context.Background() }
+
+func testAccountLifecycle(t *testing.T, s store.Store) {
+	a, k := NewAccount(t, s, "Acme", 0)
+	if a.ID == 0 || k.ID == 0 || k.AccountID != a.ID || k.Status != store.KeyActive {
+		t.Fatalf("ids not filled: account %+v key %+v", a, k)
+	}
+	got, err := s.GetAccount(ctx(), a.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Name != "Acme" || got.Plan != store.PlanStarter || !got.SalesMode || got.InputRate != 3_000_000 {
+		t.Fatalf("round trip: %+v", got)
+	}
+	if got.CreatedAt.Location() != time.UTC || got.CreatedAt.IsZero() {
+		t.Fatalf("created_at not UTC: %v", got.CreatedAt)
+	}
+	got.Plan, got.SalesMode, got.TonePreset, got.ToneCustom, got.DailyAnswers = store.PlanGrowth, false, store.ToneWarm, "Say 'siz'.", 1000
+	if err := s.UpdateAccount(ctx(), &got); err != nil {
+		t.Fatal(err)
+	}
+	again, _ := s.GetAccount(ctx(), a.ID)
+	if again.Plan != store.PlanGrowth || again.SalesMode || again.TonePreset != store.ToneWarm || again.ToneCustom != "Say 'siz'." || again.DailyAnswers != 1000 {
+		t.Fatalf("update lost: %+v", again)
+	}
+	byName, err := s.FindAccountByName(ctx(), "Acme")
+	if err != nil || byName.ID != a.ID {
+		t.Fatalf("find by name: %v %+v", err, byName)
+	}
+	if _, err := s.GetAccount(ctx(), a.ID+100); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("missing account: %v", err)
+	}
+	missing := store.Account{ID: a.ID + 100, Name: "x"}
+	if err := s.UpdateAccount(ctx(), &missing); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("update missing: %v", err)
+	}
+}
+
+func testBalanceAndLedger(t *testing.T, s store.Store) {
+	a, _ := NewAccount(t, s, "Ledgerly", 1_000_000)
+	bal, err := s.AddBalance(ctx(), a.ID, 2_500_000, "top-up")
+	if err != nil || bal != 3_500_000 {
+		t.Fatalf("add: %d %v", bal, err)
+	}
+	if _, err := s.AddBalance(ctx(), a.ID, -4_000_000, "too much"); !errors.Is(err, store.ErrInsufficientBalance) {
+		t.Fatalf("overdraw accepted: %v", err)
+	}
+	if _, err := s.AddBalance(ctx(), a.ID+99, 1, "nobody"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("unknown account: %v", err)
+	}
+	assertLedgerSums(t, s, a.ID)
+}
+
+func assertLedgerSums(t *testing.T, s store.Store, accountID int64) {
+	t.Helper()
+	entries, err := s.Ledger(ctx(), accountID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum int64
+	for _, e := range entries {
+		sum += e.AmountMicro
+		if e.BalanceAfter != sum {
+			t.Fatalf("entry %d balance_after %d, running sum %d", e.ID, e.BalanceAfter, sum)
+		}
+	}
+	a, _ := s.GetAccount(ctx(), accountID)
+	if a.BalanceMicro != sum || a.BalanceMicro < 0 {
+		t.Fatalf("balance %d, ledger sums to %d", a.BalanceMicro, sum)
+	}
+}
+
+func testKeyRotation(t *testing.T, s store.Store) {
+	a, old := NewAccount(t, s, "Rotor", 0)
+	keys, err := s.ActiveKeysByPrefix(ctx(), old.Prefix)
+	if err != nil || len(keys) != 1 || string(keys[0].Hash) != string(old.Hash) {
+		t.Fatalf("lookup: %v %+v", err, keys)
+	}
+	nk := testKey("Rotor-1")
+	if err := s.RotateKey(ctx(), a.ID, &nk); err != nil {
+		t.Fatal(err)
+	}
+	if keys, _ := s.ActiveKeysByPrefix(ctx(), old.Prefix); len(keys) != 0 {
+		t.Fatalf("old key still active: %+v", keys)
+	}
+	if keys, _ := s.ActiveKeysByPrefix(ctx(), nk.Prefix); len(keys) != 1 || keys[0].AccountID != a.ID {
+		t.Fatalf("new key not active: %+v", keys)
+	}
+	now := time.Now().UTC().Truncate(time.Second)
+	if err := s.TouchKey(ctx(), nk.ID, now); err != nil {
+		t.Fatal(err)
+	}
+	k, err := s.GetKey(ctx(), a.ID, nk.ID)
+	if err != nil || !k.LastUsedAt.Equal(now) {
+		t.Fatalf("touch: %v %v", err, k.LastUsedAt)
+	}
+	if _, err := s.GetKey(ctx(), a.ID+1, nk.ID); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("key of another account: %v", err)
+	}
+	if err := s.RotateKey(ctx(), a.ID+50, &store.APIKey{Prefix: "svc_pk_00000000", Hash: []byte("x")}); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("rotate unknown account: %v", err)
+	}
+}
+
+func turn(a store.Account, c store.Conversation, q, reply string, charge store.Charge) *store.Turn {
+	return &store.Turn{AccountID: a.ID, ConversationID: c.ID, Lang: "en",
+		User:   store.Message{Role: store.RoleUser, Body: q, Lang: "en"},
+		Reply:  store.Message{Role: store.RoleAssistant, Body: reply, Source: store.SourceAI, Lang: "en"},
+		Charge: charge}
+}
+
+func testConversationAndSync(t *testing.T, s store.Store) {
+	a, _ := NewAccount(t, s, "Talker", 10_000_000)
+	c, err := s.OpenConversation(ctx(), a.ID, "tr")
+	if err != nil || c.Lang != "tr" {
+		t.Fatalf("open: %v %+v", err, c)
+	}
+	c2, _ := s.OpenConversation(ctx(), a.ID, "de")
+	if c2.ID != c.ID || c2.Lang != "tr" {
+		t.Fatalf("second open made another conversation: %+v", c2)
+	}
+	tr := turn(a, c, "hello?", "hi", store.Charge{EventType: store.EventCacheShared})
+	tr.Lang = "de"
+	tr.Reply.Products = []store.Product{{Name: "Boot", Price: "10,00 €"}}
+	tr.Reply.DocIDs = []int64{7, 9}
+	if err := s.SaveTurn(ctx(), tr); err != nil {
+		t.Fatal(err)
+	}
+	if tr.User.ID == 0 || tr.Reply.ID <= tr.User.ID || tr.Reply.CreatedAt.IsZero() {
+		t.Fatalf("ids/times not filled: %+v %+v", tr.User, tr.Reply)
+	}
+	for i := 0; i < 3; i++ {
+		if err := s.SaveTurn(ctx(), turn(a, c, fmt.Sprintf("q%d", i), "a", store.Charge{EventType: store.EventCacheShared})); err != nil {
+			t.Fatal(err)
+		}
+	}
+	all, _ := s.Messages(ctx(), a.ID, c.ID, 0, 100)
+	if len(all) != 8 || all[0].ID != tr.User.ID {
+		t.Fatalf("messages: %d", len(all))
+	}
+	if got := all[1]; len(got.Products) != 1 || got.Products[0].Price != "10,00 €" || len(got.DocIDs) != 2 {
+		t.Fatalf("reply fields lost: %+v", got)
+	}
+	since, _ := s.Messages(ctx(), a.ID, c.ID, all[5].ID, 100)
+	if len(since) != 2 || since[0].ID != all[6].ID {
+		t.Fatalf("sync since: %+v", since)
+	}
+	last, _ := s.LastMessages(ctx(), a.ID, c.ID, 3)
+	if len(last) != 3 || last[2].ID != all[7].ID || last[0].ID != all[5].ID {
+		t.Fatalf("last messages: %+v", last)
+	}
+	if c3, _ := s.OpenConversation(ctx(), a.ID, "en"); c3.Lang != "en" {
+		t.Fatalf("turn did not save conversation lang: %q", c3.Lang)
+	}
+	other, _ := NewAccount(t, s, "Other", 0)
+	if leaked, _ := s.Messages(ctx(), other.ID, c.ID, 0, 100); len(leaked) != 0 {
+		t.Fatalf("another account read %d messages", len(leaked))
+	}
+}
+
+func testTurnCharges(t *testing.T, s store.Store) {
+	a, _ := NewAccount(t, s, "Payer", 10_000)
+	c, _ := s.OpenConversation(ctx(), a.ID, "en")
+	ok := turn(a, c, "q", "a", store.Charge{EventType: store.EventAnswer, AmountMicro: 6_000, InputTokens: 100, OutputTokens: 20})
+	if err := s.SaveTurn(ctx(), ok); err != nil {
+		t.Fatal(err)
+	}
+	tooMuch := turn(a, c, "q2", "a2", store.Charge{EventType: store.EventAnswer, AmountMicro: 6_000})
+	if err := s.SaveTurn(ctx(), tooMuch); !errors.Is(err, store.ErrInsufficientBalance) {
+		t.Fatalf("overdraw: %v", err)
+	}
+	msgs, _ := s.Messages(ctx(), a.ID, c.ID, 0, 10)
+	if len(msgs) != 2 {
+		t.Fatalf("a refused turn wrote messages: %d", len(msgs))
+	}
+	got, _ := s.GetAccount(ctx(), a.ID)
+	if got.BalanceMicro != 4_000 {
+		t.Fatalf("balance %d", got.BalanceMicro)
+	}
+	assertLedgerSums(t, s, a.ID)
+	avg, okAvg, err := s.AverageCost(ctx(), a.ID, 50)
+	if err != nil || !okAvg || avg != 6_000 {
+		t.Fatalf("average: %d %v %v", avg, okAvg, err)
+	}
+}
+
+func testConcurrentTurns(t *testing.T, s store.Store) {
+	const price = 3_550
+	a, _ := NewAccount(t, s, "Crowd", 10*price)
+	c, _ := s.OpenConversation(ctx(), a.ID, "en")
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	okCount, refused := 0, 0
+	for i := 0; i < 50; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			err := s.SaveTurn(ctx(), turn(a, c, fmt.Sprintf("q%d", i), "a", store.Charge{EventType: store.EventAnswer, AmountMicro: price}))
+			mu.Lock()
+			defer mu.Unlock()
+			switch {
+			case err == nil:
+				okCount++
+			case errors.Is(err, store.ErrInsufficientBalance):
+				refused++
+			default:
+				t.Errorf("turn %d: %v", i, err)
+			}
+		}(i)
+	}
+	wg.Wait()
+	if okCount != 10 || refused != 40 {
+		t.Fatalf("charged %d, refused %d; want 10 and 40", okCount, refused)
+	}
+	got, _ := s.GetAccount(ctx(), a.ID)
+	if got.BalanceMicro != 0 {
+		t.Fatalf("balance %d", got.BalanceMicro)
+	}
+	assertLedgerSums(t, s, a.ID)
+}
+
+func testQuota(t *testing.T, s store.Store) {
+	a, _ := NewAccount(t, s, "Quota", 1_000_000)
+	c, _ := s.OpenConversation(ctx(), a.ID, "en")
+	since := time.Now().UTC().Add(-time.Hour)
+	for i := 0; i < 3; i++ {
+		tr := turn(a, c, "q", "a", store.Charge{EventType: store.EventAnswer, AmountMicro: 10})
+		tr.QuotaLimit, tr.QuotaSince = 2, since
+		err := s.SaveTurn(ctx(), tr)
+		if i < 2 && err != nil {
+			t.Fatalf("turn %d: %v", i, err)
+		}
+		if i == 2 && !errors.Is(err, store.ErrQuotaReached) {
+			t.Fatalf("third turn: %v", err)
+		}
+	}
+	free := turn(a, c, "q", "a", store.Charge{EventType: store.EventCacheTenant})
+	free.QuotaLimit, free.QuotaSince = 2, since
+	if err := s.SaveTurn(ctx(), free); err != nil {
+		t.Fatalf("a free turn hit the quota: %v", err)
+	}
+	n, err := s.CountEvents(ctx(), a.ID, store.EventAnswer, since)
+	if err != nil || n != 2 {
+		t.Fatalf("count: %d %v", n, err)
+	}
+}
+
+func testAnswerCache(t *testing.T, s store.Store) {
+	a, _ := NewAccount(t, s, "Cachey", 1_000_000)
+	c, _ := s.OpenConversation(ctx(), a.ID, "en")
+	tr := turn(a, c, "Where is my order?", "Track it under Orders.", store.Charge{EventType: store.EventAnswer, AmountMicro: 5})
+	tr.Cache = &store.CacheEntry{Lang: "en", Key: "order", Question: "Where is my order?", Answer: "Track it under Orders.", DocIDs: []int64{3}}
+	if err := s.SaveTurn(ctx(), tr); err != nil {
+		t.Fatal(err)
+	}
+	e, err := s.CachedAnswer(ctx(), a.ID, "en", "order")
+	if err != nil || e.Answer != "Track it under Orders." || e.MessageID != tr.Reply.ID || len(e.DocIDs) != 1 {
+		t.Fatalf("cached: %v %+v", err, e)
+	}
+	if _, err := s.CachedAnswer(ctx(), a.ID, "de", "order"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("cache crossed languages: %v", err)
+	}
+	other, _ := NewAccount(t, s, "Other", 0)
+	if _, err := s.CachedAnswer(ctx(), other.ID, "en", "order"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("cache crossed accounts: %v", err)
+	}
+	hit := turn(a, c, "where is my order", e.Answer, store.Charge{EventType: store.EventCacheTenant})
+	hit.CacheHitID = e.ID
+	if err := s.SaveTurn(ctx(), hit); err != nil {
+		t.Fatal(err)
+	}
+	top, _ := s.TopQuestions(ctx(), a.ID, "en", 5)
+	if len(top) != 1 || top[0] != "Where is my order?" {
+		t.Fatalf("top questions: %v", top)
+	}
+	// A KB change withdraws cached answers.
+	if _, err := s.ImportDocuments(ctx(), a.ID, []store.Document{{Type: store.DocPage, URL: "https://x.test/a", Title: "A",
+		Body: "b", Lang: "en", Hash: "h1", Chunks: []store.Chunk{{Text: "b", Terms: "b"}}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.CachedAnswer(ctx(), a.ID, "en", "order"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("cache survived a KB change: %v", err)
+	}
+}
+
+func testFeedback(t *testing.T, s store.Store) {
+	a, _ := NewAccount(t, s, "Critic", 1_000_000)
+	c, _ := s.OpenConversation(ctx(), a.ID, "en")
+	tr := turn(a, c, "How long is shipping?", "Two days.", store.Charge{EventType: store.EventAnswer, AmountMicro: 5})
+	tr.Cache = &store.CacheEntry{Lang: "en", Key: "long ship", Question: "How long is shipping?", Answer: "Two days."}
+	if err := s.SaveTurn(ctx(), tr); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SaveFeedback(ctx(), &store.Feedback{AccountID: a.ID, MessageID: tr.User.ID, Rating: "helpful"}); !errors.Is(err, store.ErrNotAssistant) {
+		t.Fatalf("feedback on a user message: %v", err)
+	}
+	other, _ := NewAccount(t, s, "Intruder", 0)
+	if err := s.SaveFeedback(ctx(), &store.Feedback{AccountID: other.ID, MessageID: tr.Reply.ID, Rating: "not_helpful"}); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("feedback across accounts: %v", err)
+	}
+	f := store.Feedback{AccountID: a.ID, MessageID: tr.Reply.ID, Rating: "not_helpful", Comment: "It took five."}
+	if err := s.SaveFeedback(ctx(), &f); err != nil || f.ID == 0 {
+		t.Fatalf("save: %v", err)
+	}
+	if _, err := s.CachedAnswer(ctx(), a.ID, "en", "long ship"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("not_helpful answer still cached: %v", err)
+	}
+	items, err := s.ReviewList(ctx(), a.ID)
+	if err != nil || len(items) != 1 || items[0].Question != "How long is shipping?" || items[0].Answer != "Two days." || items[0].Comment != "It took five." {
+		t.Fatalf("review list: %v %+v", err, items)
+	}
+	f2 := store.Feedback{AccountID: a.ID, MessageID: tr.Reply.ID, Rating: "helpful"}
+	if err := s.SaveFeedback(ctx(), &f2); err != nil {
+		t.Fatal(err)
+	}
+	if items, _ := s.ReviewList(ctx(), a.ID); len(items) != 0 {
+		t.Fatalf("re-rated answer still listed: %+v", items)
+	}
+}
+
+func kbDocs() []store.Document {
+	return []store.Document{
+		{Type: store.DocPage, URL: "https://shop.test/returns", Title: "Returns", Body: "Shoes can be returned in 30 days.", Lang: "en", Hash: "r1",
+			Chunks: []store.Chunk{{Heading: "Returns", Text: "Shoes can be returned in 30 days.", Terms: "return shoe return 30 day"}}},
+		{Type: store.DocQA, Title: "How much is shipping?", Body: "Shipping is free over 50 EUR.", Lang: "en", Hash: "q1",
+			Chunks: []store.Chunk{{Text: "How much is shipping?\nShipping is free over 50 EUR.", Terms: "much ship ship free 50 eur"}}},
+		{Type: store.DocProduct, URL: "https://shop.test/p/boot", Title: "Trail Boot", Body: "Waterproof boot.", Lang: "en", Hash: "p1",
+			Product: &store.Product{Name: "Trail Boot", URL: "https://shop.test/p/boot", Price: "119,90 €", Category: "Shoes"},
+			Chunks:  []store.Chunk{{Text: "Trail Boot. Waterproof boot. 119,90 €", Terms: "trail boot waterproof boot 119 90"}}},
+		{Type: store.DocArticle, Title: "Caring for boots", Body: "Clean them.", Lang: "en", Hash: "a1",
+			Article: &store.ArticleMeta{Slug: "boot-care", Excerpt: "Clean them.", CategorySlug: "care", CategoryName: "Care"},
+			Chunks:  []store.Chunk{{Text: "Clean them.", Terms: "care boot clean"}}},
+		{Type: store.DocPage, URL: "https://shop.test/tr/iade", Title: "İade", Body: "Ayakkabıların iadesi ücretsiz.", Lang: "tr", Hash: "t1",
+			Chunks: []store.Chunk{{Text: "Ayakkabıların iadesi ücretsiz.", Terms: "ayakk iades ucret"}}},
+	}
+}
+
+func testKBImportAndSearch(t *testing.T, s store.Store) {
+	a, _ := NewAccount(t, s, "Shop", 0)
+	res, err := s.ImportDocuments(ctx(), a.ID, kbDocs())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Pages != 2 || res.QA != 1 || res.Products != 1 || res.Articles != 1 || res.Unchanged != 0 {
+		t.Fatalf("import counts: %+v", res)
+	}
+	again, err := s.ImportDocuments(ctx(), a.ID, kbDocs())
+	if err != nil || again.Unchanged != 5 || again.Pages != 0 {
+		t.Fatalf("re-import not idempotent: %+v %v", again, err)
+	}
+	counts, _ := s.CountDocuments(ctx(), a.ID)
+	if counts[store.DocPage] != 2 || counts[store.DocQA] != 1 {
+		t.Fatalf("counts: %v", counts)
+	}
+
+	hits, err := s.SearchChunks(ctx(), a.ID, store.SearchQuery{Terms: []store.SearchTerm{{Text: "boot"}}, Limit: 10})
+	if err != nil || len(hits) != 2 {
+		t.Fatalf("search boot: %v %+v", err, hits)
+	}
+	if hits[0].DocType != store.DocProduct || hits[0].Product == nil || hits[0].Product.Price != "119,90 €" {
+		t.Fatalf("best boot hit: %+v", hits[0])
+	}
+	prefix, _ := s.SearchChunks(ctx(), a.ID, store.SearchQuery{Terms: []store.SearchTerm{{Text: "iade", Prefix: true}}})
+	if len(prefix) != 1 || prefix[0].Lang != "tr" || prefix[0].URL != "https://shop.test/tr/iade" {
+		t.Fatalf("prefix search: %+v", prefix)
+	}
+	onlyQA, _ := s.SearchChunks(ctx(), a.ID, store.SearchQuery{Terms: []store.SearchTerm{{Text: "ship"}, {Text: "boot"}}, Types: []string{store.DocQA}})
+	if len(onlyQA) != 1 || onlyQA[0].DocType != store.DocQA {
+		t.Fatalf("type filter: %+v", onlyQA)
+	}
+	hostile, err := s.SearchChunks(ctx(), a.ID, store.SearchQuery{Terms: []store.SearchTerm{{Text: `boot" OR "x`}, {Text: "NEAR("}, {Text: "*"}}})
+	if err != nil {
+		t.Fatalf("query syntax leaked into FTS: %v", err)
+	}
+	_ = hostile
+
+	st, err := s.TermStats(ctx(), a.ID, []store.SearchTerm{{Text: "boot"}, {Text: "ship"}, {Text: "zzz"}, {Text: "ayak", Prefix: true}})
+	if err != nil || st.Chunks != 5 || st.DocFreq["boot"] != 2 || st.DocFreq["ship"] != 1 || st.DocFreq["zzz"] != 0 || st.DocFreq["ayak"] != 1 {
+		t.Fatalf("stats: %v %+v", err, st)
+	}
+	if st.AvgLength <= 0 {
+		t.Fatalf("avg length %v", st.AvgLength)
+	}
+
+	arts, _ := s.Articles(ctx(), a.ID, 10)
+	if len(arts) != 1 || arts[0].Slug != "boot-care" || arts[0].CategoryName != "Care" {
+		t.Fatalf("articles: %+v", arts)
+	}
+	c, _ := s.OpenConversation(ctx(), a.ID, "en")
+	tr := turn(a, c, "boot care?", "Clean them.", store.Charge{EventType: store.EventCacheTenant})
+	tr.Reply.DocIDs = []int64{arts[0].DocID}
+	if err := s.SaveTurn(ctx(), tr); err != nil {
+		t.Fatal(err)
+	}
+	if arts, _ := s.Articles(ctx(), a.ID, 10); arts[0].ViewCount != 1 {
+		t.Fatalf("view count %d", arts[0].ViewCount)
+	}
+	qs, _ := s.QAQuestions(ctx(), a.ID, "en", 5)
+	if len(qs) != 1 || qs[0] != "How much is shipping?" {
+		t.Fatalf("qa questions: %v", qs)
+	}
+
+	// An update replaces the chunks: the old text is no longer found.
+	docs := kbDocs()[:1]
+	docs[0].Hash, docs[0].Chunks = "r2", []store.Chunk{{Text: "Sandals only.", Terms: "sandal"}}
+	if res, err := s.ImportDocuments(ctx(), a.ID, docs); err != nil || res.Pages != 1 {
+		t.Fatalf("update: %v %+v", err, res)
+	}
+	if old, _ := s.SearchChunks(ctx(), a.ID, store.SearchQuery{Terms: []store.SearchTerm{{Text: "return"}}}); len(old) != 0 {
+		t.Fatalf("stale chunk still indexed: %+v", old)
+	}
+	d, err := s.GetDocument(ctx(), a.ID, hits[0].DocID)
+	if err != nil || d.Title != "Trail Boot" || len(d.Chunks) != 1 {
+		t.Fatalf("get document: %v %+v", err, d)
+	}
+}
+
+func testTenantIsolation(t *testing.T, s store.Store) {
+	a, _ := NewAccount(t, s, "A", 0)
+	b, _ := NewAccount(t, s, "B", 0)
+	if _, err := s.ImportDocuments(ctx(), a.ID, kbDocs()); err != nil {
+		t.Fatal(err)
+	}
+	hits, _ := s.SearchChunks(ctx(), b.ID, store.SearchQuery{Terms: []store.SearchTerm{{Text: "boot"}, {Text: "ship"}}})
+	if len(hits) != 0 {
+		t.Fatalf("account B found A's chunks: %+v", hits)
+	}
+	st, _ := s.TermStats(ctx(), b.ID, []store.SearchTerm{{Text: "boot"}})
+	if st.Chunks != 0 || st.DocFreq["boot"] != 0 {
+		t.Fatalf("stats leaked: %+v", st)
+	}
+	if _, err := s.GetDocument(ctx(), b.ID, 1); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("document leaked: %v", err)
+	}
+	if arts, _ := s.Articles(ctx(), b.ID, 10); len(arts) != 0 {
+		t.Fatalf("articles leaked: %+v", arts)
+	}
+}
+
+func testUsageSummary(t *testing.T, s store.Store) {
+	a, _ := NewAccount(t, s, "Usage", 1_000_000)
+	c, _ := s.OpenConversation(ctx(), a.ID, "en")
+	for _, ch := range []store.Charge{
+		{EventType: store.EventAnswer, AmountMicro: 4_000},
+		{EventType: store.EventAnswer, AmountMicro: 5_001},
+		{EventType: store.EventCacheTenant},
+		{EventType: store.EventCacheShared},
+	} {
+		if err := s.SaveTurn(ctx(), turn(a, c, "q", "a", ch)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sum, err := s.UsageSummary(ctx(), a.ID, time.Now().Add(-30*24*time.Hour), 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum.ByEvent[store.EventAnswer] != (store.EventTotal{Count: 2, CostMicro: 9_001}) || sum.ByEvent[store.EventCacheTenant].Count != 1 {
+		t.Fatalf("by event: %+v", sum.ByEvent)
+	}
+	if sum.WindowCount != 4 || sum.WindowCost != 9_001 || sum.AllTimeCount != 4 || sum.AllTimeCost != 9_001 {
+		t.Fatalf("totals: %+v", sum)
+	}
+	if len(sum.Recent) != 3 || sum.Recent[0].EventType != store.EventCacheShared {
+		t.Fatalf("recent: %+v", sum.Recent)
+	}
+	future, _ := s.UsageSummary(ctx(), a.ID, time.Now().Add(time.Hour), 3)
+	if future.WindowCount != 0 || future.AllTimeCount != 4 {
+		t.Fatalf("window not applied: %+v", future)
+	}
+	avg, ok, _ := s.AverageCost(ctx(), a.ID, 50)
+	if !ok || avg != 4_501 {
+		t.Fatalf("average %d (rounded up)", avg)
+	}
+}
