@@ -195,8 +195,8 @@ type Document struct {
 	Lang      string
 	Hash      string // content hash, to skip unchanged re-imports
 	Chunks    []Chunk
-	Product   *Product      // for DocProduct
-	Article   *ArticleMeta  // for DocArticle
+	Product   *Product     // for DocProduct
+	Article   *ArticleMeta // for DocArticle
 	CreatedAt time.Time
 	UpdatedAt time.Time
 }
@@ -257,17 +257,17 @@ type SearchQuery struct {
 // ChunkHit is a candidate chunk with its document's identity. Rank is the store's own
 // relevance (higher is better); callers rerank.
 type ChunkHit struct {
-	ChunkID  int64
-	DocID    int64
-	DocType  string
-	Title    string
-	URL      string
-	Lang     string
-	Heading  string
-	Text     string
-	Terms    string
-	Rank     float64
-	Product  *Product
+	ChunkID int64
+	DocID   int64
+	DocType string
+	Title   string
+	URL     string
+	Lang    string
+	Heading string
+	Text    string
+	Terms   string
+	Rank    float64
+	Product *Product
 }
 
 // TermStats are corpus statistics of one account's chunks, for BM25-style scoring.
