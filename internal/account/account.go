@@ -1,0 +1,267 @@
+package account
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"svc/internal/billing"
+	"svc/internal/errs"
+	"svc/internal/store"
+)
+
+// Service creates, changes and authenticates accounts.
+type Service struct {
+	st  store.Store
+	now func() time.Time
+}
+
+// New returns a Service on st; now is the clock (time.Now when nil).
+func New(st store.Store, now func() time.Time) *Service {
+	if now == nil {
+		now = time.Now
+	}
+	return &Service{st: st, now: now}
+}
+
+// DefaultDailyAnswers is the daily unique-answer limit of each plan; 0 is unlimited.
+func DefaultDailyAnswers(plan string) int {
+	switch plan {
+	case store.PlanGrowth:
+		return 1000
+	case store.PlanScale:
+		return 5000
+	case store.PlanCustom:
+		return 0
+	default:
+		return 200
+	}
+}
+
+// Settings are the operator-settable fields; nil means "leave as is" (or the default on create).
+type Settings struct {
+	Name           *string
+	Email          *string
+	Plan           *string
+	Lang           *string
+	BalanceMicro   *int64 // create only
+	SendRatePerMin *int
+	DailyAnswers   *int
+	SalesMode      *bool
+	TonePreset     *string
+	ToneCustom     *string
+}
+
+// Limits of operator input.
+const (
+	maxNameLen       = 200
+	maxToneCustomLen = 500
+	maxSendRate      = 10_000
+)
+
+// Valid values.
+var (
+	Plans       = []string{store.PlanStarter, store.PlanGrowth, store.PlanScale, store.PlanCustom}
+	Langs       = []string{"tr", "en", "de"}
+	TonePresets = []string{store.ToneProfessional, store.ToneWarm, store.ToneEnergetic}
+)
+
+func oneOf(v string, set []string) bool {
+	for _, s := range set {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}
+
+func bad(format string, args ...any) error { return errs.Newf(errs.BadRequest, format, args...) }
+
+// apply validates s and writes it over a. Plan changes reset the daily limit to the new plan's
+// default unless a limit is given too.
+func apply(a *store.Account, s Settings) error {
+	if s.Name != nil {
+		n := strings.TrimSpace(*s.Name)
+		if n == "" || utf8.RuneCountInString(n) > maxNameLen {
+			return bad("name must be 1 to %d characters", maxNameLen)
+		}
+		a.Name = n
+	}
+	if s.Email != nil {
+		e := strings.TrimSpace(*s.Email)
+		if e != "" && (!strings.Contains(e, "@") || len(e) > 254 || strings.ContainsAny(e, " \r\n")) {
+			return bad("email %q is not an e-mail address", e)
+		}
+		a.Email = e
+	}
+	if s.Plan != nil {
+		if !oneOf(*s.Plan, Plans) {
+			return bad("plan must be one of %s", strings.Join(Plans, ", "))
+		}
+		if a.Plan != *s.Plan && s.DailyAnswers == nil {
+			a.DailyAnswers = DefaultDailyAnswers(*s.Plan)
+		}
+		a.Plan = *s.Plan
+	}
+	if s.Lang != nil {
+		if !oneOf(*s.Lang, Langs) {
+			return bad("lang must be one of %s", strings.Join(Langs, ", "))
+		}
+		a.Lang = *s.Lang
+	}
+	if s.SendRatePerMin != nil {
+		if *s.SendRatePerMin < 1 || *s.SendRatePerMin > maxSendRate {
+			return bad("send rate must be 1 to %d a minute", maxSendRate)
+		}
+		a.SendRatePerMin = *s.SendRatePerMin
+	}
+	if s.DailyAnswers != nil {
+		if *s.DailyAnswers < 0 {
+			return bad("daily answers must be 0 (unlimited) or more")
+		}
+		a.DailyAnswers = *s.DailyAnswers
+	}
+	if s.SalesMode != nil {
+		a.SalesMode = *s.SalesMode
+	}
+	if s.TonePreset != nil {
+		if !oneOf(*s.TonePreset, TonePresets) {
+			return bad("tone preset must be one of %s", strings.Join(TonePresets, ", "))
+		}
+		a.TonePreset = *s.TonePreset
+	}
+	if s.ToneCustom != nil {
+		c := strings.TrimSpace(*s.ToneCustom)
+		if utf8.RuneCountInString(c) > maxToneCustomLen {
+			return bad("custom tone note must be at most %d characters", maxToneCustomLen)
+		}
+		a.ToneCustom = c
+	}
+	return nil
+}
+
+// Create makes an account with the defaults of DECISIONS.md and returns it with its first key,
+// the only time the key is ever shown.
+func (s *Service) Create(ctx context.Context, set Settings) (store.Account, string, error) {
+	a := store.Account{Plan: store.PlanStarter, Lang: "en", SalesMode: true, TonePreset: store.ToneProfessional,
+		SendRatePerMin: 15, DailyAnswers: DefaultDailyAnswers(store.PlanStarter),
+		InputRate: billing.DefaultInputRate, OutputRate: billing.DefaultOutputRate}
+	if set.Name == nil {
+		return a, "", bad("name is required")
+	}
+	if err := apply(&a, set); err != nil {
+		return a, "", err
+	}
+	if set.BalanceMicro != nil {
+		if *set.BalanceMicro < 0 {
+			return a, "", bad("balance cannot be negative")
+		}
+		a.BalanceMicro = *set.BalanceMicro
+	}
+	plain, key, err := NewKey()
+	if err != nil {
+		return a, "", err
+	}
+	if err := s.st.CreateAccount(ctx, &a, &key); err != nil {
+		return a, "", fmt.Errorf("create account: %w", err)
+	}
+	return a, plain, nil
+}
+
+// Update changes the given settings of an account.
+func (s *Service) Update(ctx context.Context, accountID int64, set Settings) (store.Account, error) {
+	if set.BalanceMicro != nil {
+		return store.Account{}, bad("the balance changes only through balance add")
+	}
+	a, err := s.Get(ctx, accountID)
+	if err != nil {
+		return a, err
+	}
+	if err := apply(&a, set); err != nil {
+		return a, err
+	}
+	if err := s.st.UpdateAccount(ctx, &a); err != nil {
+		return a, fmt.Errorf("update account: %w", err)
+	}
+	return a, nil
+}
+
+// Get reads an account; a missing one is a NotFound error the operator can read.
+func (s *Service) Get(ctx context.Context, accountID int64) (store.Account, error) {
+	a, err := s.st.GetAccount(ctx, accountID)
+	if errors.Is(err, store.ErrNotFound) {
+		return a, errs.Newf(errs.NotFound, "account %d does not exist", accountID)
+	}
+	return a, err
+}
+
+// RotateKey issues a new key and revokes the old one in the same transaction.
+func (s *Service) RotateKey(ctx context.Context, accountID int64) (string, error) {
+	plain, key, err := NewKey()
+	if err != nil {
+		return "", err
+	}
+	if err := s.st.RotateKey(ctx, accountID, &key); err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			return "", errs.Newf(errs.NotFound, "account %d does not exist", accountID)
+		}
+		return "", fmt.Errorf("rotate key: %w", err)
+	}
+	return plain, nil
+}
+
+// AddBalance tops up (or, negative, corrects) the balance and returns the new one.
+func (s *Service) AddBalance(ctx context.Context, accountID int64, micro int64, note string) (int64, error) {
+	if micro == 0 {
+		return 0, bad("amount must not be zero")
+	}
+	bal, err := s.st.AddBalance(ctx, accountID, micro, note)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return 0, errs.Newf(errs.NotFound, "account %d does not exist", accountID)
+	case errors.Is(err, store.ErrInsufficientBalance):
+		return 0, bad("the balance cannot go below zero")
+	case err != nil:
+		return 0, fmt.Errorf("add balance: %w", err)
+	}
+	return bal, nil
+}
+
+// Caller is an authenticated key and its account, as read for this request.
+type Caller struct {
+	Account store.Account
+	Key     store.APIKey
+}
+
+var errUnauthorized = errs.New(errs.Unauthorized, "Missing, invalid or revoked API key.")
+
+// Authenticate resolves a presented secret key. Every failure is the same Unauthorized error,
+// so a caller cannot tell a malformed key from a revoked one.
+func (s *Service) Authenticate(ctx context.Context, presented string) (Caller, error) {
+	if !WellFormed(presented) {
+		return Caller{}, errUnauthorized
+	}
+	candidates, err := s.st.ActiveKeysByPrefix(ctx, KeyPrefix(presented))
+	if err != nil {
+		return Caller{}, fmt.Errorf("authenticate: %w", err)
+	}
+	key, ok := matchKey(presented, candidates)
+	if !ok {
+		return Caller{}, errUnauthorized
+	}
+	a, err := s.st.GetAccount(ctx, key.AccountID)
+	if err != nil {
+		return Caller{}, fmt.Errorf("authenticate: %w", err)
+	}
+	now := s.now().UTC()
+	if err := s.st.TouchKey(ctx, key.ID, now); err != nil {
+		return Caller{}, fmt.Errorf("authenticate: %w", err)
+	}
+	if key.LastUsedAt.IsZero() || now.Sub(key.LastUsedAt) > time.Minute {
+		key.LastUsedAt = now
+	}
+	return Caller{Account: a, Key: key}, nil
+}
