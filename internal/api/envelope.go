@@ -1,0 +1,84 @@
+package api
+
+import (
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strconv"
+
+	"svc/internal/errs"
+	"svc/internal/ratelimit"
+)
+
+// envelope is the body of every response (SERVICE.md, Response envelope).
+type envelope struct {
+	Success bool   `json:"success"`
+	Data    any    `json:"data,omitempty"`
+	Error   string `json:"error,omitempty"`
+	Message string `json:"message,omitempty"`
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+func writeData(w http.ResponseWriter, data any) {
+	writeJSON(w, http.StatusOK, envelope{Success: true, Data: data})
+}
+
+// statusOf maps an error kind to its HTTP status and error code (DECISIONS.md, HTTP).
+func statusOf(k errs.Kind) (int, string) {
+	switch k {
+	case errs.BadRequest:
+		return http.StatusBadRequest, "bad_request"
+	case errs.TooLarge:
+		return http.StatusRequestEntityTooLarge, "bad_request"
+	case errs.Unauthorized:
+		return http.StatusUnauthorized, "unauthorized"
+	case errs.Forbidden:
+		return http.StatusForbidden, "forbidden"
+	case errs.NotFound:
+		return http.StatusNotFound, "not_found"
+	case errs.UnknownAction:
+		return http.StatusNotFound, "unknown_action"
+	case errs.MethodNotAllowed:
+		return http.StatusMethodNotAllowed, "method_not_allowed"
+	case errs.RateLimited:
+		return http.StatusTooManyRequests, "rate_limited"
+	case errs.LimitReached:
+		return http.StatusTooManyRequests, "limit_reached"
+	default:
+		return http.StatusInternalServerError, "server_error"
+	}
+}
+
+// writeError is the one place an error becomes a response. Client errors show their safe
+// message; anything else is logged with its cause and shown as a generic server error.
+func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	status, code := statusOf(errs.KindOf(err))
+	msg := "Something went wrong on our side. Please retry shortly."
+	if e, ok := errs.As(err); ok && e.Kind != errs.Internal {
+		msg = e.Safe
+		if e.RetryAfter > 0 || e.Kind == errs.RateLimited || e.Kind == errs.LimitReached {
+			w.Header().Set("Retry-After", strconv.Itoa(ratelimit.RetryAfterSeconds(e.RetryAfter)))
+		}
+	}
+	if status >= 500 {
+		s.log.ErrorContext(r.Context(), "request failed", slog.String("request_id", requestID(r.Context())),
+			slog.String("path", r.URL.Path), slog.Any("error", err))
+	} else {
+		s.log.DebugContext(r.Context(), "request refused", slog.String("request_id", requestID(r.Context())),
+			slog.String("code", code), slog.Any("error", err))
+	}
+	writeJSON(w, status, envelope{Success: false, Error: code, Message: msg})
+}
+
+// isMaxBytes reports whether err comes from http.MaxBytesReader.
+func isMaxBytes(err error) bool {
+	var mb *http.MaxBytesError
+	return errors.As(err, &mb)
+}

@@ -1,0 +1,138 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"svc/internal/errs"
+)
+
+// params are the request's named parameters, read from whichever encoding the caller used:
+// form, multipart or JSON bodies (DECISIONS.md), and the query string.
+type params map[string]string
+
+// readParams collects body fields first and query parameters second, so a body field wins.
+func readParams(r *http.Request) (params, error) {
+	p := params{}
+	if r.Method == http.MethodPost || r.Method == http.MethodPut || r.Method == http.MethodPatch {
+		if err := readBody(r, p); err != nil {
+			return nil, err
+		}
+	}
+	for k, v := range r.URL.Query() {
+		if _, ok := p[k]; !ok && len(v) > 0 {
+			p[k] = v[0]
+		}
+	}
+	return p, nil
+}
+
+func readBody(r *http.Request, p params) error {
+	ct := r.Header.Get("Content-Type")
+	mt, _, _ := mime.ParseMediaType(ct)
+	switch {
+	case mt == "application/json" || strings.HasSuffix(mt, "+json"):
+		return readJSON(r.Body, p)
+	case mt == "multipart/form-data":
+		if err := r.ParseMultipartForm(maxBody); err != nil {
+			return bodyError(err, "The multipart body could not be read.")
+		}
+		for k, v := range r.MultipartForm.Value {
+			if len(v) > 0 {
+				p[k] = v[0]
+			}
+		}
+	case mt == "application/x-www-form-urlencoded":
+		if err := r.ParseForm(); err != nil {
+			return bodyError(err, "The form body could not be read.")
+		}
+		for k, v := range r.PostForm {
+			if len(v) > 0 {
+				p[k] = v[0]
+			}
+		}
+	case mt == "":
+		// No Content-Type: callers that forget the header get JSON read as JSON and
+		// anything else read as a URL-encoded form.
+		raw, err := io.ReadAll(r.Body)
+		if err != nil {
+			return bodyError(err, "The body could not be read.")
+		}
+		if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '{' {
+			return readJSON(bytes.NewReader(raw), p)
+		}
+		vals, err := url.ParseQuery(string(raw))
+		if err != nil {
+			return errs.Wrap(errs.BadRequest, "The form body could not be read.", err)
+		}
+		for k, v := range vals {
+			if len(v) > 0 {
+				p[k] = v[0]
+			}
+		}
+	default:
+		// Drain to apply the size limit before refusing.
+		if _, err := io.Copy(io.Discard, r.Body); err != nil && isMaxBytes(err) {
+			return bodyError(err, "")
+		}
+		return errs.Newf(errs.BadRequest, "Content-Type %q is not supported; send form fields or JSON.", mt)
+	}
+	return nil
+}
+
+func bodyError(err error, msg string) error {
+	if isMaxBytes(err) {
+		return errs.Wrap(errs.TooLarge, fmt.Sprintf("The request body is larger than %d KiB.", maxBody>>10), err)
+	}
+	return errs.Wrap(errs.BadRequest, msg, err)
+}
+
+func readJSON(body io.Reader, p params) error {
+	raw, err := io.ReadAll(body)
+	if err != nil {
+		return bodyError(err, "The JSON body could not be read.")
+	}
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
+	var obj map[string]any
+	if err := dec.Decode(&obj); err != nil {
+		return errs.Wrap(errs.BadRequest, "The body is not a JSON object.", err)
+	}
+	for k, v := range obj {
+		switch t := v.(type) {
+		case string:
+			p[k] = t
+		case json.Number:
+			p[k] = t.String()
+		case bool:
+			p[k] = strconv.FormatBool(t)
+		case nil:
+		default:
+			return errs.Newf(errs.BadRequest, "Field %q must be a string or a number.", k)
+		}
+	}
+	return nil
+}
+
+// int64Param parses an optional integer parameter.
+func (p params) int64Param(name string, def int64) (int64, error) {
+	v := strings.TrimSpace(p[name])
+	if v == "" {
+		return def, nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil {
+		return 0, errs.Newf(errs.BadRequest, "%s must be an integer.", name)
+	}
+	return n, nil
+}

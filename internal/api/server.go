@@ -1,0 +1,186 @@
+// Package api is the HTTP surface: routing, authentication, body decoding, the response
+// envelope and the mapping from domain errors to statuses. Domain packages never see
+// net/http; handlers translate between the wire types here and the domain calls.
+package api
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"svc/internal/account"
+	"svc/internal/chat"
+	"svc/internal/errs"
+	"svc/internal/openapi"
+	"svc/internal/store"
+)
+
+// Deps are the collaborators of the HTTP server.
+type Deps struct {
+	Store    store.Store
+	Accounts *account.Service
+	Chat     *chat.Service
+	Log      *slog.Logger
+	Now      func() time.Time
+}
+
+// Server serves the public API.
+type Server struct {
+	st       store.Store
+	accounts *account.Service
+	chat     *chat.Service
+	log      *slog.Logger
+	now      func() time.Time
+	actions  map[string]action
+	handler  http.Handler
+}
+
+// handlerFunc is a handler that returns its error to the one place that renders errors.
+type handlerFunc func(w http.ResponseWriter, r *http.Request, c account.Caller, p params) error
+
+// action is one Chat API action with the methods it answers.
+type action struct {
+	methods []string
+	fn      handlerFunc
+}
+
+// New builds the server and its routes.
+func New(d Deps) *Server {
+	if d.Log == nil {
+		d.Log = slog.Default()
+	}
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	s := &Server{st: d.Store, accounts: d.Accounts, chat: d.Chat, log: d.Log, now: d.Now}
+	get, post := []string{http.MethodGet, http.MethodHead}, []string{http.MethodPost}
+	s.actions = map[string]action{
+		"start":        {get, s.start},
+		"send":         {post, s.send},
+		"suggestions":  {get, s.suggestions},
+		"sync":         {get, s.sync},
+		"feedback":     {post, s.feedback},
+		"apiKey":       {get, s.apiKey},
+		"usageSummary": {get, s.usageSummary},
+		"getTone":      {get, s.getTone},
+	}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/api/v1/chat/{action}", func(w http.ResponseWriter, r *http.Request) {
+		s.dispatch(w, r, r.PathValue("action"))
+	})
+	mux.HandleFunc("/api.php", s.legacy)
+	mux.HandleFunc("/api/v1/openapi.json", s.openapi)
+	mux.HandleFunc("/healthz", s.healthz)
+	mux.HandleFunc("/readyz", s.readyz)
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		s.writeError(w, r, errs.New(errs.NotFound, "No such endpoint."))
+	})
+	s.handler = s.middleware(mux)
+	return s
+}
+
+// ServeHTTP implements http.Handler.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
+
+// legacy serves /api.php?endpoint=chat&action=<action>, which SERVICE.md keeps working.
+func (s *Server) legacy(w http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
+	if q.Get("endpoint") != "chat" {
+		s.writeError(w, r, errs.New(errs.NotFound, "Unknown endpoint; use endpoint=chat."))
+		return
+	}
+	if q.Get("action") == "" {
+		s.writeError(w, r, errs.New(errs.BadRequest, "The action parameter is required."))
+		return
+	}
+	s.dispatch(w, r, q.Get("action"))
+}
+
+// dispatch resolves the action, checks the method, authenticates, reads the parameters and
+// runs the handler, in that order.
+func (s *Server) dispatch(w http.ResponseWriter, r *http.Request, name string) {
+	a, ok := s.actions[name]
+	if !ok {
+		s.writeError(w, r, errs.Newf(errs.UnknownAction, "Unknown action %q.", truncate(name, 40)))
+		return
+	}
+	if !allowed(a.methods, r.Method) {
+		w.Header().Set("Allow", strings.Join(a.methods, ", "))
+		s.writeError(w, r, errs.Newf(errs.MethodNotAllowed, "Use %s for %s.", a.methods[0], name))
+		return
+	}
+	c, err := s.authenticate(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	p, err := readParams(r)
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if err := a.fn(w, r, c, p); err != nil {
+		s.writeError(w, r, err)
+	}
+}
+
+func allowed(methods []string, m string) bool {
+	for _, x := range methods {
+		if x == m {
+			return true
+		}
+	}
+	return false
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+// authenticate reads the secret key from Authorization: Bearer or X-SVC-Key.
+func (s *Server) authenticate(r *http.Request) (account.Caller, error) {
+	key := ""
+	if h := r.Header.Get("Authorization"); h != "" {
+		scheme, rest, ok := strings.Cut(strings.TrimSpace(h), " ")
+		if ok && strings.EqualFold(scheme, "Bearer") {
+			key = strings.TrimSpace(rest)
+		}
+	}
+	if key == "" {
+		key = strings.TrimSpace(r.Header.Get("X-SVC-Key"))
+	}
+	if key == "" {
+		return account.Caller{}, errs.New(errs.Unauthorized, "An API key is required: send Authorization: Bearer <key>.")
+	}
+	return s.accounts.Authenticate(r.Context(), key)
+}
+
+func (s *Server) openapi(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		s.writeError(w, r, errs.New(errs.MethodNotAllowed, "Use GET."))
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(openapi.Document())
+}
+
+func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
+	writeData(w, map[string]string{"status": "ok"})
+}
+
+func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	defer cancel()
+	if err := s.st.Ping(ctx); err != nil {
+		s.log.ErrorContext(ctx, "not ready", slog.Any("error", err))
+		writeJSON(w, http.StatusServiceUnavailable, envelope{Error: "server_error", Message: "The store is not reachable."})
+		return
+	}
+	writeData(w, map[string]string{"status": "ok"})
+}

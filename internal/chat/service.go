@@ -1,0 +1,93 @@
+// Package chat is the conversation domain: the one rolling conversation of an account, the
+// `send` pipeline in the order SERVICE.md fixes, sync, suggestions and feedback. It knows
+// nothing of HTTP; the api package calls it and renders what it returns.
+package chat
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"svc/internal/engine"
+	"svc/internal/ratelimit"
+	"svc/internal/store"
+)
+
+// Answerer composes a reply from the KB. The built-in engine implements it; model-backed
+// engines implement the same contract.
+type Answerer interface {
+	Answer(ctx context.Context, req engine.Request) (engine.Answer, error)
+}
+
+// Limits of the conversation surface (SERVICE.md, Limits).
+const (
+	MaxMessageChars   = 2000
+	MaxCommentChars   = 500
+	StartHistory      = 100 // messages returned by start
+	SyncPage          = 500 // messages returned by one sync call
+	MaxProductCards   = 8
+	suggestedArticles = 10
+	suggestedSeeds    = 6
+)
+
+// Service runs conversations.
+type Service struct {
+	st      store.Store
+	engine  Answerer
+	limiter ratelimit.Limiter
+	now     func() time.Time
+	log     *slog.Logger
+}
+
+// Deps are the Service's collaborators.
+type Deps struct {
+	Store   store.Store
+	Engine  Answerer
+	Limiter ratelimit.Limiter
+	Now     func() time.Time // time.Now when nil
+	Log     *slog.Logger     // slog.Default() when nil
+}
+
+// New returns a Service.
+func New(d Deps) *Service {
+	if d.Now == nil {
+		d.Now = time.Now
+	}
+	if d.Log == nil {
+		d.Log = slog.Default()
+	}
+	return &Service{st: d.Store, engine: d.Engine, limiter: d.Limiter, now: d.Now, log: d.Log}
+}
+
+// View is a conversation with some of its messages.
+type View struct {
+	ConversationID int64
+	Lang           string
+	Messages       []store.Message
+}
+
+// Start opens (or resumes) the account's conversation and returns its recent history.
+func (s *Service) Start(ctx context.Context, a store.Account) (View, error) {
+	c, err := s.st.OpenConversation(ctx, a.ID, a.Lang)
+	if err != nil {
+		return View{}, err
+	}
+	msgs, err := s.st.LastMessages(ctx, a.ID, c.ID, StartHistory)
+	if err != nil {
+		return View{}, err
+	}
+	return View{ConversationID: c.ID, Lang: c.Lang, Messages: msgs}, nil
+}
+
+// Sync returns the messages after sinceID, oldest first, at most SyncPage of them.
+func (s *Service) Sync(ctx context.Context, a store.Account, sinceID int64) (View, error) {
+	c, err := s.st.OpenConversation(ctx, a.ID, a.Lang)
+	if err != nil {
+		return View{}, err
+	}
+	msgs, err := s.st.Messages(ctx, a.ID, c.ID, sinceID, SyncPage)
+	if err != nil {
+		return View{}, err
+	}
+	return View{ConversationID: c.ID, Lang: c.Lang, Messages: msgs}, nil
+}

@@ -1,0 +1,294 @@
+package cli
+
+import (
+	"context"
+	"time"
+
+	"svc/internal/account"
+	"svc/internal/billing"
+	"svc/internal/store"
+)
+
+// accountJSON is how commands print an account: money in USD, 0 daily answers as null
+// (unlimited).
+type accountJSON struct {
+	AccountID      int64    `json:"account_id"`
+	Name           string   `json:"name"`
+	Email          string   `json:"email"`
+	Plan           string   `json:"plan"`
+	Lang           string   `json:"lang"`
+	Balance        float64  `json:"balance"`
+	SalesMode      bool     `json:"sales_mode"`
+	Tone           toneJSON `json:"tone"`
+	SendRatePerMin int      `json:"send_rate_per_min"`
+	DailyAnswers   *int     `json:"daily_answers"`
+	InputPerM      float64  `json:"input_per_m_usd"`
+	OutputPerM     float64  `json:"output_per_m_usd"`
+	CreatedAt      string   `json:"created_at"`
+	UpdatedAt      string   `json:"updated_at"`
+}
+
+type toneJSON struct {
+	Preset  string   `json:"preset"`
+	Custom  string   `json:"custom"`
+	Presets []string `json:"presets,omitempty"`
+}
+
+func toAccountJSON(a store.Account) accountJSON {
+	out := accountJSON{AccountID: a.ID, Name: a.Name, Email: a.Email, Plan: a.Plan, Lang: a.Lang,
+		Balance: billing.USD(a.BalanceMicro), SalesMode: a.SalesMode, Tone: toneJSON{Preset: a.TonePreset, Custom: a.ToneCustom},
+		SendRatePerMin: a.SendRatePerMin, InputPerM: billing.USD(a.InputRate), OutputPerM: billing.USD(a.OutputRate),
+		CreatedAt: a.CreatedAt.UTC().Format(time.RFC3339), UpdatedAt: a.UpdatedAt.UTC().Format(time.RFC3339)}
+	if a.DailyAnswers > 0 {
+		n := a.DailyAnswers
+		out.DailyAnswers = &n
+	}
+	return out
+}
+
+// settingsFlags registers the flags shared by account create and update.
+type settingsFlags struct {
+	name, email, plan, lang, balance, salesMode string
+	sendRate, dailyAnswers                      int
+}
+
+func (f *settingsFlags) register(c *command, withBalance bool) {
+	c.fs.StringVar(&f.name, "name", "", "account name")
+	c.fs.StringVar(&f.email, "email", "", "owner's e-mail address")
+	c.fs.StringVar(&f.plan, "plan", "", "starter, growth, scale or custom")
+	c.fs.StringVar(&f.lang, "lang", "", "account language: tr, en or de")
+	c.fs.IntVar(&f.sendRate, "send-rate-per-min", 0, "sends a minute per key (default 15)")
+	c.fs.IntVar(&f.dailyAnswers, "daily-answers", 0, "daily unique AI answers; 0 = unlimited (default by plan)")
+	c.fs.StringVar(&f.salesMode, "sales-mode", "", "on or off (default on)")
+	if withBalance {
+		c.fs.StringVar(&f.balance, "balance-usd", "", "opening balance in USD")
+	}
+}
+
+func (f *settingsFlags) settings(c *command) (account.Settings, error) {
+	var s account.Settings
+	if c.set("name") {
+		s.Name = &f.name
+	}
+	if c.set("email") {
+		s.Email = &f.email
+	}
+	if c.set("plan") {
+		s.Plan = &f.plan
+	}
+	if c.set("lang") {
+		s.Lang = &f.lang
+	}
+	if c.set("send-rate-per-min") {
+		s.SendRatePerMin = &f.sendRate
+	}
+	if c.set("daily-answers") {
+		s.DailyAnswers = &f.dailyAnswers
+	}
+	if c.set("sales-mode") {
+		var on bool
+		switch f.salesMode {
+		case "on":
+			on = true
+		case "off":
+		default:
+			return s, usagef("--sales-mode must be on or off")
+		}
+		s.SalesMode = &on
+	}
+	if c.set("balance-usd") {
+		m, err := billing.ParseUSD(f.balance)
+		if err != nil {
+			return s, usagef("--balance-usd: %v", err)
+		}
+		s.BalanceMicro = &m
+	}
+	return s, nil
+}
+
+func cmdAccountCreate(ctx context.Context, args []string, env Env) error {
+	c, err := newCommand("account create", env)
+	if err != nil {
+		return err
+	}
+	var f settingsFlags
+	f.register(c, true)
+	if err := c.noPositional(args); err != nil {
+		return err
+	}
+	if !c.set("name") {
+		return usagef("account create: --name is required")
+	}
+	set, err := f.settings(c)
+	if err != nil {
+		return err
+	}
+	st, err := c.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	a, key, err := account.New(st, nil).Create(ctx, set)
+	if err != nil {
+		return err
+	}
+	return c.print(map[string]any{"account_id": a.ID, "api_key": key})
+}
+
+func cmdAccountUpdate(ctx context.Context, args []string, env Env) error {
+	c, err := newCommand("account update", env)
+	if err != nil {
+		return err
+	}
+	var f settingsFlags
+	f.register(c, false)
+	id := c.accountFlag()
+	if err := c.noPositional(args); err != nil {
+		return err
+	}
+	if err := c.requireAccount(*id); err != nil {
+		return err
+	}
+	set, err := f.settings(c)
+	if err != nil {
+		return err
+	}
+	st, err := c.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	a, err := account.New(st, nil).Update(ctx, *id, set)
+	if err != nil {
+		return err
+	}
+	return c.print(toAccountJSON(a))
+}
+
+func cmdAccountShow(ctx context.Context, args []string, env Env) error {
+	c, err := newCommand("account show", env)
+	if err != nil {
+		return err
+	}
+	id := c.accountFlag()
+	if err := c.noPositional(args); err != nil {
+		return err
+	}
+	if err := c.requireAccount(*id); err != nil {
+		return err
+	}
+	st, err := c.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	a, err := account.New(st, nil).Get(ctx, *id)
+	if err != nil {
+		return err
+	}
+	return c.print(toAccountJSON(a))
+}
+
+func cmdKeyRotate(ctx context.Context, args []string, env Env) error {
+	c, err := newCommand("key rotate", env)
+	if err != nil {
+		return err
+	}
+	id := c.accountFlag()
+	if err := c.noPositional(args); err != nil {
+		return err
+	}
+	if err := c.requireAccount(*id); err != nil {
+		return err
+	}
+	st, err := c.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	key, err := account.New(st, nil).RotateKey(ctx, *id)
+	if err != nil {
+		return err
+	}
+	return c.print(map[string]string{"api_key": key})
+}
+
+func cmdBalanceAdd(ctx context.Context, args []string, env Env) error {
+	c, err := newCommand("balance add", env)
+	if err != nil {
+		return err
+	}
+	id := c.accountFlag()
+	amount := c.fs.String("usd", "", "amount in USD (negative to correct)")
+	if err := c.noPositional(args); err != nil {
+		return err
+	}
+	if err := c.requireAccount(*id); err != nil {
+		return err
+	}
+	micro, err := billing.ParseUSD(*amount)
+	if err != nil {
+		return usagef("--usd: %v", err)
+	}
+	st, err := c.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	bal, err := account.New(st, nil).AddBalance(ctx, *id, micro, "balance add")
+	if err != nil {
+		return err
+	}
+	return c.print(map[string]float64{"balance": billing.USD(bal)})
+}
+
+func cmdToneSet(ctx context.Context, args []string, env Env) error {
+	c, err := newCommand("tone set", env)
+	if err != nil {
+		return err
+	}
+	id := c.accountFlag()
+	preset := c.fs.String("preset", "", "professional, warm or energetic")
+	custom := c.fs.String("custom", "", "optional style note (at most 500 characters)")
+	if err := c.noPositional(args); err != nil {
+		return err
+	}
+	if err := c.requireAccount(*id); err != nil {
+		return err
+	}
+	if !c.set("preset") {
+		return usagef("tone set: --preset is required")
+	}
+	st, err := c.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	a, err := account.New(st, nil).Update(ctx, *id, account.Settings{TonePreset: preset, ToneCustom: custom})
+	if err != nil {
+		return err
+	}
+	return c.print(toneJSON{Preset: a.TonePreset, Custom: a.ToneCustom, Presets: account.TonePresets})
+}
+
+func (c *command) accountFlag() *int64 {
+	return c.fs.Int64("account", 0, "account id")
+}
+
+func (c *command) requireAccount(id int64) error {
+	if id <= 0 {
+		return usagef("%s: --account ID is required", c.name)
+	}
+	return nil
+}
+
+func (c *command) noPositional(args []string) error {
+	pos, err := c.parse(args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("%s: unexpected argument %q", c.name, pos[0])
+	}
+	return nil
+}

@@ -1,0 +1,245 @@
+// Package cli is the `svc` command line of DECISIONS.md: every command prints exactly one JSON
+// object on stdout and its human messages on stderr; a bad argument exits 2 with a one-line
+// reason. Commands open the same data directory as a running `svc serve` and work alongside it.
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"strings"
+
+	"svc/internal/config"
+	"svc/internal/errs"
+	"svc/internal/store/sqlite"
+)
+
+// Env is the process environment a command runs in.
+type Env struct {
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+	Getenv func(string) string
+}
+
+// Exit codes.
+const (
+	exitOK    = 0
+	exitError = 1
+	exitUsage = 2
+)
+
+// usageError is a bad argument: exit 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+const usage = `usage: svc <command> [flags]
+
+commands:
+  serve                       serve the API (--addr, --data)
+  demo                        seed the demo account and serve
+  account create|update|show  manage accounts
+  key rotate                  issue a new secret key, revoking the old one
+  balance add                 top up an account
+  tone set                    set an account's tone
+  kb import FILE              import a JSON Lines knowledge base
+  review list                 answers rated not_helpful
+  eval xquad                  measure answer quality on XQuAD
+Run 'svc <command> -h' for a command's flags.`
+
+// Run runs one command and returns the process exit code.
+func Run(ctx context.Context, args []string, env Env) int {
+	err := run(ctx, args, env)
+	if err == nil {
+		return exitOK
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		return exitOK
+	}
+	var ue usageError
+	if errors.As(err, &ue) {
+		fmt.Fprintln(env.Stderr, "svc: "+oneLine(ue.msg))
+		return exitUsage
+	}
+	if e, ok := errs.As(err); ok && (e.Kind == errs.BadRequest || e.Kind == errs.NotFound) {
+		fmt.Fprintln(env.Stderr, "svc: "+oneLine(e.Safe))
+		return exitUsage
+	}
+	fmt.Fprintln(env.Stderr, "svc: "+oneLine(err.Error()))
+	return exitError
+}
+
+func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
+
+func run(ctx context.Context, args []string, env Env) error {
+	if len(args) == 0 {
+		fmt.Fprintln(env.Stderr, usage)
+		return usagef("a command is required")
+	}
+	sub := func(name string) (string, []string, error) {
+		if len(args) < 2 || strings.HasPrefix(args[1], "-") {
+			return "", nil, usagef("%s needs a subcommand", name)
+		}
+		return args[1], args[2:], nil
+	}
+	switch args[0] {
+	case "serve":
+		return cmdServe(ctx, args[1:], env, false)
+	case "demo":
+		return cmdServe(ctx, args[1:], env, true)
+	case "account":
+		s, rest, err := sub("account")
+		if err != nil {
+			return err
+		}
+		switch s {
+		case "create":
+			return cmdAccountCreate(ctx, rest, env)
+		case "update":
+			return cmdAccountUpdate(ctx, rest, env)
+		case "show":
+			return cmdAccountShow(ctx, rest, env)
+		}
+		return usagef("unknown account subcommand %q (create, update, show)", s)
+	case "key":
+		s, rest, err := sub("key")
+		if err != nil {
+			return err
+		}
+		if s != "rotate" {
+			return usagef("unknown key subcommand %q (rotate)", s)
+		}
+		return cmdKeyRotate(ctx, rest, env)
+	case "balance":
+		s, rest, err := sub("balance")
+		if err != nil {
+			return err
+		}
+		if s != "add" {
+			return usagef("unknown balance subcommand %q (add)", s)
+		}
+		return cmdBalanceAdd(ctx, rest, env)
+	case "tone":
+		s, rest, err := sub("tone")
+		if err != nil {
+			return err
+		}
+		if s != "set" {
+			return usagef("unknown tone subcommand %q (set)", s)
+		}
+		return cmdToneSet(ctx, rest, env)
+	case "kb":
+		s, rest, err := sub("kb")
+		if err != nil {
+			return err
+		}
+		if s != "import" {
+			return usagef("unknown kb subcommand %q (import)", s)
+		}
+		return cmdKBImport(ctx, rest, env)
+	case "review":
+		s, rest, err := sub("review")
+		if err != nil {
+			return err
+		}
+		if s != "list" {
+			return usagef("unknown review subcommand %q (list)", s)
+		}
+		return cmdReviewList(ctx, rest, env)
+	case "eval":
+		s, rest, err := sub("eval")
+		if err != nil {
+			return err
+		}
+		if s != "xquad" {
+			return usagef("unknown eval subcommand %q (xquad)", s)
+		}
+		return cmdEvalXQuAD(ctx, rest, env)
+	case "help", "-h", "--help":
+		fmt.Fprintln(env.Stderr, usage)
+		return nil
+	}
+	fmt.Fprintln(env.Stderr, usage)
+	return usagef("unknown command %q", args[0])
+}
+
+// command is the common setup of a subcommand: its flags, the configuration and a logger.
+type command struct {
+	name string
+	fs   *flag.FlagSet
+	cfg  config.Config
+	env  Env
+}
+
+func newCommand(name string, env Env) (*command, error) {
+	cfg, err := config.Load(env.Getenv)
+	if err != nil {
+		return nil, usagef("%v", err)
+	}
+	c := &command{name: name, fs: flag.NewFlagSet("svc "+name, flag.ContinueOnError), cfg: cfg, env: env}
+	c.fs.SetOutput(env.Stderr)
+	c.cfg.StoreFlags(c.fs)
+	return c, nil
+}
+
+// parse parses flags and positional arguments in any order, and validates the configuration.
+func (c *command) parse(args []string) ([]string, error) {
+	var pos []string
+	for {
+		if err := c.fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, err
+			}
+			return nil, usagef("%s: %v", c.name, err)
+		}
+		rest := c.fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+	if err := c.cfg.Validate(); err != nil {
+		return nil, usagef("%v", err)
+	}
+	return pos, nil
+}
+
+func (c *command) set(name string) bool {
+	found := false
+	c.fs.Visit(func(f *flag.Flag) {
+		if f.Name == name {
+			found = true
+		}
+	})
+	return found
+}
+
+func (c *command) logger() *slog.Logger {
+	opts := &slog.HandlerOptions{Level: c.cfg.LogLevel}
+	if c.cfg.LogFormat == "json" {
+		return slog.New(slog.NewJSONHandler(c.env.Stderr, opts))
+	}
+	return slog.New(slog.NewTextHandler(c.env.Stderr, opts))
+}
+
+func (c *command) openStore(ctx context.Context) (*sqlite.Store, error) {
+	st, err := sqlite.Open(ctx, c.cfg.DataDir, sqlite.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("open store in %s: %w", c.cfg.DataDir, err)
+	}
+	return st, nil
+}
+
+// print writes the command's one JSON object to stdout.
+func (c *command) print(v any) error {
+	enc := json.NewEncoder(c.env.Stdout)
+	return enc.Encode(v)
+}

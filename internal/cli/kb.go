@@ -1,0 +1,121 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"time"
+
+	"svc/internal/account"
+	"svc/internal/eval"
+	"svc/internal/kb"
+)
+
+func cmdKBImport(ctx context.Context, args []string, env Env) error {
+	c, err := newCommand("kb import", env)
+	if err != nil {
+		return err
+	}
+	id := c.accountFlag()
+	site := c.fs.Int64("site", 0, "site id the records belong to")
+	pos, err := c.parse(args)
+	if err != nil {
+		return err
+	}
+	if err := c.requireAccount(*id); err != nil {
+		return err
+	}
+	if len(pos) != 1 {
+		return usagef("kb import: exactly one FILE is required (- for standard input)")
+	}
+	in := env.Stdin
+	if pos[0] != "-" {
+		f, err := os.Open(pos[0])
+		if err != nil {
+			return usagef("kb import: %v", err)
+		}
+		defer f.Close()
+		in = f
+	}
+	st, err := c.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if _, err := account.New(st, nil).Get(ctx, *id); err != nil {
+		return err
+	}
+	res, err := kb.Import(ctx, st, *id, *site, in)
+	if err != nil {
+		var le *kb.LineError
+		if errors.As(err, &le) {
+			return usagef("kb import: %v", le)
+		}
+		return err
+	}
+	return c.print(res)
+}
+
+func splitList(v string) []string {
+	var out []string
+	for _, p := range strings.Split(v, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func cmdReviewList(ctx context.Context, args []string, env Env) error {
+	c, err := newCommand("review list", env)
+	if err != nil {
+		return err
+	}
+	id := c.accountFlag()
+	if err := c.noPositional(args); err != nil {
+		return err
+	}
+	if err := c.requireAccount(*id); err != nil {
+		return err
+	}
+	st, err := c.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	items, err := st.ReviewList(ctx, *id)
+	if err != nil {
+		return err
+	}
+	type item struct {
+		MessageID int64  `json:"message_id"`
+		Question  string `json:"question"`
+		Answer    string `json:"answer"`
+		Lang      string `json:"lang"`
+		Comment   string `json:"comment"`
+		FlaggedAt string `json:"flagged_at"`
+	}
+	out := make([]item, 0, len(items))
+	for _, it := range items {
+		out = append(out, item{it.MessageID, it.Question, it.Answer, it.Lang, it.Comment, it.CreatedAt.Format(time.RFC3339)})
+	}
+	return c.print(map[string]any{"items": out})
+}
+
+func cmdEvalXQuAD(ctx context.Context, args []string, env Env) error {
+	c, err := newCommand("eval xquad", env)
+	if err != nil {
+		return err
+	}
+	dir := c.fs.String("dir", "../shared/eval/xquad-dev", "folder with xquad.<lang>.dev.json files")
+	langs := c.fs.String("langs", "en,de,tr", "comma-separated languages")
+	if err := c.noPositional(args); err != nil {
+		return err
+	}
+	reports, err := eval.XQuAD(ctx, *dir, splitList(*langs))
+	if err != nil {
+		return err
+	}
+	return c.print(map[string]any{"xquad": reports})
+}

@@ -1,0 +1,162 @@
+// Package config parses the service's configuration once, from the environment and then the
+// command line, into a typed and validated struct that is passed down to constructors.
+package config
+
+import (
+	"flag"
+	"fmt"
+	"log/slog"
+	"net/netip"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// Config is everything `svc` reads from its environment.
+type Config struct {
+	Addr              string         // SVC_ADDR, --addr
+	DataDir           string         // SVC_DATA, --data
+	DatabaseURL       string         // SVC_DATABASE_URL, --database-url
+	PublicURL         string         // SVC_PUBLIC_URL, --public-url
+	LLMProvider       string         // SVC_LLM_PROVIDER
+	LLMBaseURL        string         // SVC_LLM_BASE_URL
+	LLMAPIKey         string         // SVC_LLM_API_KEY
+	LLMModel          string         // SVC_LLM_MODEL
+	SMTPURL           string         // SVC_SMTP_URL
+	TrustedProxies    []netip.Prefix // SVC_TRUSTED_PROXIES
+	CrawlAllowPrivate bool           // SVC_CRAWL_ALLOW_PRIVATE
+	LogLevel          slog.Level     // SVC_LOG_LEVEL
+	LogFormat         string         // SVC_LOG_FORMAT: text or json
+	ShutdownTimeout   time.Duration  // SVC_SHUTDOWN_TIMEOUT
+}
+
+// Defaults.
+const (
+	DefaultAddr    = "127.0.0.1:8080"
+	DefaultDataDir = "./data"
+)
+
+// Load reads the environment through getenv into a Config with defaults applied. It does not
+// validate: call Validate after command-line flags have been applied.
+func Load(getenv func(string) string) (Config, error) {
+	c := Config{
+		Addr:            or(getenv("SVC_ADDR"), DefaultAddr),
+		DataDir:         or(getenv("SVC_DATA"), DefaultDataDir),
+		DatabaseURL:     getenv("SVC_DATABASE_URL"),
+		PublicURL:       getenv("SVC_PUBLIC_URL"),
+		LLMProvider:     or(getenv("SVC_LLM_PROVIDER"), "builtin"),
+		LLMBaseURL:      getenv("SVC_LLM_BASE_URL"),
+		LLMAPIKey:       getenv("SVC_LLM_API_KEY"),
+		LLMModel:        getenv("SVC_LLM_MODEL"),
+		SMTPURL:         getenv("SVC_SMTP_URL"),
+		LogFormat:       or(getenv("SVC_LOG_FORMAT"), "text"),
+		ShutdownTimeout: 10 * time.Second,
+	}
+	if v := getenv("SVC_CRAWL_ALLOW_PRIVATE"); v != "" {
+		c.CrawlAllowPrivate = v == "1" || strings.EqualFold(v, "true")
+	}
+	if v := getenv("SVC_LOG_LEVEL"); v != "" {
+		if err := c.LogLevel.UnmarshalText([]byte(v)); err != nil {
+			return c, fmt.Errorf("SVC_LOG_LEVEL: %w", err)
+		}
+	}
+	if v := getenv("SVC_SHUTDOWN_TIMEOUT"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			return c, fmt.Errorf("SVC_SHUTDOWN_TIMEOUT: %w", err)
+		}
+		c.ShutdownTimeout = d
+	}
+	if v := getenv("SVC_TRUSTED_PROXIES"); v != "" {
+		ps, err := ParsePrefixes(v)
+		if err != nil {
+			return c, fmt.Errorf("SVC_TRUSTED_PROXIES: %w", err)
+		}
+		c.TrustedProxies = ps
+	}
+	return c, nil
+}
+
+func or(v, def string) string {
+	if v == "" {
+		return def
+	}
+	return v
+}
+
+// ParsePrefixes parses comma-separated CIDRs or single addresses.
+func ParsePrefixes(v string) ([]netip.Prefix, error) {
+	var out []netip.Prefix
+	for _, part := range strings.Split(v, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		if !strings.Contains(part, "/") {
+			a, err := netip.ParseAddr(part)
+			if err != nil {
+				return nil, fmt.Errorf("%q is not an address or CIDR", part)
+			}
+			out = append(out, netip.PrefixFrom(a, a.BitLen()))
+			continue
+		}
+		p, err := netip.ParsePrefix(part)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not a CIDR", part)
+		}
+		out = append(out, p.Masked())
+	}
+	return out, nil
+}
+
+// StoreFlags registers the flags every command takes.
+func (c *Config) StoreFlags(fs *flag.FlagSet) {
+	fs.StringVar(&c.DataDir, "data", c.DataDir, "data directory of the embedded store (env SVC_DATA)")
+	fs.StringVar(&c.DatabaseURL, "database-url", c.DatabaseURL, "PostgreSQL URL instead of the embedded store (env SVC_DATABASE_URL)")
+}
+
+// ServeFlags registers the flags of the commands that serve HTTP.
+func (c *Config) ServeFlags(fs *flag.FlagSet) {
+	fs.StringVar(&c.Addr, "addr", c.Addr, "listen address (env SVC_ADDR)")
+	fs.StringVar(&c.PublicURL, "public-url", c.PublicURL, "public base URL of the service (env SVC_PUBLIC_URL)")
+}
+
+// Validate checks the whole configuration and fills derived defaults.
+func (c *Config) Validate() error {
+	if c.DatabaseURL != "" {
+		return fmt.Errorf("SVC_DATABASE_URL: the PostgreSQL store is not available in this version; leave it empty to use the embedded store")
+	}
+	if strings.TrimSpace(c.DataDir) == "" {
+		return fmt.Errorf("data directory must not be empty")
+	}
+	if c.Addr == "" {
+		return fmt.Errorf("listen address must not be empty")
+	}
+	switch c.LLMProvider {
+	case "builtin":
+	case "openai", "anthropic":
+		return fmt.Errorf("SVC_LLM_PROVIDER=%s is not available in this version; use builtin", c.LLMProvider)
+	default:
+		return fmt.Errorf("SVC_LLM_PROVIDER must be builtin, openai or anthropic, not %q", c.LLMProvider)
+	}
+	if c.LogFormat != "text" && c.LogFormat != "json" {
+		return fmt.Errorf("SVC_LOG_FORMAT must be text or json")
+	}
+	if c.PublicURL == "" {
+		c.PublicURL = "http://" + c.Addr
+	}
+	u, err := url.Parse(c.PublicURL)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return fmt.Errorf("SVC_PUBLIC_URL must be an http(s) URL, not %q", c.PublicURL)
+	}
+	c.PublicURL = strings.TrimRight(c.PublicURL, "/")
+	if c.SMTPURL != "" {
+		if u, err := url.Parse(c.SMTPURL); err != nil || (u.Scheme != "smtp" && u.Scheme != "smtps") {
+			return fmt.Errorf("SVC_SMTP_URL must look like smtp://user:pass@host:port")
+		}
+	}
+	if c.ShutdownTimeout <= 0 {
+		return fmt.Errorf("SVC_SHUTDOWN_TIMEOUT must be positive")
+	}
+	return nil
+}

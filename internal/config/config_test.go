@@ -1,0 +1,72 @@
+package config
+
+import (
+	"flag"
+	"testing"
+	"time"
+)
+
+func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+
+func TestLoadDefaultsAndEnv(t *testing.T) {
+	c, err := Load(env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if c.Addr != DefaultAddr || c.DataDir != DefaultDataDir || c.LLMProvider != "builtin" || c.PublicURL != "http://127.0.0.1:8080" {
+		t.Fatalf("defaults: %+v", c)
+	}
+	c, err = Load(env(map[string]string{"SVC_ADDR": ":9000", "SVC_DATA": "/tmp/x", "SVC_PUBLIC_URL": "https://svc.example/",
+		"SVC_TRUSTED_PROXIES": "10.0.0.0/8, 127.0.0.1", "SVC_CRAWL_ALLOW_PRIVATE": "1", "SVC_SHUTDOWN_TIMEOUT": "3s", "SVC_LOG_LEVEL": "debug"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if c.Addr != ":9000" || c.DataDir != "/tmp/x" || c.PublicURL != "https://svc.example" || len(c.TrustedProxies) != 2 ||
+		!c.CrawlAllowPrivate || c.ShutdownTimeout != 3*time.Second || c.LogLevel.String() != "DEBUG" {
+		t.Fatalf("env: %+v", c)
+	}
+}
+
+func TestFlagsOverrideEnv(t *testing.T) {
+	c, _ := Load(env(map[string]string{"SVC_DATA": "/env"}))
+	fs := flag.NewFlagSet("x", flag.ContinueOnError)
+	c.StoreFlags(fs)
+	c.ServeFlags(fs)
+	if err := fs.Parse([]string{"--data", "/flag", "--addr", "127.0.0.1:1"}); err != nil {
+		t.Fatal(err)
+	}
+	if c.DataDir != "/flag" || c.Addr != "127.0.0.1:1" {
+		t.Fatalf("flags: %+v", c)
+	}
+}
+
+func TestInvalid(t *testing.T) {
+	tests := []map[string]string{
+		{"SVC_LLM_PROVIDER": "gpt"},
+		{"SVC_LLM_PROVIDER": "openai"},
+		{"SVC_PUBLIC_URL": "ftp://x"},
+		{"SVC_LOG_FORMAT": "xml"},
+		{"SVC_SMTP_URL": "http://x"},
+		{"SVC_DATABASE_URL": "postgres://x"},
+	}
+	for _, m := range tests {
+		c, err := Load(env(m))
+		if err == nil {
+			err = c.Validate()
+		}
+		if err == nil {
+			t.Errorf("%v accepted", m)
+		}
+	}
+	for _, m := range []map[string]string{{"SVC_TRUSTED_PROXIES": "nope"}, {"SVC_SHUTDOWN_TIMEOUT": "soon"}, {"SVC_LOG_LEVEL": "loud"}} {
+		if _, err := Load(env(m)); err == nil {
+			t.Errorf("%v accepted", m)
+		}
+	}
+}

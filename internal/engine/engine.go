@@ -1,0 +1,107 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/tiktoken-go/tokenizer"
+
+	"svc/internal/store"
+)
+
+// Searcher is the part of the store the engine reads: candidate chunks and the account's
+// term statistics. store.KB satisfies it.
+type Searcher interface {
+	SearchChunks(ctx context.Context, accountID int64, q store.SearchQuery) ([]store.ChunkHit, error)
+	TermStats(ctx context.Context, accountID int64, terms []store.SearchTerm) (store.TermStats, error)
+}
+
+// Options tune the engine. The zero value gives the defaults, which were measured on the
+// XQuAD dev split (see internal/eval and BENCHMARKS.md).
+type Options struct {
+	// Candidates is how many chunks the store's full-text search hands to the reranker.
+	// Default 50.
+	Candidates int
+	// AnswerPassages is how many passages Answer retrieves and returns. Default 3.
+	AnswerPassages int
+	// MaxReplyChars caps the extracted text of a reply (lead-in and source line excluded), in
+	// characters. Default 350.
+	MaxReplyChars int
+	// MinCoverage is the share of the question's term weight that the best passage must
+	// contain for Answer to be confident. Default 0.5. Negative disables the check.
+	MinCoverage float64
+	// Ranking holds the reranking and extraction weights; nil means DefaultRanking().
+	Ranking *Ranking
+}
+
+// Engine answers questions from an account's knowledge base by retrieval and extraction. It
+// holds no per-request state and is safe for concurrent use.
+type Engine struct {
+	kb   Searcher
+	opts Options
+	rank Ranking
+	tok  tokenizer.Codec
+}
+
+// Request is one question to answer.
+type Request struct {
+	AccountID int64
+	Question  string
+	Lang      string // detected language of the question: tr, en or de
+	Tone      string // store.ToneProfessional, ToneWarm or ToneEnergetic; "" = professional
+}
+
+// Passage is a retrieved chunk with its document's identity and the engine's score.
+type Passage struct {
+	ChunkID int64
+	DocID   int64
+	DocType string
+	Title   string
+	URL     string
+	Lang    string
+	Text    string
+	Score   float64
+	Product *store.Product
+}
+
+// New returns an engine reading kb. It loads the o200k_base tokenizer once, here, so that
+// requests never pay for it.
+func New(kb Searcher, opts Options) (*Engine, error) {
+	if kb == nil {
+		return nil, errors.New("engine: nil searcher")
+	}
+	if opts.Candidates <= 0 {
+		opts.Candidates = 50
+	}
+	if opts.AnswerPassages <= 0 {
+		opts.AnswerPassages = 3
+	}
+	if opts.MaxReplyChars <= 0 {
+		opts.MaxReplyChars = 350
+	}
+	if opts.MinCoverage == 0 {
+		opts.MinCoverage = 0.5
+	}
+	rank := DefaultRanking()
+	if opts.Ranking != nil {
+		rank = *opts.Ranking
+	}
+	tok, err := tokenizer.Get(tokenizer.O200kBase)
+	if err != nil {
+		return nil, fmt.Errorf("engine: load tokenizer: %w", err)
+	}
+	return &Engine{kb: kb, opts: opts, rank: rank, tok: tok}, nil
+}
+
+// CountTokens counts the o200k_base tokens of s, the unit that usage is billed in. The codec
+// runs in its default error mode, which tokenizes invalid UTF-8 byte by byte instead of
+// failing, so a bill never fails on a visitor's typing; should the codec still report an
+// error, one token per byte is the safe over-estimate.
+func (e *Engine) CountTokens(s string) int {
+	n, err := e.tok.Count(s)
+	if err != nil {
+		return len(s)
+	}
+	return n
+}

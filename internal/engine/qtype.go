@@ -1,0 +1,181 @@
+package engine
+
+import (
+	"strings"
+	"unicode"
+
+	"svc/internal/textindex"
+)
+
+// qtype is what kind of answer a question asks for, read from its question words. The
+// analyzer drops question words as stop words, so the engine reads them from the raw text.
+type qtype int
+
+const (
+	askOther qtype = iota
+	askNumber
+	askDate
+	askPerson
+	askPlace
+)
+
+// qtypePhrases maps folded question-word phrases to the answer type, per language. A
+// trailing "*" matches any word with that prefix ("yil*" = "yılında", "yılı"). Phrases are
+// tried in order, so the specific "what year" wins over the general "what".
+var qtypePhrases = map[string][]struct {
+	phrase string
+	kind   qtype
+}{
+	"en": {
+		{"what year", askDate}, {"which year", askDate}, {"what century", askDate},
+		{"which century", askDate}, {"what decade", askDate}, {"what date", askDate},
+		{"when", askDate},
+		{"how many", askNumber}, {"how much", askNumber}, {"how long", askNumber},
+		{"how old", askNumber}, {"how far", askNumber}, {"how large", askNumber},
+		{"how big", askNumber}, {"how tall", askNumber}, {"how high", askNumber},
+		{"what percentage", askNumber}, {"what percent", askNumber},
+		{"who", askPerson}, {"whom", askPerson}, {"whose", askPerson},
+		{"where", askPlace},
+	},
+	"de": {
+		{"welchem jahr*", askDate}, {"welches jahr*", askDate}, {"welchen jahr*", askDate},
+		{"welchem jahrhundert", askDate}, {"wann", askDate},
+		{"wie viele", askNumber}, {"wie viel", askNumber}, {"wieviel", askNumber},
+		{"wieviele", askNumber}, {"wie lange", askNumber}, {"wie lang", askNumber},
+		{"wie alt", askNumber}, {"wie hoch", askNumber}, {"wie gross", askNumber},
+		{"wie weit", askNumber}, {"wie oft", askNumber}, {"wie schwer", askNumber},
+		{"wer", askPerson}, {"wen", askPerson}, {"wem", askPerson}, {"wessen", askPerson},
+		{"wo", askPlace}, {"wohin", askPlace}, {"woher", askPlace},
+	},
+	"tr": {
+		{"ne zaman", askDate}, {"hangi yil*", askDate}, {"hangi tarih*", askDate},
+		{"hangi yuzyil*", askDate}, {"kac yil*", askDate}, {"kacinci yil*", askDate},
+		{"kac", askNumber}, {"kacinci", askNumber}, {"ne kadar", askNumber}, {"yuzde", askNumber},
+		{"kim", askPerson}, {"kimin", askPerson}, {"kime", askPerson}, {"kimi", askPerson},
+		{"kimdir", askPerson}, {"kimler*", askPerson}, {"kimden", askPerson},
+		{"nerede", askPlace}, {"nereye", askPlace}, {"nereden", askPlace}, {"neresi*", askPlace},
+		{"hangi sehir*", askPlace}, {"hangi ulke*", askPlace},
+	},
+}
+
+// questionType reads the answer type from the question's words.
+func questionType(question, lang string) qtype {
+	words := textindex.Words(question, lang)
+	for _, p := range qtypePhrases[lang] {
+		if containsPhrase(words, strings.Fields(p.phrase)) {
+			return p.kind
+		}
+	}
+	return askOther
+}
+
+// containsPhrase reports whether the words of phrase occur in order and adjacent in words.
+func containsPhrase(words, phrase []string) bool {
+	for i := 0; i+len(phrase) <= len(words); i++ {
+		ok := true
+		for j, p := range phrase {
+			w := words[i+j]
+			if pre, isPrefix := strings.CutSuffix(p, "*"); isPrefix {
+				ok = strings.HasPrefix(w, pre)
+			} else {
+				ok = w == p
+			}
+			if !ok {
+				break
+			}
+		}
+		if ok {
+			return true
+		}
+	}
+	return false
+}
+
+// hasCue reports whether a sentence holds something of the kind the question asks for and
+// that the question does not already state: a number, a date, or a capitalised name. qwords
+// are the question's lower-cased words.
+func hasCue(s string, kind qtype, lang string, qwords map[string]bool) bool {
+	if kind == askOther {
+		return false
+	}
+	words := rawWords(s)
+	run := 0
+	for i, w := range words {
+		lw := lowerWord(w, lang)
+		if qwords[lw] {
+			run = 0
+			continue
+		}
+		switch kind {
+		case askNumber:
+			if isDigits(w) || numberWords[lang][lw] {
+				return true
+			}
+		case askDate:
+			if isYear(w) || monthWords[lang][lw] || centuryWord(lw) {
+				return true
+			}
+		case askPerson, askPlace:
+			if i == 0 || !unicode.IsUpper([]rune(w)[0]) {
+				run = 0
+				continue
+			}
+			run++
+			// German capitalises every noun, so there a name needs two capitalised words
+			// in a row ("Nikola Tesla"); elsewhere one is enough.
+			if lang != "de" || run >= 2 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// lowerWord lower-cases w, with Turkish rules for Turkish ("I" -> "ı", "İ" -> "i").
+func lowerWord(w, lang string) string {
+	if lang == "tr" {
+		return strings.ToLowerSpecial(unicode.TurkishCase, w)
+	}
+	return strings.ToLower(w)
+}
+
+// rawWords splits s into words (runs of letters and digits) keeping their case.
+func rawWords(s string) []string {
+	return strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) })
+}
+
+func isYear(w string) bool {
+	if !isDigits(w) || len(w) < 3 || len(w) > 4 {
+		return false
+	}
+	n := 0
+	for _, r := range w {
+		n = n*10 + int(r-'0')
+	}
+	return n >= 100 && n <= 2100
+}
+
+func centuryWord(w string) bool {
+	return strings.HasPrefix(w, "centur") || strings.HasPrefix(w, "jahrhundert") ||
+		strings.HasPrefix(w, "yüzyıl") || strings.HasPrefix(w, "asır")
+}
+
+var numberWords = map[string]map[string]bool{
+	"en": wordFlags("two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty sixty seventy eighty ninety hundred hundreds thousand thousands million millions billion billions dozen half"),
+	"de": wordFlags("zwei drei vier fünf sechs sieben acht neun zehn elf zwölf zwanzig dreißig vierzig fünfzig hundert hunderte tausend tausende million millionen milliarde milliarden dutzend hälfte"),
+	"tr": wordFlags("iki üç dört beş altı yedi sekiz dokuz on yirmi otuz kırk elli altmış yetmiş seksen doksan yüz bin milyon milyar yarım"),
+}
+
+var monthWords = map[string]map[string]bool{
+	"en": wordFlags("january february march april may june july august september october november december"),
+	"de": wordFlags("januar februar märz april mai juni juli august september oktober november dezember"),
+	"tr": wordFlags("ocak şubat mart nisan mayıs haziran temmuz ağustos eylül ekim kasım aralık"),
+}
+
+func wordFlags(list string) map[string]bool {
+	m := make(map[string]bool)
+	for _, w := range strings.Fields(list) {
+		m[w] = true
+	}
+	return m
+}

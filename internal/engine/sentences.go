@@ -1,0 +1,159 @@
+package engine
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// splitSentences cuts text into sentences for extraction. A line break always ends a
+// sentence, because chunk text keeps paragraphs, list items and table rows on lines of their
+// own. ".", "!", "?" and "…" end a sentence when white space follows, except where a period
+// more likely belongs to the word before it:
+//
+//   - an abbreviation of the language ("Dr.", "St.", "vs.", "bzw.", "örn.") or any single
+//     letter ("z. B.", "J. R. R. Tolkien");
+//   - a word with an inner period ("U.S.", "z.B.", "M.Ö.");
+//   - in German and Turkish, a number of up to three digits, which is an ordinal there
+//     ("am 7. Februar", "19. yüzyıl", "1. Dünya Savaşı");
+//   - anything followed by a lower-case letter, which a new sentence would not start with.
+//
+// Periods inside numbers ("2.029,00", "3.5") never end a sentence since no space follows.
+func splitSentences(text, lang string) []string {
+	var out []string
+	for _, line := range strings.Split(text, "\n") {
+		out = append(out, splitLine(line, lang)...)
+	}
+	return out
+}
+
+func splitLine(line, lang string) []string {
+	var out []string
+	start := 0
+	for i := 0; i < len(line); {
+		r, size := utf8.DecodeRuneInString(line[i:])
+		i += size
+		if !isTerminator(r) {
+			continue
+		}
+		// Swallow repeated terminators and closing quotes or brackets: `?!`, `."`, `…)`.
+		end := i
+		for end < len(line) {
+			r2, s2 := utf8.DecodeRuneInString(line[end:])
+			if !isTerminator(r2) && !strings.ContainsRune(closers, r2) {
+				break
+			}
+			end += s2
+		}
+		if end == len(line) || !startsWithSpace(line[end:]) {
+			i = end
+			continue
+		}
+		next, ok := nextNonSpace(line, end)
+		if !ok {
+			i = end
+			continue
+		}
+		if r == '.' && end == i && keepsPeriod(line[start:i-size], lang) {
+			i = end
+			continue
+		}
+		if unicode.IsLower(next) {
+			i = end
+			continue
+		}
+		if s := strings.TrimSpace(line[start:end]); s != "" {
+			out = append(out, s)
+		}
+		start = end
+		i = end
+	}
+	if s := strings.TrimSpace(line[start:]); s != "" {
+		out = append(out, s)
+	}
+	return out
+}
+
+const closers = `"'”’»)]›`
+
+func isTerminator(r rune) bool {
+	return r == '.' || r == '!' || r == '?' || r == '…'
+}
+
+func startsWithSpace(s string) bool {
+	r, _ := utf8.DecodeRuneInString(s)
+	return unicode.IsSpace(r)
+}
+
+// nextNonSpace returns the first non-space rune at or after i.
+func nextNonSpace(s string, i int) (rune, bool) {
+	for _, r := range s[i:] {
+		if !unicode.IsSpace(r) {
+			return r, true
+		}
+	}
+	return 0, false
+}
+
+// keepsPeriod reports whether a period directly after before (the sentence so far) belongs
+// to its last word rather than ending the sentence.
+func keepsPeriod(before, lang string) bool {
+	word := lastWord(before)
+	if word == "" {
+		return false
+	}
+	if strings.Contains(word, ".") {
+		return true // "U.S", "z.B", "M.Ö" before the final period
+	}
+	n := utf8.RuneCountInString(word)
+	if n == 1 && unicode.IsLetter([]rune(word)[0]) {
+		return true
+	}
+	if isDigits(word) {
+		return n <= 3 && (lang == "de" || lang == "tr")
+	}
+	_, ok := abbreviations[lang][strings.ToLower(word)]
+	if !ok {
+		_, ok = abbreviations[""][strings.ToLower(word)]
+	}
+	return ok
+}
+
+// lastWord returns the trailing run of letters, digits and periods of s.
+func lastWord(s string) string {
+	i := len(s)
+	for i > 0 {
+		r, size := utf8.DecodeLastRuneInString(s[:i])
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '.' {
+			break
+		}
+		i -= size
+	}
+	return strings.Trim(s[i:], ".")
+}
+
+func isDigits(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// abbreviations are words that end in a period without ending the sentence, per language;
+// "" holds the ones every language uses. Lower case, without the final period.
+var abbreviations = map[string]map[string]struct{}{
+	"":   set("dr prof st mr mrs ms jr sr vs etc ca no nr approx inc ltd co corp mt ft jan feb mar apr jun jul aug sep sept oct nov dec"),
+	"en": set("e.g i.e gen col lt sgt capt gov rev pres dept est fig vol ed eds al"),
+	"de": set("bzw usw vgl ggf evtl inkl sog geb gest jh jhd mio mrd bspw dt engl frz lat hl abs str tel bd hrsg ua zb dh"),
+	"tr": set("doç yrd av vb vd örn bkz sn yy hz alb gen org cad sok mah apt tel"),
+}
+
+func set(words string) map[string]struct{} {
+	m := make(map[string]struct{})
+	for _, w := range strings.Fields(words) {
+		m[w] = struct{}{}
+	}
+	return m
+}

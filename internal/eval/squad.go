@@ -1,0 +1,95 @@
+package eval
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// squadFile is the part of the SQuAD v1.1 JSON layout that XQuAD uses and the report reads.
+type squadFile struct {
+	Data []struct {
+		Title      string `json:"title"`
+		Paragraphs []struct {
+			Context string `json:"context"`
+			QAs     []struct {
+				ID       string `json:"id"`
+				Question string `json:"question"`
+				Answers  []struct {
+					Text string `json:"text"`
+				} `json:"answers"`
+			} `json:"qas"`
+		} `json:"paragraphs"`
+	} `json:"data"`
+}
+
+// paragraph is one XQuAD context, imported as one KB page.
+type paragraph struct {
+	url, title, text string
+}
+
+// question is one XQuAD question with the page it was asked about and its gold answers.
+type question struct {
+	id, text string
+	url      string
+	answers  []string
+}
+
+// loadSQuAD reads dir/xquad.<lang>.dev.json into pages and questions. Pages get a stable URL
+// per article and paragraph and a title made of the article title (underscores read as
+// spaces) and the paragraph number, as a site would title its sections.
+func loadSQuAD(dir, lang string) ([]paragraph, []question, error) {
+	path := filepath.Join(dir, "xquad."+lang+".dev.json")
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("read %s: %w", path, err)
+	}
+	var f squadFile
+	if err := json.Unmarshal(raw, &f); err != nil {
+		return nil, nil, fmt.Errorf("parse %s: %w", path, err)
+	}
+	var paras []paragraph
+	var qs []question
+	for ai, art := range f.Data {
+		title := strings.ReplaceAll(art.Title, "_", " ")
+		for pi, p := range art.Paragraphs {
+			url := fmt.Sprintf("https://xquad.test/%s/%d/%d", lang, ai, pi)
+			paras = append(paras, paragraph{url: url, title: fmt.Sprintf("%s (%d)", title, pi+1), text: p.Context})
+			for _, qa := range p.QAs {
+				q := question{id: qa.ID, text: qa.Question, url: url}
+				for _, a := range qa.Answers {
+					q.answers = append(q.answers, a.Text)
+				}
+				qs = append(qs, q)
+			}
+		}
+	}
+	if len(paras) == 0 || len(qs) == 0 {
+		return nil, nil, fmt.Errorf("%s: no paragraphs or questions", path)
+	}
+	return paras, qs, nil
+}
+
+// importLines renders the pages as a KB import file (JSON Lines), so that the report measures
+// exactly what `svc kb import` would index.
+func importLines(paras []paragraph, lang string) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	for _, p := range paras {
+		line := struct {
+			Type  string `json:"type"`
+			URL   string `json:"url"`
+			Title string `json:"title"`
+			Body  string `json:"body"`
+			Lang  string `json:"lang"`
+		}{"page", p.url, p.title, p.text, lang}
+		if err := enc.Encode(line); err != nil {
+			return nil, err
+		}
+	}
+	return buf.Bytes(), nil
+}

@@ -1,0 +1,200 @@
+package eval
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+	"sync"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+
+	"svc/internal/engine"
+	"svc/internal/kb"
+	"svc/internal/store"
+	"svc/internal/store/sqlite"
+)
+
+// LangReport is the answer quality of the built-in engine on one language of XQuAD.
+type LangReport struct {
+	Lang      string
+	Questions int
+	// Top1 and Top5 are the fractions of questions whose source paragraph is the first, or
+	// among the first five, passages retrieved.
+	Top1, Top5 float64
+	// AnswerInReply is the fraction of questions whose reply contains a gold answer
+	// (case-insensitive, white space normalized).
+	AnswerInReply float64
+	// MeanReplyChars is the mean reply length in characters, lead-in and source line included.
+	MeanReplyChars float64
+	// Fallbacks counts the questions answered with the "no answer, please rephrase" fallback;
+	// every XQuAD question has an answer, so each one is a miss.
+	Fallbacks int
+}
+
+// outcome is what happened to one question.
+type outcome struct {
+	q          question
+	rank       int // 1-based position of the source page among the passages, 0 = not in the top 5
+	reply      string
+	found      bool
+	confident  bool
+	inTokens   int
+	outTokens  int
+	firstTitle string
+}
+
+// XQuAD measures the engine with default options on the XQuAD dev files in dir for each
+// language. See XQuADWith.
+func XQuAD(ctx context.Context, dir string, langs []string) ([]LangReport, error) {
+	return XQuADWith(ctx, dir, langs, engine.Options{})
+}
+
+// XQuADWith imports every paragraph of dir/xquad.<lang>.dev.json as a page of a fresh
+// account in a fresh SQLite store (in a temporary directory, removed afterwards), then asks
+// every question: Retrieve's top five decide Top1 and Top5, and Answer's reply decides
+// AnswerInReply and the reply length.
+func XQuADWith(ctx context.Context, dir string, langs []string, opts engine.Options) ([]LangReport, error) {
+	reports := make([]LangReport, 0, len(langs))
+	for _, lg := range langs {
+		outs, err := runLang(ctx, dir, lg, opts)
+		if err != nil {
+			return nil, err
+		}
+		reports = append(reports, summarize(lg, outs))
+	}
+	return reports, nil
+}
+
+// runLang evaluates one language and returns the outcome of every question, in file order.
+func runLang(ctx context.Context, dir, lg string, opts engine.Options) ([]outcome, error) {
+	paras, qs, err := loadSQuAD(dir, lg)
+	if err != nil {
+		return nil, err
+	}
+	tmp, err := os.MkdirTemp("", "svc-eval-xquad-")
+	if err != nil {
+		return nil, fmt.Errorf("temp dir: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	st, err := sqlite.Open(ctx, tmp, sqlite.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("open store: %w", err)
+	}
+	defer st.Close()
+	acct := store.Account{Name: "xquad-" + lg, Plan: store.PlanStarter, Lang: lg, TonePreset: store.ToneProfessional}
+	if err := st.CreateAccount(ctx, &acct, nil); err != nil {
+		return nil, fmt.Errorf("create account: %w", err)
+	}
+	lines, err := importLines(paras, lg)
+	if err != nil {
+		return nil, fmt.Errorf("render import file: %w", err)
+	}
+	if _, err := kb.Import(ctx, st, acct.ID, 0, bytes.NewReader(lines)); err != nil {
+		return nil, fmt.Errorf("import %s: %w", lg, err)
+	}
+	eng, err := engine.New(st, opts)
+	if err != nil {
+		return nil, err
+	}
+
+	outs := make([]outcome, len(qs))
+	errs := make([]error, len(qs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := range next {
+				outs[i], errs[i] = ask(ctx, eng, acct.ID, lg, qs[i])
+			}
+		})
+	}
+	for i := range qs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return outs, nil
+}
+
+// ask runs one question through Retrieve and Answer.
+func ask(ctx context.Context, eng *engine.Engine, accountID int64, lg string, q question) (outcome, error) {
+	o := outcome{q: q}
+	ps, err := eng.Retrieve(ctx, accountID, q.text, lg, 5)
+	if err != nil {
+		return o, fmt.Errorf("retrieve %q: %w", q.text, err)
+	}
+	for i, p := range ps {
+		if i == 0 {
+			o.firstTitle = p.Title
+		}
+		if p.URL == q.url {
+			o.rank = i + 1
+			break
+		}
+	}
+	ans, err := eng.Answer(ctx, engine.Request{AccountID: accountID, Question: q.text, Lang: lg,
+		Tone: store.ToneProfessional})
+	if err != nil {
+		return o, fmt.Errorf("answer %q: %w", q.text, err)
+	}
+	o.reply, o.confident = ans.Text, ans.Confident
+	o.inTokens, o.outTokens = ans.InputTokens, ans.OutputTokens
+	o.found = containsAnswer(ans.Text, q.answers)
+	return o, nil
+}
+
+func summarize(lg string, outs []outcome) LangReport {
+	r := LangReport{Lang: lg, Questions: len(outs)}
+	if len(outs) == 0 {
+		return r
+	}
+	var top1, top5, found, chars int
+	for _, o := range outs {
+		if o.rank == 1 {
+			top1++
+		}
+		if o.rank >= 1 {
+			top5++
+		}
+		if o.found {
+			found++
+		}
+		if !o.confident {
+			r.Fallbacks++
+		}
+		chars += utf8.RuneCountInString(o.reply)
+	}
+	n := float64(len(outs))
+	r.Top1, r.Top5 = float64(top1)/n, float64(top5)/n
+	r.AnswerInReply = float64(found) / n
+	r.MeanReplyChars = float64(chars) / n
+	return r
+}
+
+// containsAnswer reports whether reply contains any of the gold answers, compared
+// case-insensitively after NFC normalization with every run of Unicode white space read as
+// one space.
+func containsAnswer(reply string, answers []string) bool {
+	r := normalizeText(reply)
+	for _, a := range answers {
+		if a := normalizeText(a); a != "" && strings.Contains(r, a) {
+			return true
+		}
+	}
+	return false
+}
+
+func normalizeText(s string) string {
+	s = strings.ToLower(norm.NFC.String(s))
+	return strings.Join(strings.FieldsFunc(s, unicode.IsSpace), " ")
+}
