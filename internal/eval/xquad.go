@@ -72,6 +72,25 @@ func XQuADWith(ctx context.Context, dir string, langs []string, opts engine.Opti
 
 // runLang evaluates one language and returns the outcome of every question, in file order.
 func runLang(ctx context.Context, dir, lg string, opts engine.Options) ([]outcome, error) {
+	c, err := loadCorpus(ctx, dir, lg)
+	if err != nil {
+		return nil, err
+	}
+	defer c.close()
+	return c.run(ctx, opts)
+}
+
+// corpus is one language of XQuAD imported into its own temporary store.
+type corpus struct {
+	lang      string
+	qs        []question
+	st        *sqlite.Store
+	accountID int64
+	tmp       string
+}
+
+// loadCorpus imports every paragraph of one language into a fresh store. The caller closes it.
+func loadCorpus(ctx context.Context, dir, lg string) (*corpus, error) {
 	paras, qs, err := loadSQuAD(dir, lg)
 	if err != nil {
 		return nil, err
@@ -80,40 +99,61 @@ func runLang(ctx context.Context, dir, lg string, opts engine.Options) ([]outcom
 	if err != nil {
 		return nil, fmt.Errorf("temp dir: %w", err)
 	}
-	defer os.RemoveAll(tmp)
-	st, err := sqlite.Open(ctx, tmp, sqlite.Options{})
-	if err != nil {
-		return nil, fmt.Errorf("open store: %w", err)
+	c := &corpus{lang: lg, qs: qs, tmp: tmp}
+	if err := c.load(ctx, paras); err != nil {
+		c.close()
+		return nil, err
 	}
-	defer st.Close()
-	acct := store.Account{Name: "xquad-" + lg, Plan: store.PlanStarter, Lang: lg, TonePreset: store.ToneProfessional}
+	return c, nil
+}
+
+func (c *corpus) load(ctx context.Context, paras []paragraph) error {
+	st, err := sqlite.Open(ctx, c.tmp, sqlite.Options{})
+	if err != nil {
+		return fmt.Errorf("open store: %w", err)
+	}
+	c.st = st
+	acct := store.Account{Name: "xquad-" + c.lang, Plan: store.PlanStarter, Lang: c.lang,
+		TonePreset: store.ToneProfessional}
 	if err := st.CreateAccount(ctx, &acct, nil); err != nil {
-		return nil, fmt.Errorf("create account: %w", err)
+		return fmt.Errorf("create account: %w", err)
 	}
-	lines, err := importLines(paras, lg)
+	c.accountID = acct.ID
+	lines, err := importLines(paras, c.lang)
 	if err != nil {
-		return nil, fmt.Errorf("render import file: %w", err)
+		return fmt.Errorf("render import file: %w", err)
 	}
 	if _, err := kb.Import(ctx, st, acct.ID, 0, bytes.NewReader(lines)); err != nil {
-		return nil, fmt.Errorf("import %s: %w", lg, err)
+		return fmt.Errorf("import %s: %w", c.lang, err)
 	}
-	eng, err := engine.New(st, opts)
+	return nil
+}
+
+func (c *corpus) close() {
+	if c.st != nil {
+		c.st.Close()
+	}
+	os.RemoveAll(c.tmp)
+}
+
+// run asks every question with an engine built with opts, on all CPUs.
+func (c *corpus) run(ctx context.Context, opts engine.Options) ([]outcome, error) {
+	eng, err := engine.New(c.st, opts)
 	if err != nil {
 		return nil, err
 	}
-
-	outs := make([]outcome, len(qs))
-	errs := make([]error, len(qs))
+	outs := make([]outcome, len(c.qs))
+	errs := make([]error, len(c.qs))
 	next := make(chan int)
 	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
 		wg.Go(func() {
 			for i := range next {
-				outs[i], errs[i] = ask(ctx, eng, acct.ID, lg, qs[i])
+				outs[i], errs[i] = ask(ctx, eng, c.accountID, c.lang, c.qs[i])
 			}
 		})
 	}
-	for i := range qs {
+	for i := range c.qs {
 		next <- i
 	}
 	close(next)
