@@ -29,22 +29,23 @@ func (e *Engine) Answer(ctx context.Context, req Request) (Answer, error) {
 	default:
 		lg = lang.DetectOr(req.Question, lang.EN)
 	}
-	q, cands, err := e.retrieve(ctx, req.AccountID, req.Question, lg, e.opts.AnswerPassages)
+	q, ranked, err := e.retrieve(ctx, req.AccountID, req.Question, lg)
 	if err != nil {
 		return Answer{}, err
 	}
+	cands := bestPerDoc(ranked, e.opts.AnswerPassages)
 	ph := phrasesFor(lg, req.Tone)
 	if !e.confident(&q, cands) {
 		return e.fallback(req.Question, ph), nil
 	}
-	ex := e.rank.extractAnswer(&q, cands, req.Question, e.opts.MaxReplyChars)
+	ex := e.rank.extractAnswer(&q, ranked, req.Question, e.opts.MaxReplyChars)
 	if ex.text == "" {
 		return e.fallback(req.Question, ph), nil
 	}
-	text := ph.lead + " " + ex.text + "\n" + sourceLine(lg, cands, ex.docIDs)
+	text := ph.lead + " " + ex.text + "\n" + sourceLine(lg, ranked, ex.docIDs)
 	in := e.CountTokens(req.Question)
 	for _, ci := range ex.read {
-		in += e.CountTokens(cands[ci].hit.Text)
+		in += e.CountTokens(ranked[ci].hit.Text)
 	}
 	ans := Answer{
 		Text:         text,

@@ -23,6 +23,9 @@ type Options struct {
 	// Candidates is how many chunks the store's full-text search hands to the reranker.
 	// Default 50.
 	Candidates int
+	// Analyze is how many of the pool's best candidates by BM25 and coverage are split into
+	// sentences for the proximity features. Default 15.
+	Analyze int
 	// AnswerPassages is how many passages Answer retrieves and returns. Default 3.
 	AnswerPassages int
 	// MaxReplyChars caps the extracted text of a reply (lead-in and source line excluded), in
@@ -73,6 +76,9 @@ func New(kb Searcher, opts Options) (*Engine, error) {
 	}
 	if opts.Candidates <= 0 {
 		opts.Candidates = 50
+	}
+	if opts.Analyze <= 0 {
+		opts.Analyze = 15
 	}
 	if opts.AnswerPassages <= 0 {
 		opts.AnswerPassages = 3

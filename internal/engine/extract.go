@@ -19,8 +19,10 @@ type scoredSentence struct {
 	chars     int
 }
 
-// extractAnswer picks the one or two sentences that best answer the question. It reads the
-// best passage, and the next ones when they score within Spread of it, scores every sentence
+// extractAnswer picks the one or two sentences that best answer the question from ranked,
+// the analyzed candidates best first. It reads the best chunk, the other chunks of its
+// document (a long page's answer may sit in the chunk after the one that matched best), and
+// chunks of other documents scoring within Spread of the best, scores every sentence
 // by the share of the question's weight it holds, adjacent question terms and whether it holds
 // the kind of thing the question asks for, then adds a second sentence when it fits in
 // maxChars, preferring the neighbours of the first because an answer often sits in the
@@ -39,8 +41,8 @@ func (r *Ranking) extractAnswer(q *query, cands []candidate, question string, ma
 	var pool []scoredSentence
 	for ci := range cands {
 		c := &cands[ci]
-		if ci > 0 && (top <= 0 || c.score < top*(1-r.Spread)) {
-			break
+		if ci > 0 && c.hit.DocID != cands[0].hit.DocID && (top <= 0 || c.score < top*(1-r.Spread)) {
+			continue
 		}
 		ex.read = append(ex.read, ci)
 		rel := 1.0
@@ -75,11 +77,12 @@ func (r *Ranking) extractAnswer(q *query, cands []candidate, question string, ma
 	chosen := []scoredSentence{pool[best]}
 	second, secondScore := -1, 0.0
 	for i, s := range pool {
-		if i == best || s.cand != pool[best].cand || pool[best].chars+1+s.chars > maxChars {
+		if i == best || cands[s.cand].hit.DocID != cands[pool[best].cand].hit.DocID ||
+			pool[best].chars+1+s.chars > maxChars {
 			continue
 		}
 		sc := s.score
-		if d := s.idx - pool[best].idx; d == 1 || d == -1 {
+		if d := s.idx - pool[best].idx; s.cand == pool[best].cand && (d == 1 || d == -1) {
 			sc += r.Neighbour
 		}
 		if second < 0 || sc > secondScore {

@@ -62,13 +62,11 @@ type sentence struct {
 	quote bool // false for a Q&A's question line: it is searched but not quoted back
 }
 
-// analyzeChunk splits a chunk into sentences and matches their terms against the question.
-func analyzeChunk(q *query, hit store.ChunkHit) candidate {
-	c := candidate{hit: hit}
-	lang := hit.Lang
-	if lang == "" {
-		lang = q.lang
-	}
+// analyzeSentences splits the chunk into sentences and matches their terms against the
+// question.
+func (c *candidate) analyzeSentences(q *query) {
+	hit := c.hit
+	lang := c.lang(q)
 	text := hit.Text
 	skipFirst := hit.DocType == store.DocQA && strings.HasPrefix(text, hit.Title)
 	for i, s := range splitSentences(text, lang) {
@@ -84,13 +82,12 @@ func analyzeChunk(q *query, hit store.ChunkHit) candidate {
 			quote: !(skipFirst && i == 0),
 		})
 	}
-	return c
 }
 
-// scoreChunk computes the candidate's reranking score: BM25 over the stored terms with the
-// account's statistics, plus coverage, same-sentence, bigram, title and language features,
-// all divided by the question's total weight.
-func (r *Ranking) scoreChunk(q *query, c *candidate, avgLen float64) {
+// bm25Score computes the first-stage score from the chunk's stored terms alone: BM25 with
+// the account's statistics plus distinct-term coverage, both divided by the question's total
+// weight. It is cheap, so every candidate of the pool gets it.
+func (r *Ranking) bm25Score(q *query, c *candidate, avgLen float64) {
 	if q.total == 0 {
 		return
 	}
@@ -108,8 +105,17 @@ func (r *Ranking) scoreChunk(q *query, c *candidate, avgLen float64) {
 		}
 	}
 	c.coverage = q.weightOf(tf) / q.total
+	c.score = bm25/q.total + r.Coverage*c.coverage
+}
 
-	best, bigram := 0.0, 0.0
+// proximityScore adds the second-stage features, which need the chunk's sentences: the
+// weight of the question found within one sentence, question bigrams, title and heading
+// matches and the language bonus.
+func (r *Ranking) proximityScore(q *query, c *candidate) {
+	if q.total == 0 {
+		return
+	}
+	best := 0.0
 	var all []int
 	for _, s := range c.sents {
 		if w := q.weightOf(countSeq(s.seq, len(q.terms))); w > best {
@@ -118,26 +124,29 @@ func (r *Ranking) scoreChunk(q *query, c *candidate, avgLen float64) {
 		all = append(all, s.seq...)
 		all = append(all, -1) // no bigram across sentences
 	}
-	bigram = q.bigramWeight(all)
-
+	bigram := q.bigramWeight(all)
 	title := 0.0
 	if r.Title != 0 {
 		head := c.hit.Title
 		if c.hit.Heading != "" && c.hit.Heading != c.hit.Title {
 			head += " " + c.hit.Heading
 		}
-		lang := c.hit.Lang
-		if lang == "" {
-			lang = q.lang
-		}
-		title = q.coverage(textindex.IndexTerms(head, lang))
+		title = q.coverage(textindex.IndexTerms(head, c.lang(q)))
 	}
 	sameLang := 0.0
 	if c.hit.Lang == q.lang {
 		sameLang = 1
 	}
-	c.score = bm25/q.total + r.Coverage*c.coverage + r.Sentence*best/q.total +
-		r.Bigram*bigram/q.total + r.Title*title + r.Lang*sameLang
+	c.score += r.Sentence*best/q.total + r.Bigram*bigram/q.total + r.Title*title + r.Lang*sameLang
+}
+
+// lang is the language the chunk's text is analyzed in: its document's, or the question's
+// when the document has none.
+func (c *candidate) lang(q *query) string {
+	if c.hit.Lang != "" {
+		return c.hit.Lang
+	}
+	return q.lang
 }
 
 // countSeq turns a match sequence into per-query-term counts.

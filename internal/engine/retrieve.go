@@ -12,10 +12,11 @@ import (
 // Retrieve returns the best k passages for the question, at most one per document, best
 // first. lang is the question's language; it decides how the question is analyzed.
 func (e *Engine) Retrieve(ctx context.Context, accountID int64, question, lang string, k int) ([]Passage, error) {
-	_, cands, err := e.retrieve(ctx, accountID, question, lang, k)
+	_, ranked, err := e.retrieve(ctx, accountID, question, lang)
 	if err != nil {
 		return nil, err
 	}
+	cands := bestPerDoc(ranked, k)
 	out := make([]Passage, len(cands))
 	for i := range cands {
 		out[i] = cands[i].passage()
@@ -24,12 +25,15 @@ func (e *Engine) Retrieve(ctx context.Context, accountID int64, question, lang s
 }
 
 // retrieve analyzes the question, fetches a candidate pool from the store's full-text index,
-// reranks it and keeps the best chunk of each document. The store's own rank only chooses
-// the pool: its statistics may span every account, and it knows nothing of coverage or
-// proximity.
-func (e *Engine) retrieve(ctx context.Context, accountID int64, question, lang string, k int) (query, []candidate, error) {
+// and reranks it in two stages; it returns the analyzed candidates, best first, several chunks
+// of one document included (extraction reads them; callers list bestPerDoc). The store's own rank
+// only chooses the pool: its statistics may span every account, and it knows nothing of
+// coverage or proximity. The first stage scores the whole pool from the stored terms; the
+// second splits only the best Analyze candidates into sentences, which is where the time
+// goes.
+func (e *Engine) retrieve(ctx context.Context, accountID int64, question, lang string) (query, []candidate, error) {
 	terms := textindex.QueryTerms(question, lang)
-	if len(terms) == 0 || k <= 0 {
+	if len(terms) == 0 {
 		return query{lang: lang}, nil, nil
 	}
 	sterms := searchTerms(terms)
@@ -45,26 +49,39 @@ func (e *Engine) retrieve(ctx context.Context, accountID int64, question, lang s
 		return query{}, nil, fmt.Errorf("engine: term stats: %w", err)
 	}
 	q := newQuery(lang, terms, st)
-	cands := make([]candidate, 0, len(hits))
-	for _, h := range hits {
-		c := analyzeChunk(&q, h)
-		e.rank.scoreChunk(&q, &c, st.AvgLength)
-		cands = append(cands, c)
+	cands := make([]candidate, len(hits))
+	for i, h := range hits {
+		cands[i].hit = h
+		e.rank.bm25Score(&q, &cands[i], st.AvgLength)
 	}
-	sort.SliceStable(cands, func(i, j int) bool { return cands[i].score > cands[j].score })
-	seen := make(map[int64]bool, len(cands))
-	out := cands[:0]
-	for _, c := range cands {
+	byScore := func(i, j int) bool { return cands[i].score > cands[j].score }
+	sort.SliceStable(cands, byScore)
+	if len(cands) > e.opts.Analyze {
+		cands = cands[:e.opts.Analyze]
+	}
+	for i := range cands {
+		cands[i].analyzeSentences(&q)
+		e.rank.proximityScore(&q, &cands[i])
+	}
+	sort.SliceStable(cands, byScore)
+	return q, cands, nil
+}
+
+// bestPerDoc returns the first k candidates of ranked that belong to different documents.
+func bestPerDoc(ranked []candidate, k int) []candidate {
+	seen := make(map[int64]bool, len(ranked))
+	var out []candidate
+	for _, c := range ranked {
+		if len(out) >= k {
+			break
+		}
 		if seen[c.hit.DocID] {
 			continue
 		}
 		seen[c.hit.DocID] = true
 		out = append(out, c)
-		if len(out) == k {
-			break
-		}
 	}
-	return q, out, nil
+	return out
 }
 
 func (c *candidate) passage() Passage {

@@ -72,6 +72,8 @@ func apply(s string, r *engine.Ranking, o *engine.Options) {
 			r.Spread = f
 		case "max":
 			o.MaxReplyChars = int(f)
+		case "analyze":
+			o.Analyze = int(f)
 		case "cand":
 			o.Candidates = int(f)
 		case "mincov":

@@ -1,0 +1,211 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// runCLI runs one command against dir and returns its exit code, stdout and stderr.
+func runCLI(t *testing.T, dir string, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	env := Env{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb,
+		Getenv: func(k string) string {
+			if k == "SVC_DATA" {
+				return dir
+			}
+			return ""
+		}}
+	code := Run(context.Background(), args, env)
+	return code, out.String(), errb.String()
+}
+
+func decodeOne(t *testing.T, s string) map[string]any {
+	t.Helper()
+	dec := json.NewDecoder(strings.NewReader(s))
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil {
+		t.Fatalf("stdout is not one JSON object: %q", s)
+	}
+	if dec.More() {
+		t.Fatalf("stdout has more than one JSON object: %q", s)
+	}
+	return m
+}
+
+func TestAccountCommands(t *testing.T) {
+	dir := t.TempDir()
+	code, out, _ := runCLI(t, dir, "", "account", "create", "--name", "Acme", "--plan", "growth", "--lang", "de", "--balance-usd", "12.50")
+	if code != 0 {
+		t.Fatalf("create: %d", code)
+	}
+	m := decodeOne(t, out)
+	if m["account_id"].(float64) != 1 || !strings.HasPrefix(m["api_key"].(string), "svc_pk_") {
+		t.Fatalf("create output: %v", m)
+	}
+	code, out, _ = runCLI(t, dir, "", "account", "show", "--account", "1")
+	m = decodeOne(t, out)
+	if code != 0 || m["balance"].(float64) != 12.5 || m["plan"] != "growth" || m["daily_answers"].(float64) != 1000 || m["lang"] != "de" {
+		t.Fatalf("show: %d %v", code, m)
+	}
+	code, out, _ = runCLI(t, dir, "", "account", "update", "--account", "1", "--sales-mode", "off", "--plan", "custom")
+	m = decodeOne(t, out)
+	if code != 0 || m["sales_mode"] != false || m["daily_answers"] != nil {
+		t.Fatalf("update: %d %v", code, m)
+	}
+	code, out, _ = runCLI(t, dir, "", "balance", "add", "--account", "1", "--usd", "0.5")
+	if m = decodeOne(t, out); code != 0 || m["balance"].(float64) != 13 {
+		t.Fatalf("balance: %d %v", code, m)
+	}
+	code, out, _ = runCLI(t, dir, "", "tone", "set", "--account", "1", "--preset", "warm", "--custom", "Duzen.")
+	if m = decodeOne(t, out); code != 0 || m["preset"] != "warm" || m["custom"] != "Duzen." {
+		t.Fatalf("tone: %d %v", code, m)
+	}
+	code, out, _ = runCLI(t, dir, "", "key", "rotate", "--account", "1")
+	if m = decodeOne(t, out); code != 0 || !strings.HasPrefix(m["api_key"].(string), "svc_pk_") {
+		t.Fatalf("rotate: %d %v", code, m)
+	}
+}
+
+func TestBadArgumentsExit2WithOneLine(t *testing.T) {
+	dir := t.TempDir()
+	runCLI(t, dir, "", "account", "create", "--name", "Acme")
+	tests := [][]string{
+		{},
+		{"nope"},
+		{"account"},
+		{"account", "delete"},
+		{"account", "create"},
+		{"account", "create", "--name", "X", "--plan", "gold"},
+		{"account", "create", "--name", "X", "--balance-usd", "ten"},
+		{"account", "create", "--name", "X", "--lang", "fr"},
+		{"account", "update", "--account", "1", "--sales-mode", "maybe"},
+		{"account", "show"},
+		{"account", "show", "--account", "99"},
+		{"account", "show", "--account", "1", "extra"},
+		{"balance", "add", "--account", "1", "--usd", "-100"},
+		{"balance", "add", "--account", "1"},
+		{"tone", "set", "--account", "1", "--preset", "loud"},
+		{"tone", "set", "--account", "1"},
+		{"key", "rotate", "--account", "42"},
+		{"kb", "import", "--account", "1"},
+		{"kb", "import", "--account", "1", "/does/not/exist.jsonl"},
+		{"account", "show", "--account", "1", "--bogus-flag"},
+	}
+	for _, args := range tests {
+		code, out, errOut := runCLI(t, dir, "", args...)
+		lines := strings.Split(strings.TrimSpace(errOut), "\n")
+		if code != 2 || out != "" || errOut == "" || !strings.HasPrefix(lines[len(lines)-1], "svc: ") {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errOut)
+		}
+	}
+}
+
+func TestKBImport(t *testing.T) {
+	dir := t.TempDir()
+	runCLI(t, dir, "", "account", "create", "--name", "Acme")
+	good := `{"type":"page","url":"https://acme.test/ship","title":"Shipping","body":"<p>We ship in <b>two</b> days.</p>","lang":"en"}
+{"type":"qa","question":"Do you ship abroad?","answer":"Yes, worldwide.","lang":"en"}
+{"type":"product","name":"Boot","price":"119,90 €"}
+{"type":"article","slug":"care","title":"Boot care","body":"Clean them.","category_slug":"care","category_name":"Care"}
+`
+	path := filepath.Join(t.TempDir(), "kb.jsonl")
+	if err := os.WriteFile(path, []byte(good), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := runCLI(t, dir, "", "kb", "import", "--account", "1", path)
+	m := decodeOne(t, out)
+	if code != 0 || m["pages"].(float64) != 1 || m["qa"].(float64) != 1 || m["products"].(float64) != 1 || m["articles"].(float64) != 1 {
+		t.Fatalf("import: %d %v", code, m)
+	}
+	code, out, _ = runCLI(t, dir, good, "kb", "import", "--account", "1", "-")
+	if m = decodeOne(t, out); code != 0 || m["unchanged"].(float64) != 4 {
+		t.Fatalf("re-import from stdin: %d %v", code, m)
+	}
+	bad := good + `{"type":"qa","question":"no answer"}` + "\n"
+	code, out, errOut := runCLI(t, dir, bad, "kb", "import", "--account", "1", "-")
+	if code != 2 || out != "" || !strings.Contains(errOut, "line 5") {
+		t.Fatalf("bad line: %d %q %q", code, out, errOut)
+	}
+}
+
+// `svc serve` answers /healthz, and an operator command run against the same data while it
+// serves takes effect on the very next request.
+func TestServeWithConcurrentOperatorCommands(t *testing.T) {
+	dir := t.TempDir()
+	_, out, _ := runCLI(t, dir, "", "account", "create", "--name", "Acme")
+	key := decodeOne(t, out)["api_key"].(string)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan int, 1)
+	var sout, serr bytes.Buffer
+	go func() {
+		done <- Run(ctx, []string{"serve", "--addr", addr}, Env{Stdin: strings.NewReader(""), Stdout: &sout, Stderr: &serr,
+			Getenv: func(k string) string {
+				if k == "SVC_DATA" {
+					return dir
+				}
+				return ""
+			}})
+	}()
+	base := "http://" + addr
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		resp, err := http.Get(base + "/healthz")
+		if err == nil && resp.StatusCode == 200 {
+			resp.Body.Close()
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("serve never became healthy: %v", serr.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	status := func(k string) int {
+		req, _ := http.NewRequest("GET", base+"/api/v1/chat/apiKey", nil)
+		req.Header.Set("Authorization", "Bearer "+k)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if got := status(key); got != 200 {
+		t.Fatalf("key before rotation: %d", got)
+	}
+	_, out, _ = runCLI(t, dir, "", "key", "rotate", "--account", "1")
+	newKey := decodeOne(t, out)["api_key"].(string)
+	if got := status(key); got != 401 {
+		t.Fatalf("old key after rotation: %d", got)
+	}
+	if got := status(newKey); got != 200 {
+		t.Fatalf("new key: %d", got)
+	}
+	cancel()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Fatalf("serve exited %d: %s", code, serr.String())
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("serve did not shut down")
+	}
+	if m := decodeOne(t, sout.String()); m["addr"] != addr {
+		t.Fatalf("serve output: %v", m)
+	}
+}
