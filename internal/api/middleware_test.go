@@ -26,4 +26,3 @@ func TestPanicBecomesServerErrorEnvelope(t *testing.T) {
 		t.Fatal("panic detail leaked to the client")
 	}
 }
-
