@@ -29,11 +29,15 @@ type Options struct {
 	// AnswerPassages is how many passages Answer retrieves and returns. Default 3.
 	AnswerPassages int
 	// MaxReplyChars caps the extracted text of a reply (lead-in and source line excluded), in
-	// characters. Default 350.
+	// characters. Default 450.
 	MaxReplyChars int
 	// MinCoverage is the share of the question's term weight that the best passage must
-	// contain for Answer to be confident. Default 0.5. Negative disables the check.
+	// contain for Answer to trust it on that alone. Default 0.5. Negative disables the
+	// confidence check.
 	MinCoverage float64
+	// MinSupport is the lower share accepted when the best passage matches at least two of
+	// the question's terms. Default 0.2.
+	MinSupport float64
 	// Ranking holds the reranking and extraction weights; nil means DefaultRanking().
 	Ranking *Ranking
 }
@@ -84,10 +88,13 @@ func New(kb Searcher, opts Options) (*Engine, error) {
 		opts.AnswerPassages = 3
 	}
 	if opts.MaxReplyChars <= 0 {
-		opts.MaxReplyChars = 350
+		opts.MaxReplyChars = 450
 	}
 	if opts.MinCoverage == 0 {
 		opts.MinCoverage = 0.5
+	}
+	if opts.MinSupport == 0 {
+		opts.MinSupport = 0.2
 	}
 	rank := DefaultRanking()
 	if opts.Ranking != nil {

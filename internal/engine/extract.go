@@ -1,15 +1,46 @@
 package engine
 
 import (
+	"math"
 	"sort"
 	"strings"
 )
 
 // extract is the outcome of sentence selection.
 type extract struct {
-	text   string  // the chosen sentences in source order, space separated
-	docIDs []int64 // documents the sentences came from, in order of first use
-	read   []int   // indexes of the candidates whose sentences were scored
+	text  string // the chosen sentences in source order; a line break between paragraphs
+	docID int64  // the document the sentences came from
+	read  []int  // indexes of the candidates whose sentences were scored
+}
+
+// localWeights returns the weight of each query term for choosing among the sentences of
+// the candidates read, as a share of the question's total: its idf, scaled down when many of
+// those sentences contain it (Ranking.Local is the exponent of the scaling). "Tesla" decides
+// which page answers a question about Tesla, but on the page about him it is in every other
+// sentence and says nothing about which one answers.
+func (r *Ranking) localWeights(q *query, cands []candidate, read []int) []float64 {
+	sf := make([]float64, len(q.terms))
+	n := 0.0
+	for _, ci := range read {
+		for _, s := range cands[ci].sents {
+			n++
+			seen := make([]bool, len(q.terms))
+			for _, m := range s.seq {
+				if m >= 0 && !seen[m] {
+					seen[m] = true
+					sf[m]++
+				}
+			}
+		}
+	}
+	w := make([]float64, len(q.terms))
+	for i := range w {
+		w[i] = q.idf[i] / q.total
+		if r.Local != 0 && sf[i] > 0 && n > 1 {
+			w[i] *= math.Pow(math.Log(1+n/sf[i])/math.Log(1+n), r.Local)
+		}
+	}
+	return w
 }
 
 // scoredSentence is a quotable sentence with its extraction score.
@@ -20,46 +51,50 @@ type scoredSentence struct {
 }
 
 // extractAnswer picks the one or two sentences that best answer the question from ranked,
-// the analyzed candidates best first. It reads the best chunk, the other chunks of its
-// document (a long page's answer may sit in the chunk after the one that matched best), and
-// chunks of other documents scoring within Spread of the best, scores every sentence
-// by the share of the question's weight it holds, adjacent question terms and whether it holds
-// the kind of thing the question asks for, then adds a second sentence when it fits in
-// maxChars, preferring the neighbours of the first because an answer often sits in the
-// sentence after the one that restates the question.
+// the analyzed candidates best first. It reads the best chunk and the other chunks of its
+// document that were analyzed (a long page's answer may sit in the chunk after the one that
+// matched best), weighted by their rank score. A sentence scores the share of the question's
+// weight it holds (title and heading terms count as present in every sentence under them),
+// adjacent question terms, and a bonus when it holds what the question type asks for. The
+// best sentence is quoted; the runner-up of the same document joins it when it scores within
+// Margin and both fit in maxChars, so a clear answer stands alone and a doubtful one gets a
+// second chance at little length.
 func (r *Ranking) extractAnswer(q *query, cands []candidate, question string, maxChars int) extract {
 	var ex extract
 	if len(cands) == 0 || q.total == 0 {
 		return ex
 	}
-	kind := questionType(question, q.lang)
 	qwords := make(map[string]bool)
 	for _, w := range rawWords(question) {
 		qwords[lowerWord(w, q.lang)] = true
 	}
 	top := cands[0].score
-	var pool []scoredSentence
+	doc := cands[0].hit.DocID
 	for ci := range cands {
-		c := &cands[ci]
-		if ci > 0 && c.hit.DocID != cands[0].hit.DocID && (top <= 0 || c.score < top*(1-r.Spread)) {
-			continue
+		if cands[ci].hit.DocID == doc {
+			ex.read = append(ex.read, ci)
 		}
-		ex.read = append(ex.read, ci)
+	}
+	weight := r.localWeights(q, cands, ex.read)
+	var pool []scoredSentence
+	for _, ci := range ex.read {
+		c := &cands[ci]
 		rel := 1.0
 		if top > 0 {
 			rel = c.score / top
 		}
-		lang := c.hit.Lang
-		if lang == "" {
-			lang = q.lang
+		floor := make([]float64, len(c.inHead))
+		for i, h := range c.inHead {
+			floor[i] = h * r.ExtractContext
 		}
+		lang := c.lang(q)
 		for si, s := range c.sents {
 			if !s.quote {
 				continue
 			}
-			sc := q.weightOf(countSeq(s.seq, len(q.terms))) / q.total
+			sc := weighMatches(s.seq, s.strength, floor, weight)
 			sc += r.SentBigram * q.bigramWeight(s.seq) / q.total
-			if r.Cue != 0 && hasCue(s.text, kind, lang, qwords) {
+			if r.Cue != 0 && hasCue(s.text, q.kind, lang, qwords) {
 				sc += r.Cue
 			}
 			pool = append(pool, scoredSentence{cand: ci, idx: si, score: sc * rel, chars: s.chars})
@@ -77,19 +112,14 @@ func (r *Ranking) extractAnswer(q *query, cands []candidate, question string, ma
 	chosen := []scoredSentence{pool[best]}
 	second, secondScore := -1, 0.0
 	for i, s := range pool {
-		if i == best || cands[s.cand].hit.DocID != cands[pool[best].cand].hit.DocID ||
-			pool[best].chars+1+s.chars > maxChars {
+		if i == best || pool[best].chars+1+s.chars > maxChars {
 			continue
 		}
-		sc := s.score
-		if d := s.idx - pool[best].idx; s.cand == pool[best].cand && (d == 1 || d == -1) {
-			sc += r.Neighbour
-		}
-		if second < 0 || sc > secondScore {
-			second, secondScore = i, sc
+		if second < 0 || s.score > secondScore {
+			second, secondScore = i, s.score
 		}
 	}
-	if second >= 0 {
+	if second >= 0 && secondScore >= pool[best].score-r.Margin {
 		chosen = append(chosen, pool[second])
 	}
 	sort.Slice(chosen, func(i, j int) bool {
@@ -98,15 +128,21 @@ func (r *Ranking) extractAnswer(q *query, cands []candidate, question string, ma
 		}
 		return chosen[i].idx < chosen[j].idx
 	})
-	parts := make([]string, 0, len(chosen))
-	for _, s := range chosen {
+	var b strings.Builder
+	for i, s := range chosen {
 		c := &cands[s.cand]
-		parts = append(parts, clipSentence(c.sents[s.idx].text, maxChars))
-		if !containsID(ex.docIDs, c.hit.DocID) {
-			ex.docIDs = append(ex.docIDs, c.hit.DocID)
+		if i > 0 {
+			prev := chosen[i-1]
+			if prev.cand == s.cand && cands[prev.cand].sents[prev.idx].line == c.sents[s.idx].line {
+				b.WriteByte(' ')
+			} else {
+				b.WriteByte('\n')
+			}
 		}
+		b.WriteString(clipSentence(c.sents[s.idx].text, maxChars))
 	}
-	ex.text = strings.Join(parts, " ")
+	ex.text = b.String()
+	ex.docID = cands[0].hit.DocID
 	return ex
 }
 
@@ -124,13 +160,4 @@ func clipSentence(s string, maxChars int) string {
 		}
 	}
 	return strings.TrimRight(string(rs[:cut]), " ,;:") + "…"
-}
-
-func containsID(ids []int64, id int64) bool {
-	for _, x := range ids {
-		if x == id {
-			return true
-		}
-	}
-	return false
 }

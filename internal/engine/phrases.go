@@ -56,11 +56,11 @@ var phrases = map[string]map[string]tonePhrases{
 	},
 }
 
-// sourceLabels name the cited page(s): singular and plural.
-var sourceLabels = map[string][2]string{
-	"en": {"Source", "Sources"},
-	"de": {"Quelle", "Quellen"},
-	"tr": {"Kaynak", "Kaynaklar"},
+// sourceLabels introduce the cited page.
+var sourceLabels = map[string]string{
+	"en": "Source",
+	"de": "Quelle",
+	"tr": "Kaynak",
 }
 
 // phrasesFor returns the texts for a language and tone, defaulting to English and the

@@ -1,10 +1,9 @@
 package engine
 
 import (
+	"regexp"
 	"strings"
 	"unicode"
-
-	"svc/internal/textindex"
 )
 
 // qtype is what kind of answer a question asks for, read from its question words. The
@@ -14,6 +13,7 @@ type qtype int
 const (
 	askOther qtype = iota
 	askNumber
+	askDuration
 	askDate
 	askPerson
 	askPlace
@@ -30,7 +30,7 @@ var qtypePhrases = map[string][]struct {
 		{"what year", askDate}, {"which year", askDate}, {"what century", askDate},
 		{"which century", askDate}, {"what decade", askDate}, {"what date", askDate},
 		{"when", askDate},
-		{"how many", askNumber}, {"how much", askNumber}, {"how long", askNumber},
+		{"how many", askNumber}, {"how much", askNumber}, {"how long", askDuration},
 		{"how old", askNumber}, {"how far", askNumber}, {"how large", askNumber},
 		{"how big", askNumber}, {"how tall", askNumber}, {"how high", askNumber},
 		{"what percentage", askNumber}, {"what percent", askNumber},
@@ -41,16 +41,19 @@ var qtypePhrases = map[string][]struct {
 		{"welchem jahr*", askDate}, {"welches jahr*", askDate}, {"welchen jahr*", askDate},
 		{"welchem jahrhundert", askDate}, {"wann", askDate},
 		{"wie viele", askNumber}, {"wie viel", askNumber}, {"wieviel", askNumber},
-		{"wieviele", askNumber}, {"wie lange", askNumber}, {"wie lang", askNumber},
+		{"wieviele", askNumber}, {"wie lange", askDuration}, {"wie lang", askNumber},
 		{"wie alt", askNumber}, {"wie hoch", askNumber}, {"wie gross", askNumber},
 		{"wie weit", askNumber}, {"wie oft", askNumber}, {"wie schwer", askNumber},
+		{"was kostet", askNumber}, {"was kosten", askNumber},
 		{"wer", askPerson}, {"wen", askPerson}, {"wem", askPerson}, {"wessen", askPerson},
 		{"wo", askPlace}, {"wohin", askPlace}, {"woher", askPlace},
 	},
 	"tr": {
 		{"ne zaman", askDate}, {"hangi yil*", askDate}, {"hangi tarih*", askDate},
 		{"hangi yuzyil*", askDate}, {"kac yil*", askDate}, {"kacinci yil*", askDate},
-		{"kac", askNumber}, {"kacinci", askNumber}, {"ne kadar", askNumber}, {"yuzde", askNumber},
+		{"ne kadar sur*", askDuration}, {"kac gun*", askDuration}, {"kac saat*", askDuration},
+		{"kac hafta*", askDuration}, {"kac ay*", askDuration},
+		{"kac", askNumber}, {"kaca", askNumber}, {"kacinci", askNumber}, {"ne kadar", askNumber}, {"yuzde", askNumber},
 		{"kim", askPerson}, {"kimin", askPerson}, {"kime", askPerson}, {"kimi", askPerson},
 		{"kimdir", askPerson}, {"kimler*", askPerson}, {"kimden", askPerson},
 		{"nerede", askPlace}, {"nereye", askPlace}, {"nereden", askPlace}, {"neresi*", askPlace},
@@ -58,50 +61,27 @@ var qtypePhrases = map[string][]struct {
 	},
 }
 
-// questionType reads the answer type from the question's words.
-func questionType(question, lang string) qtype {
-	words := textindex.Words(question, lang)
-	for _, p := range qtypePhrases[lang] {
-		if containsPhrase(words, strings.Fields(p.phrase)) {
-			return p.kind
-		}
-	}
-	return askOther
-}
-
-// containsPhrase reports whether the words of phrase occur in order and adjacent in words.
-func containsPhrase(words, phrase []string) bool {
-	for i := 0; i+len(phrase) <= len(words); i++ {
-		ok := true
-		for j, p := range phrase {
-			w := words[i+j]
-			if pre, isPrefix := strings.CutSuffix(p, "*"); isPrefix {
-				ok = strings.HasPrefix(w, pre)
-			} else {
-				ok = w == p
-			}
-			if !ok {
-				break
-			}
-		}
-		if ok {
-			return true
-		}
-	}
-	return false
-}
-
 // hasCue reports whether a sentence holds something of the kind the question asks for and
-// that the question does not already state: a number, a date, or a capitalised name. qwords
-// are the question's lower-cased words.
+// that the question does not already state: a number; a number with a unit of time; a year,
+// month, weekday or clock time; or a capitalised name. qwords are the question's lower-cased
+// words.
 func hasCue(s string, kind qtype, lang string, qwords map[string]bool) bool {
 	if kind == askOther {
 		return false
 	}
+	if kind == askDate && clockTime.MatchString(s) {
+		return true
+	}
 	words := rawWords(s)
 	run := 0
+	number, unit := false, false
 	for i, w := range words {
 		lw := lowerWord(w, lang)
+		if kind == askDuration {
+			number = number || isDigits(w) || numberWords[lang][lw]
+			unit = unit || isTimeUnit(lw, lang)
+			continue
+		}
 		if qwords[lw] {
 			run = 0
 			continue
@@ -112,7 +92,7 @@ func hasCue(s string, kind qtype, lang string, qwords map[string]bool) bool {
 				return true
 			}
 		case askDate:
-			if isYear(w) || monthWords[lang][lw] || centuryWord(lw) {
+			if isYear(w) || monthWords[lang][lw] || dayWords[lang][lw] || centuryWord(lw) {
 				return true
 			}
 		case askPerson, askPlace:
@@ -128,7 +108,32 @@ func hasCue(s string, kind qtype, lang string, qwords map[string]bool) bool {
 			}
 		}
 	}
+	return number && unit
+}
+
+// clockTime matches a time of day such as "10:00" or "9.30".
+var clockTime = regexp.MustCompile(`\b[0-2]?\d[:.][0-5]\d\b`)
+
+// isTimeUnit reports whether the lower-cased word is a unit of time ("days", "Werktagen",
+// "günü").
+func isTimeUnit(w, lang string) bool {
+	for _, u := range timeUnits[lang] {
+		if pre, ok := strings.CutSuffix(u, "*"); ok {
+			if strings.HasPrefix(w, pre) {
+				return true
+			}
+		} else if w == u {
+			return true
+		}
+	}
 	return false
+}
+
+// timeUnits are the units of time per language; "*" ends a prefix.
+var timeUnits = map[string][]string{
+	"en": {"second*", "minute*", "hour*", "day*", "week*", "month*", "year*"},
+	"de": {"sekunde*", "minute*", "stunde*", "tag", "tage", "tagen", "tages", "werktag*", "woche*", "monat*", "jahr", "jahre", "jahren", "jahres"},
+	"tr": {"saniye*", "dakika*", "saat*", "gün*", "hafta*", "ay", "aya", "ayda", "ayı", "aylık", "yıl*"},
 }
 
 // lowerWord lower-cases w, with Turkish rules for Turkish ("I" -> "ı", "İ" -> "i").
@@ -164,6 +169,12 @@ var numberWords = map[string]map[string]bool{
 	"en": wordFlags("two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty sixty seventy eighty ninety hundred hundreds thousand thousands million millions billion billions dozen half"),
 	"de": wordFlags("zwei drei vier fünf sechs sieben acht neun zehn elf zwölf zwanzig dreißig vierzig fünfzig hundert hunderte tausend tausende million millionen milliarde milliarden dutzend hälfte"),
 	"tr": wordFlags("iki üç dört beş altı yedi sekiz dokuz on yirmi otuz kırk elli altmış yetmiş seksen doksan yüz bin milyon milyar yarım"),
+}
+
+var dayWords = map[string]map[string]bool{
+	"en": wordFlags("monday tuesday wednesday thursday friday saturday sunday daily weekdays weekends"),
+	"de": wordFlags("montag dienstag mittwoch donnerstag freitag samstag sonntag täglich werktags"),
+	"tr": wordFlags("pazartesi salı çarşamba perşembe cuma cumartesi pazar"),
 }
 
 var monthWords = map[string]map[string]bool{

@@ -11,6 +11,7 @@ import (
 // query is an analyzed question with the weight of each of its terms in the account's corpus.
 type query struct {
 	lang  string
+	kind  qtype
 	terms []textindex.Term
 	idf   []float64
 	total float64 // sum of idf: the most weight a passage can match
@@ -18,16 +19,20 @@ type query struct {
 
 // newQuery weighs the question's terms by BM25's inverse document frequency over the
 // account's own chunks. A term no chunk contains gets the highest weight, so that a question
-// about something the KB never mentions cannot be mostly covered by its generic words.
-func newQuery(lang string, terms []textindex.Term, st store.TermStats) query {
-	q := query{lang: lang, terms: terms, idf: make([]float64, len(terms))}
+// about something the KB never mentions cannot be mostly covered by its generic words; a
+// weak term (see weakWords) gets the share weak of its weight.
+func newQuery(lang string, qa question, st store.TermStats, weak float64) query {
+	q := query{lang: lang, kind: qa.kind, terms: qa.terms, idf: make([]float64, len(qa.terms))}
 	n := float64(st.Chunks)
-	for i, t := range terms {
+	for i, t := range qa.terms {
 		df := float64(st.DocFreq[t.Text])
 		if df > n {
 			df = n
 		}
 		q.idf[i] = math.Log(1 + (n-df+0.5)/(df+0.5))
+		if qa.weak[i] {
+			q.idf[i] *= weak
+		}
 		q.total += q.idf[i]
 	}
 	return q
@@ -50,44 +55,97 @@ func matchTerm(q textindex.Term, t string) bool {
 	return q.Text == t
 }
 
-// firstMatch returns the index of the first query term that t matches, or -1.
-func (q *query) firstMatch(t string) int {
+// firstMatch returns the index of the first query term that t matches and the strength of
+// the match: 1 for a match as the index would make it, soft for a near match (see
+// softMatch), or -1 and 0 for none.
+func (q *query) firstMatch(t string, soft float64) (int, float64) {
 	for i, qt := range q.terms {
 		if matchTerm(qt, t) {
-			return i
+			return i, 1
 		}
 	}
-	return -1
-}
-
-// termFreqs counts, for each query term, the index terms it matches.
-func (q *query) termFreqs(terms []string) []int {
-	tf := make([]int, len(q.terms))
-	for _, t := range terms {
+	if soft > 0 {
 		for i, qt := range q.terms {
-			if matchTerm(qt, t) {
-				tf[i]++
+			if softMatch(qt, t, q.lang) {
+				return i, soft
 			}
 		}
 	}
-	return tf
+	return -1, 0
 }
 
-// coverage is the share of the query's weight whose terms occur at least once among terms.
-func (q *query) coverage(terms []string) float64 {
-	if q.total == 0 {
-		return 0
+// softMinLen is the shortest stem that takes part in a near match.
+const softMinLen = 5
+
+// softMatch reports a near match between the query term q and the index term t that the
+// index does not make: one stem extends the other ("finanzi" from "finanzieren" and
+// "finanziert" from "finanzierte"; "constitut" and "constitutional" in another stemming),
+// or, in German, one ends with the other ("demonstr" in "funkdemonstr"), which catches the
+// compounds the analyzer cannot split. Turkish terms are already cut to a prefix, and
+// Turkish prefix terms already match this way, so they take no part.
+func softMatch(q textindex.Term, t, lang string) bool {
+	if q.Prefix || lang == "tr" || q.Text == t {
+		return false
 	}
-	return q.weightOf(q.termFreqs(terms)) / q.total
+	short, long := q.Text, t
+	if len(short) > len(long) {
+		short, long = long, short
+	}
+	if len(short) < softMinLen {
+		return false
+	}
+	if strings.HasPrefix(long, short) {
+		return true
+	}
+	return lang == "de" && len(short) > softMinLen && strings.HasSuffix(long, short)
 }
 
-// weightOf sums the idf of the query terms with a non-zero count.
-func (q *query) weightOf(counts []int) float64 {
-	w := 0.0
-	for i, c := range counts {
-		if c > 0 {
-			w += q.idf[i]
+// seqWeight sums the idf of the query terms matched in a sentence, each counted once at the
+// strength of its best match; floor, when not nil, is a least strength per query term.
+func (q *query) seqWeight(seq []int, strength, floor []float64) float64 {
+	return weighMatches(seq, strength, floor, q.idf)
+}
+
+// weighMatches sums weight[i] for every query term i matched in seq, each counted once at the
+// strength of its best match or at floor[i] (when floor is not nil), whichever is more.
+func weighMatches(seq []int, strength, floor, weight []float64) float64 {
+	best := make([]float64, len(weight))
+	copy(best, floor)
+	for j, m := range seq {
+		if m >= 0 && strength[j] > best[m] {
+			best[m] = strength[j]
 		}
+	}
+	w := 0.0
+	for i, b := range best {
+		w += b * weight[i]
+	}
+	return w
+}
+
+// termFreqs counts, for each query term, the index terms it matches: a full match counts 1,
+// a near match (softMatch) counts soft. strength is each query term's best match.
+func (q *query) termFreqs(terms []string, soft float64) (tf, strength []float64) {
+	tf = make([]float64, len(q.terms))
+	strength = make([]float64, len(q.terms))
+	for _, t := range terms {
+		m, w := q.firstMatch(t, soft)
+		if m < 0 {
+			continue
+		}
+		tf[m] += w
+		if w > strength[m] {
+			strength[m] = w
+		}
+	}
+	return tf, strength
+}
+
+// strengthWeight sums each query term's idf times the strength of its match.
+func (q *query) strengthWeight(strength []float64) float64 {
+	w := 0.0
+	for i, s := range strength {
+		w += s * q.idf[i]
 	}
 	return w
 }

@@ -6,13 +6,13 @@ import (
 	"sort"
 
 	"svc/internal/store"
-	"svc/internal/textindex"
 )
 
 // Retrieve returns the best k passages for the question, at most one per document, best
-// first. lang is the question's language; it decides how the question is analyzed.
+// first. lang is the question's language; it decides how the question is analyzed, and the
+// question's own language is detected when lang is not tr, en or de.
 func (e *Engine) Retrieve(ctx context.Context, accountID int64, question, lang string, k int) ([]Passage, error) {
-	_, ranked, err := e.retrieve(ctx, accountID, question, lang)
+	_, ranked, err := e.retrieve(ctx, accountID, question, questionLang(lang, question))
 	if err != nil {
 		return nil, err
 	}
@@ -24,31 +24,31 @@ func (e *Engine) Retrieve(ctx context.Context, accountID int64, question, lang s
 	return out, nil
 }
 
-// retrieve analyzes the question, fetches a candidate pool from the store's full-text index,
-// and reranks it in two stages; it returns the analyzed candidates, best first, several chunks
-// of one document included (extraction reads them; callers list bestPerDoc). The store's own rank
-// only chooses the pool: its statistics may span every account, and it knows nothing of
-// coverage or proximity. The first stage scores the whole pool from the stored terms; the
-// second splits only the best Analyze candidates into sentences, which is where the time
-// goes.
+// retrieve analyzes the question, fetches a candidate pool from the store's full-text
+// index and reranks it in two stages. It returns the analyzed candidates best first, several
+// chunks of one document included: extraction reads them all, callers list bestPerDoc. The
+// store's own rank only chooses the pool, because its statistics may span every account and
+// it knows nothing of coverage or proximity. The first stage scores the whole pool from the
+// stored terms; the second splits only the best Analyze candidates into sentences, which is
+// where the time goes.
 func (e *Engine) retrieve(ctx context.Context, accountID int64, question, lang string) (query, []candidate, error) {
-	terms := textindex.QueryTerms(question, lang)
-	if len(terms) == 0 {
+	qa := analyzeQuestion(question, lang)
+	if len(qa.terms) == 0 {
 		return query{lang: lang}, nil, nil
 	}
-	sterms := searchTerms(terms)
+	sterms := searchTerms(qa.terms)
 	hits, err := e.kb.SearchChunks(ctx, accountID, store.SearchQuery{Terms: sterms, Limit: e.opts.Candidates})
 	if err != nil {
 		return query{}, nil, fmt.Errorf("engine: search: %w", err)
 	}
 	if len(hits) == 0 {
-		return query{lang: lang, terms: terms}, nil, nil
+		return query{lang: lang, kind: qa.kind, terms: qa.terms}, nil, nil
 	}
 	st, err := e.kb.TermStats(ctx, accountID, sterms)
 	if err != nil {
 		return query{}, nil, fmt.Errorf("engine: term stats: %w", err)
 	}
-	q := newQuery(lang, terms, st)
+	q := newQuery(lang, qa, st, e.rank.Weak)
 	cands := make([]candidate, len(hits))
 	for i, h := range hits {
 		cands[i].hit = h
@@ -60,7 +60,7 @@ func (e *Engine) retrieve(ctx context.Context, accountID int64, question, lang s
 		cands = cands[:e.opts.Analyze]
 	}
 	for i := range cands {
-		cands[i].analyzeSentences(&q)
+		cands[i].analyzeSentences(&q, e.rank.Soft)
 		e.rank.proximityScore(&q, &cands[i])
 	}
 	sort.SliceStable(cands, byScore)
@@ -82,12 +82,4 @@ func bestPerDoc(ranked []candidate, k int) []candidate {
 		out = append(out, c)
 	}
 	return out
-}
-
-func (c *candidate) passage() Passage {
-	h := c.hit
-	return Passage{
-		ChunkID: h.ChunkID, DocID: h.DocID, DocType: h.DocType, Title: h.Title, URL: h.URL,
-		Lang: h.Lang, Text: h.Text, Score: c.score, Product: h.Product,
-	}
 }

@@ -19,12 +19,20 @@ import (
 //   - anything followed by a lower-case letter, which a new sentence would not start with.
 //
 // Periods inside numbers ("2.029,00", "3.5") never end a sentence since no space follows.
-func splitSentences(text, lang string) []string {
-	var out []string
-	for _, line := range strings.Split(text, "\n") {
-		out = append(out, splitLine(line, lang)...)
+func splitSentences(text, lang string) []textSpan {
+	var out []textSpan
+	for i, line := range strings.Split(text, "\n") {
+		for _, s := range splitLine(line, lang) {
+			out = append(out, textSpan{text: s, line: i})
+		}
 	}
 	return out
+}
+
+// textSpan is a sentence and the line of the chunk it is on.
+type textSpan struct {
+	text string
+	line int
 }
 
 func splitLine(line, lang string) []string {

@@ -21,19 +21,20 @@ import (
 
 // LangReport is the answer quality of the built-in engine on one language of XQuAD.
 type LangReport struct {
-	Lang      string
-	Questions int
+	Lang      string `json:"lang"`
+	Questions int    `json:"questions"`
 	// Top1 and Top5 are the fractions of questions whose source paragraph is the first, or
 	// among the first five, passages retrieved.
-	Top1, Top5 float64
+	Top1 float64 `json:"top1"`
+	Top5 float64 `json:"top5"`
 	// AnswerInReply is the fraction of questions whose reply contains a gold answer
 	// (case-insensitive, white space normalized).
-	AnswerInReply float64
+	AnswerInReply float64 `json:"answer_in_reply"`
 	// MeanReplyChars is the mean reply length in characters, lead-in and source line included.
-	MeanReplyChars float64
+	MeanReplyChars float64 `json:"mean_reply_chars"`
 	// Fallbacks counts the questions answered with the "no answer, please rephrase" fallback;
 	// every XQuAD question has an answer, so each one is a miss.
-	Fallbacks int
+	Fallbacks int `json:"fallbacks"`
 }
 
 // outcome is what happened to one question.

@@ -1,0 +1,74 @@
+package engine
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"svc/internal/store"
+	"svc/internal/textindex"
+)
+
+// candidate is a chunk being ranked, with its sentences analyzed for extraction.
+type candidate struct {
+	hit      store.ChunkHit
+	sents    []sentence
+	score    float64
+	coverage float64   // share of the question's weight among the chunk's stored terms
+	matched  int       // question terms the chunk's stored terms match, fully or nearly
+	inHead   []float64 // per query term: strength of its match in the title or heading
+}
+
+// sentence is one sentence of a chunk with the query term each of its index terms matches
+// (-1 = none), in text order.
+type sentence struct {
+	text     string
+	seq      []int     // matched query term per index term, -1 = none
+	strength []float64 // 1 for a full match, Ranking.Soft for a near one
+	chars    int
+	line     int  // line of the chunk text: sentences on different lines are joined by a break
+	quote    bool // false for a Q&A's question line: it is searched but not quoted back
+}
+
+// analyzeSentences splits the chunk into sentences and matches their terms against the
+// question; soft is the strength of a near match (0 = none).
+func (c *candidate) analyzeSentences(q *query, soft float64) {
+	hit := c.hit
+	lang := c.lang(q)
+	text := hit.Text
+	skipFirst := hit.DocType == store.DocQA && strings.HasPrefix(text, hit.Title)
+	for _, sp := range splitSentences(text, lang) {
+		s := sp.text
+		terms := textindex.IndexTerms(s, lang)
+		seq := make([]int, len(terms))
+		strength := make([]float64, len(terms))
+		for j, t := range terms {
+			seq[j], strength[j] = q.firstMatch(t, soft)
+		}
+		c.sents = append(c.sents, sentence{
+			text:     s,
+			seq:      seq,
+			strength: strength,
+			chars:    utf8.RuneCountInString(s),
+			line:     sp.line,
+			quote:    !(skipFirst && sp.line == 0),
+		})
+	}
+}
+
+// lang is the language the chunk's text is analyzed in: its document's, or the question's
+// when the document has none.
+func (c *candidate) lang(q *query) string {
+	if c.hit.Lang != "" {
+		return c.hit.Lang
+	}
+	return q.lang
+}
+
+// passage is the candidate as the engine's callers see it.
+func (c *candidate) passage() Passage {
+	h := c.hit
+	return Passage{
+		ChunkID: h.ChunkID, DocID: h.DocID, DocType: h.DocType, Title: h.Title, URL: h.URL,
+		Lang: h.Lang, Text: h.Text, Score: c.score, Product: h.Product,
+	}
+}

@@ -1,0 +1,71 @@
+package engine
+
+import (
+	"strings"
+
+	"svc/internal/textindex"
+)
+
+// bm25Score computes the first-stage score from the chunk's stored terms alone: BM25 with
+// the account's statistics plus distinct-term coverage, both divided by the question's total
+// weight. It is cheap, so every candidate of the pool gets it.
+func (r *Ranking) bm25Score(q *query, c *candidate, avgLen float64) {
+	if q.total == 0 {
+		return
+	}
+	stored := strings.Fields(c.hit.Terms)
+	tf, strength := q.termFreqs(stored, r.Soft)
+	for _, s := range strength {
+		if s > 0 {
+			c.matched++
+		}
+	}
+	norm := 1 - r.B
+	if avgLen > 0 {
+		norm += r.B * float64(len(stored)) / avgLen
+	}
+	bm25 := 0.0
+	for i, f := range tf {
+		if f > 0 {
+			bm25 += q.idf[i] * f * (r.K1 + 1) / (f + r.K1*norm)
+		}
+	}
+	c.coverage = q.strengthWeight(strength) / q.total
+	c.score = bm25/q.total + r.Coverage*c.coverage
+}
+
+// proximityScore adds the second-stage features, which need the chunk's sentences: the
+// weight of the question found within one sentence, question bigrams, title and heading
+// matches and the language bonus.
+func (r *Ranking) proximityScore(q *query, c *candidate) {
+	if q.total == 0 {
+		return
+	}
+	head := c.hit.Title
+	if c.hit.Heading != "" && c.hit.Heading != c.hit.Title {
+		head += " " + c.hit.Heading
+	}
+	_, inHead := q.termFreqs(textindex.IndexTerms(head, c.lang(q)), r.Soft)
+	c.inHead = inHead
+	title := 0.0
+	floor := make([]float64, len(inHead))
+	for i, s := range inHead {
+		title += s * q.idf[i]
+		floor[i] = s * r.Context
+	}
+	best := 0.0
+	var all []int
+	for _, s := range c.sents {
+		if w := q.seqWeight(s.seq, s.strength, floor); w > best {
+			best = w
+		}
+		all = append(all, s.seq...)
+		all = append(all, -1) // no bigram across sentences
+	}
+	bigram := q.bigramWeight(all)
+	sameLang := 0.0
+	if c.hit.Lang == q.lang {
+		sameLang = 1
+	}
+	c.score += (r.Sentence*best+r.Bigram*bigram+r.Title*title)/q.total + r.Lang*sameLang
+}
