@@ -24,7 +24,7 @@ func BenchmarkSend(b *testing.B) {
 	for _, tc := range cases {
 		b.Run(tc.name, func(b *testing.B) {
 			h := newHarness(b)
-			_, key := h.tenant(account.Settings{SendRatePerMin: ptr(10_000_000), DailyAnswers: ptr(0),
+			_, key := h.tenant(account.Settings{SendRatePerMin: ptr(10_000), DailyAnswers: ptr(0),
 				BalanceMicro: ptr(int64(1_000_000_000))})
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
