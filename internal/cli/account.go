@@ -7,6 +7,7 @@ import (
 	"svc/internal/account"
 	"svc/internal/billing"
 	"svc/internal/store"
+	"svc/internal/store/sqlite"
 )
 
 // accountJSON is how commands print an account: money in USD, 0 daily answers as null
@@ -171,13 +172,7 @@ func cmdAccountShow(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	id := c.accountFlag()
-	if err := c.noPositional(args); err != nil {
-		return err
-	}
-	if err := c.requireAccount(*id); err != nil {
-		return err
-	}
-	st, err := c.openStore(ctx)
+	st, err := c.openForAccount(ctx, args, id)
 	if err != nil {
 		return err
 	}
@@ -195,13 +190,7 @@ func cmdKeyRotate(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	id := c.accountFlag()
-	if err := c.noPositional(args); err != nil {
-		return err
-	}
-	if err := c.requireAccount(*id); err != nil {
-		return err
-	}
-	st, err := c.openStore(ctx)
+	st, err := c.openForAccount(ctx, args, id)
 	if err != nil {
 		return err
 	}
@@ -269,6 +258,18 @@ func cmdToneSet(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	return c.print(toneJSON{Preset: a.TonePreset, Custom: a.ToneCustom, Presets: account.TonePresets})
+}
+
+// openForAccount finishes the setup of a command that acts on one existing account: it parses
+// args (no positional arguments), requires --account and opens the store.
+func (c *command) openForAccount(ctx context.Context, args []string, id *int64) (*sqlite.Store, error) {
+	if err := c.noPositional(args); err != nil {
+		return nil, err
+	}
+	if err := c.requireAccount(*id); err != nil {
+		return nil, err
+	}
+	return c.openStore(ctx)
 }
 
 func (c *command) accountFlag() *int64 {

@@ -73,13 +73,7 @@ func cmdReviewList(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	id := c.accountFlag()
-	if err := c.noPositional(args); err != nil {
-		return err
-	}
-	if err := c.requireAccount(*id); err != nil {
-		return err
-	}
-	st, err := c.openStore(ctx)
+	st, err := c.openForAccount(ctx, args, id)
 	if err != nil {
 		return err
 	}
