@@ -1,0 +1,85 @@
+package chat
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"svc/internal/engine"
+	"svc/internal/errs"
+	"svc/internal/store"
+)
+
+func TestValidateMessage(t *testing.T) {
+	tests := []struct {
+		in   string
+		want string
+		ok   bool
+	}{
+		{"  hello  ", "hello", true},
+		{strings.Repeat("ş", 2000), strings.Repeat("ş", 2000), true},
+		{strings.Repeat("a", 2001), "", false},
+		{"", "", false},
+		{" \n\t ", "", false},
+		{"\x00\x00", "", false},
+		{"a\x00b", "ab", true},
+		{"\xff", "", false},
+	}
+	for _, tc := range tests {
+		got, err := validateMessage(tc.in, MaxMessageChars)
+		if (err == nil) != tc.ok || got != tc.want {
+			t.Errorf("validateMessage(%.20q) = %.20q, %v", tc.in, got, err)
+		}
+		if err != nil && errs.KindOf(err) != errs.BadRequest {
+			t.Errorf("%.20q: kind %v", tc.in, errs.KindOf(err))
+		}
+	}
+}
+
+func TestDice(t *testing.T) {
+	tests := []struct {
+		a, b string
+		want float64
+	}{
+		{"deliveri long take", "deliveri long take", 1},
+		{"deliveri long take germani", "deliveri long take", 6.0 / 7},
+		{"a b", "c d", 0},
+		{"", "a", 0},
+	}
+	for _, tc := range tests {
+		if got := dice(tc.a, tc.b); got != tc.want {
+			t.Errorf("dice(%q, %q) = %v, want %v", tc.a, tc.b, got, tc.want)
+		}
+	}
+}
+
+func TestProductCardsOnlyForCitedProducts(t *testing.T) {
+	boot := &store.Product{Name: "Boot", Price: "10 €"}
+	tent := &store.Product{Name: "Tent"}
+	ans := engine.Answer{DocIDs: []int64{1}, Passages: []engine.Passage{
+		{DocID: 1, Product: boot}, {DocID: 1, Product: boot}, {DocID: 2, Product: tent}, {DocID: 3},
+	}}
+	got := productCards(ans)
+	if len(got) != 1 || got[0].Name != "Boot" {
+		t.Fatalf("cards: %+v", got)
+	}
+}
+
+func TestQuotaErrorRetriesAtMidnightUTC(t *testing.T) {
+	now := time.Date(2026, 11, 21, 23, 59, 30, 0, time.UTC)
+	e, ok := errs.As(quotaError(now))
+	if !ok || e.Kind != errs.LimitReached || e.RetryAfter != 30*time.Second {
+		t.Fatalf("quota error: %+v", e)
+	}
+}
+
+func TestBalanceNoticeInEveryLanguage(t *testing.T) {
+	seen := map[string]bool{}
+	for _, l := range []string{"tr", "en", "de"} {
+		n := balanceNotice(l)
+		if n == "" || seen[n] {
+			t.Fatalf("notice for %s: %q", l, n)
+		}
+		seen[n] = true
+	}
+}
