@@ -145,6 +145,12 @@ func TestSendValidationAndEncodings(t *testing.T) {
 		{"body over 64 KiB", func() response {
 			return h.postForm("/api/v1/chat/send", key, url.Values{"message": {strings.Repeat("a", 70_000)}})
 		}, 413},
+		{"multipart over 64 KiB", func() response {
+			return h.postMultipart("/api/v1/chat/send", key, map[string]string{"message": strings.Repeat("a", 70_000)})
+		}, 413},
+		{"multipart without boundary", func() response {
+			return h.do("POST", "/api/v1/chat/send", key, strings.NewReader("x"), "multipart/form-data")
+		}, 400},
 		{"json over 64 KiB", func() response {
 			return h.postJSON("/api/v1/chat/send", key, map[string]any{"message": strings.Repeat("a", 70_000)})
 		}, 413},
