@@ -75,21 +75,43 @@ func (p *pending) curated(ctx context.Context, key string) (store.Document, bool
 	return doc, true, nil
 }
 
-// dice is the Dice coefficient of two space-separated term sets.
+// dice is the Dice coefficient of two space-separated term sets, softened for stems: a term
+// that extends the other side's term (the stemmer leaves "dauert" whole but cuts "dauern" to
+// "dau") counts as nearly the same word. The shorter term must have at least three letters so
+// that short stems do not match everything.
 func dice(a, b string) float64 {
 	as, bs := strings.Fields(a), strings.Fields(b)
 	if len(as) == 0 || len(bs) == 0 {
 		return 0
 	}
-	set := make(map[string]bool, len(as))
-	for _, t := range as {
-		set[t] = true
-	}
-	common := 0
-	for _, t := range bs {
-		if set[t] {
-			common++
+	return (matched(as, bs) + matched(bs, as)) / float64(len(as)+len(bs))
+}
+
+// nearMatch is what a term that only extends the other counts for.
+const nearMatch = 0.9
+
+// matched sums, for every term of xs, how well its best counterpart in ys matches it.
+func matched(xs, ys []string) float64 {
+	total := 0.0
+	for _, x := range xs {
+		best := 0.0
+		for _, y := range ys {
+			switch {
+			case x == y:
+				best = 1
+			case best < nearMatch && extends(x, y):
+				best = nearMatch
+			}
 		}
+		total += best
 	}
-	return 2 * float64(common) / float64(len(as)+len(bs))
+	return total
+}
+
+func extends(x, y string) bool {
+	short, long := x, y
+	if len(short) > len(long) {
+		short, long = long, short
+	}
+	return len(short) >= 3 && strings.HasPrefix(long, short)
 }

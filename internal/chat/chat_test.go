@@ -44,6 +44,9 @@ func TestDice(t *testing.T) {
 		{"deliveri long take", "deliveri long take", 1},
 		{"deliveri long take germani", "deliveri long take", 6.0 / 7},
 		{"a b", "c d", 0},
+		{"dau deutschland lang liefer", "dauert deutschland lang liefer", 7.8 / 8},
+		{"dauert lang liefer osterreich", "dauert deutschland lang liefer", 0.75},
+		{"ab", "abc", 0},
 		{"", "a", 0},
 	}
 	for _, tc := range tests {
