@@ -1,6 +1,8 @@
 package engine
 
 import (
+	"os"
+	"strconv"
 	"context"
 	"strings"
 
@@ -86,8 +88,20 @@ func (e *Engine) confident(q *query, cands []candidate) bool {
 		return true
 	}
 	best := &cands[0]
-	return best.coverage >= e.opts.MinCoverage || best.matched >= 2 && best.coverage >= e.opts.MinSupport
+	cov := best.coverage
+	if disc := zzDisc * q.unseenLower; disc > 0 && disc < q.total {
+		cov = cov * q.total / (q.total - disc)
+	}
+	return cov >= e.opts.MinCoverage || best.matched >= 2 && cov >= e.opts.MinSupport
 }
+
+var zzDisc = func() float64 {
+	f, err := strconv.ParseFloat(os.Getenv("ZZ_DISC"), 64)
+	if err != nil {
+		return 0.7
+	}
+	return f
+}()
 
 func (e *Engine) fallback(question string, ph tonePhrases) Answer {
 	return Answer{

@@ -15,6 +15,9 @@ type query struct {
 	terms []textindex.Term
 	idf   []float64
 	total float64 // sum of idf: the most weight a passage can match
+	// unseenLower is the weight of the German non-noun terms that no chunk contains (see
+	// lowerCaseTerms); the confidence check discounts it.
+	unseenLower float64
 }
 
 // newQuery weighs the question's terms by BM25's inverse document frequency over the
@@ -34,6 +37,9 @@ func newQuery(lang string, qa question, st store.TermStats, weak float64) query 
 			q.idf[i] *= weak
 		}
 		q.total += q.idf[i]
+		if df == 0 && qa.lower != nil && qa.lower[i] {
+			q.unseenLower += q.idf[i]
+		}
 	}
 	return q
 }

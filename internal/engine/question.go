@@ -2,6 +2,8 @@ package engine
 
 import (
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"svc/internal/textindex"
 )
@@ -11,6 +13,7 @@ type question struct {
 	terms []textindex.Term
 	kind  qtype
 	weak  []bool // per term: a light word that says little about the subject
+	lower []bool // per term: German, and only ever written in lower case (not a noun)
 }
 
 // analyzeQuestion analyzes the question in lang and reads its answer type. The content words
@@ -40,7 +43,33 @@ func analyzeQuestion(text, lang string) question {
 	for i, t := range q.terms {
 		q.weak[i] = weakTerms[lang][t.Text]
 	}
+	if lang == "de" {
+		q.lower = lowerCaseTerms(text, q.terms)
+	}
 	return q
+}
+
+// lowerCaseTerms marks the terms that come only from words written in lower case after the
+// first word of the German question. German capitalises every noun, so these are verbs,
+// adjectives and adverbs ("sang", "hießen", "gezählt"), whose inflected and strong forms
+// vary far more than nouns do: a KB that answers the question often uses another form.
+func lowerCaseTerms(text string, terms []textindex.Term) []bool {
+	lower := make(map[textindex.Term]bool)
+	upper := make(map[textindex.Term]bool)
+	for i, w := range rawWords(text) {
+		set := upper
+		if r, _ := utf8.DecodeRuneInString(w); i > 0 && unicode.IsLower(r) {
+			set = lower
+		}
+		for _, t := range textindex.QueryTerms(w, "de") {
+			set[t] = true
+		}
+	}
+	out := make([]bool, len(terms))
+	for i, t := range terms {
+		out[i] = lower[t] && !upper[t]
+	}
+	return out
 }
 
 // weakWords are light verbs and fillers that visitors wrap their questions in ("how long does
