@@ -13,18 +13,72 @@ import (
 	"time"
 )
 
-// runCLI runs one command against dir and returns its exit code, stdout and stderr.
-func runCLI(t *testing.T, dir string, stdin string, args ...string) (int, string, string) {
-	t.Helper()
-	var out, errb bytes.Buffer
-	env := Env{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb,
+// testEnv is the environment of a command run against the data directory dir.
+func testEnv(dir, stdin string, out, errb *bytes.Buffer) Env {
+	return Env{Stdin: strings.NewReader(stdin), Stdout: out, Stderr: errb,
 		Getenv: func(k string) string {
 			if k == "SVC_DATA" {
 				return dir
 			}
 			return ""
 		}}
-	code := Run(context.Background(), args, env)
+}
+
+// running is a `svc serve` or `svc demo` started by a test.
+type running struct {
+	base   string
+	stdout bytes.Buffer
+	stderr bytes.Buffer
+	cancel context.CancelFunc
+	done   chan int
+}
+
+// startServer runs `svc <command> --addr <free port>` on dir until stop, and waits for
+// /healthz.
+func startServer(t *testing.T, dir, command string) *running {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &running{base: "http://" + addr, cancel: cancel, done: make(chan int, 1)}
+	go func() { r.done <- Run(ctx, []string{command, "--addr", addr}, testEnv(dir, "", &r.stdout, &r.stderr)) }()
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if resp, err := http.Get(r.base + "/healthz"); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == 200 {
+				return r
+			}
+		}
+		if time.Now().After(deadline) {
+			cancel()
+			t.Fatalf("%s never became healthy: %s", command, r.stderr.String())
+		}
+	}
+}
+
+// stop shuts the server down and fails the test unless it exits 0 in time.
+func (r *running) stop(t *testing.T) {
+	t.Helper()
+	r.cancel()
+	select {
+	case code := <-r.done:
+		if code != 0 {
+			t.Fatalf("server exited %d: %s", code, r.stderr.String())
+		}
+	case <-time.After(15 * time.Second):
+		t.Fatal("server did not shut down")
+	}
+}
+
+// runCLI runs one command against dir and returns its exit code, stdout and stderr.
+func runCLI(t *testing.T, dir string, stdin string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := Run(context.Background(), args, testEnv(dir, stdin, &out, &errb))
 	return code, out.String(), errb.String()
 }
 
@@ -143,38 +197,8 @@ func TestServeWithConcurrentOperatorCommands(t *testing.T) {
 	dir := t.TempDir()
 	_, out, _ := runCLI(t, dir, "", "account", "create", "--name", "Acme")
 	key := decodeOne(t, out)["api_key"].(string)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan int, 1)
-	var sout, serr bytes.Buffer
-	go func() {
-		done <- Run(ctx, []string{"serve", "--addr", addr}, Env{Stdin: strings.NewReader(""), Stdout: &sout, Stderr: &serr,
-			Getenv: func(k string) string {
-				if k == "SVC_DATA" {
-					return dir
-				}
-				return ""
-			}})
-	}()
-	base := "http://" + addr
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		resp, err := http.Get(base + "/healthz")
-		if err == nil && resp.StatusCode == 200 {
-			resp.Body.Close()
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("serve never became healthy: %v", serr.String())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	srv := startServer(t, dir, "serve")
+	base := srv.base
 	status := func(k string) int {
 		req, _ := http.NewRequest("GET", base+"/api/v1/chat/apiKey", nil)
 		req.Header.Set("Authorization", "Bearer "+k)
@@ -196,16 +220,8 @@ func TestServeWithConcurrentOperatorCommands(t *testing.T) {
 	if got := status(newKey); got != 200 {
 		t.Fatalf("new key: %d", got)
 	}
-	cancel()
-	select {
-	case code := <-done:
-		if code != 0 {
-			t.Fatalf("serve exited %d: %s", code, serr.String())
-		}
-	case <-time.After(15 * time.Second):
-		t.Fatal("serve did not shut down")
-	}
-	if m := decodeOne(t, sout.String()); m["addr"] != addr {
+	srv.stop(t)
+	if m := decodeOne(t, srv.stdout.String()); "http://"+m["addr"].(string) != base {
 		t.Fatalf("serve output: %v", m)
 	}
 }

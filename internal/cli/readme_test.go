@@ -3,15 +3,11 @@ package cli
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
-	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"strings"
 	"testing"
-	"time"
 )
 
 // The README's quick start must stay true: `svc demo` starts, and every curl example in it
@@ -35,41 +31,13 @@ func TestReadmeCurlExamples(t *testing.T) {
 		t.Fatalf("found only %d curl examples in the README", len(examples))
 	}
 
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	ln.Close()
-	dir := t.TempDir()
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var out, errb bytes.Buffer
-	done := make(chan int, 1)
-	go func() {
-		done <- Run(ctx, []string{"demo", "--addr", addr}, Env{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb,
-			Getenv: func(k string) string {
-				if k == "SVC_DATA" {
-					return dir
-				}
-				return ""
-			}})
-	}()
-	base := "http://" + addr
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		if resp, err := http.Get(base + "/healthz"); err == nil {
-			resp.Body.Close()
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("demo did not start: %s", errb.String())
-		}
-	}
+	srv := startServer(t, t.TempDir(), "demo")
+	base := srv.base
 	var demo struct {
 		APIKey string `json:"api_key"`
 	}
-	if err := json.Unmarshal(out.Bytes(), &demo); err != nil || demo.APIKey == "" {
-		t.Fatalf("demo output %q: %v", out.String(), err)
+	if err := json.Unmarshal(srv.stdout.Bytes(), &demo); err != nil || demo.APIKey == "" {
+		t.Fatalf("demo output %q: %v", srv.stdout.String(), err)
 	}
 	for _, ex := range examples {
 		cmd := exec.Command("bash", "-c", ex)
@@ -86,8 +54,5 @@ func TestReadmeCurlExamples(t *testing.T) {
 			t.Errorf("%s\n  answered %s", ex, got)
 		}
 	}
-	cancel()
-	if code := <-done; code != 0 {
-		t.Fatalf("demo exited %d: %s", code, errb.String())
-	}
+	srv.stop(t)
 }
