@@ -1,8 +1,6 @@
 package engine
 
 import (
-	"os"
-	"strconv"
 	"context"
 	"strings"
 
@@ -78,30 +76,20 @@ func questionLang(tag, question string) string {
 // terms match: two terms meeting in one passage are good evidence of the subject,
 // while one shared word ("Istanbul" in "will it rain in Istanbul?") is not. Terms that no
 // chunk of the account contains carry the highest weight, so a question about a subject the
-// KB never mentions falls short even when a generic word of it matches. Calibrated on the
-// XQuAD dev split (answerable) and the unanswerable questions of the engine's tests.
+// KB never mentions falls short even when a generic word of it matches, unless that term is
+// a German verb or adjective (see newQuery). Calibrated on the XQuAD dev split (answerable)
+// and the unanswerable questions of the engine's tests.
 func (e *Engine) confident(q *query, cands []candidate) bool {
-	if len(cands) == 0 || q.total == 0 {
+	if len(cands) == 0 || q.total == 0 || q.gateTotal <= 0 {
 		return false
 	}
 	if e.opts.MinCoverage < 0 {
 		return true
 	}
 	best := &cands[0]
-	cov := best.coverage
-	if disc := zzDisc * q.unseenLower; disc > 0 && disc < q.total {
-		cov = cov * q.total / (q.total - disc)
-	}
+	cov := best.coverage * q.total / q.gateTotal
 	return cov >= e.opts.MinCoverage || best.matched >= 2 && cov >= e.opts.MinSupport
 }
-
-var zzDisc = func() float64 {
-	f, err := strconv.ParseFloat(os.Getenv("ZZ_DISC"), 64)
-	if err != nil {
-		return 0.7
-	}
-	return f
-}()
 
 func (e *Engine) fallback(question string, ph tonePhrases) Answer {
 	return Answer{

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"os"
 	"math"
 	"sort"
 	"strings"
@@ -95,7 +94,7 @@ func (r *Ranking) extractAnswer(q *query, cands []candidate, question string, ma
 			}
 			sc := weighMatches(s.seq, s.strength, floor, weight)
 			sc += r.SentBigram * q.bigramWeight(s.seq) / q.total
-			if r.Cue != 0 && (sc > 0 || os.Getenv("ZZ_CUE0") == "") && hasCue(s.text, q.kind, lang, qwords) {
+			if r.Cue != 0 && hasCue(s.text, q.kind, lang, qwords) {
 				sc += r.Cue
 			}
 			pool = append(pool, scoredSentence{cand: ci, idx: si, score: sc * rel, chars: s.chars})

@@ -15,15 +15,19 @@ type query struct {
 	terms []textindex.Term
 	idf   []float64
 	total float64 // sum of idf: the most weight a passage can match
-	// unseenLower is the weight of the German non-noun terms that no chunk contains (see
-	// lowerCaseTerms); the confidence check discounts it.
-	unseenLower float64
+	// gateTotal is the weight the confidence check measures coverage against: total, less
+	// the part of each unseen German non-noun that a weak word would not have (see
+	// lowerCaseTerms).
+	gateTotal float64
 }
 
 // newQuery weighs the question's terms by BM25's inverse document frequency over the
 // account's own chunks. A term no chunk contains gets the highest weight, so that a question
 // about something the KB never mentions cannot be mostly covered by its generic words; a
-// weak term (see weakWords) gets the share weak of its weight.
+// weak term (see weakWords) gets the share weak of its weight. For the confidence check only,
+// so does a German word written in lower case that no chunk contains: a verb or adjective
+// ("sang", "gezählt") that the KB words differently is no sign of a subject it lacks, as an
+// unknown noun is; ranking is left alone, where such a term matches nothing anyway.
 func newQuery(lang string, qa question, st store.TermStats, weak float64) query {
 	q := query{lang: lang, kind: qa.kind, terms: qa.terms, idf: make([]float64, len(qa.terms))}
 	n := float64(st.Chunks)
@@ -37,8 +41,9 @@ func newQuery(lang string, qa question, st store.TermStats, weak float64) query 
 			q.idf[i] *= weak
 		}
 		q.total += q.idf[i]
-		if df == 0 && qa.lower != nil && qa.lower[i] {
-			q.unseenLower += q.idf[i]
+		q.gateTotal += q.idf[i]
+		if df == 0 && !qa.weak[i] && qa.lower != nil && qa.lower[i] {
+			q.gateTotal -= (1 - weak) * q.idf[i]
 		}
 	}
 	return q

@@ -155,3 +155,22 @@ func TestBigramWeight(t *testing.T) {
 		}
 	}
 }
+
+func TestLowerCaseTerms(t *testing.T) {
+	text := "Wer sang die Nationalhymne beim Spiel, und wer spielte?"
+	qa := analyzeQuestion(text, "de")
+	got := make(map[string]bool)
+	for i, term := range qa.terms {
+		got[term.Text] = qa.lower[i]
+	}
+	// German capitalises nouns: "sang" and "spielte" are verbs, the rest are nouns.
+	want := map[string]bool{"sang": true, "nationalhymn": false, "spiel": false, "spielt": true}
+	for term, w := range want {
+		if l, ok := got[term]; !ok || l != w {
+			t.Errorf("term %q: lower %v (present %v), want %v; terms %v", term, l, ok, w, qa.terms)
+		}
+	}
+	if en := analyzeQuestion("who sang the anthem?", "en"); en.lower != nil {
+		t.Errorf("English question has lower-case flags %v", en.lower)
+	}
+}

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"os"
 	"context"
 	"fmt"
 	"sort"
@@ -36,12 +35,6 @@ func (e *Engine) retrieve(ctx context.Context, accountID int64, question, lang s
 	qa := analyzeQuestion(question, lang)
 	if len(qa.terms) == 0 {
 		return query{lang: lang}, nil, nil
-	}
-	if lang == "de" && os.Getenv("ZZ_NOSPLIT") == "" {
-		var err error
-		if qa, err = splitCompounds(ctx, e.kb, accountID, question, qa); err != nil {
-			return query{}, nil, fmt.Errorf("engine: compound stats: %w", err)
-		}
 	}
 	sterms := searchTerms(qa.terms)
 	hits, err := e.kb.SearchChunks(ctx, accountID, store.SearchQuery{Terms: sterms, Limit: e.opts.Candidates})
