@@ -153,6 +153,8 @@ func TestBadArgumentsExit2WithOneLine(t *testing.T) {
 		{"kb", "import", "--account", "1"},
 		{"kb", "import", "--account", "1", "/does/not/exist.jsonl"},
 		{"account", "show", "--account", "1", "--bogus-flag"},
+		{"eval", "xquad", "--dir", "/does/not/exist"},
+		{"eval", "xquad", "--dir", ".", "--langs", "fr"},
 	}
 	for _, args := range tests {
 		code, out, errOut := runCLI(t, dir, "", args...)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -106,6 +107,14 @@ func cmdEvalXQuAD(ctx context.Context, args []string, env Env) error {
 	langs := c.fs.String("langs", "en,de,tr", "comma-separated languages")
 	if err := c.noPositional(args); err != nil {
 		return err
+	}
+	if st, err := os.Stat(*dir); err != nil || !st.IsDir() {
+		return usagef("eval xquad: --dir %s is not a folder", *dir)
+	}
+	for _, l := range splitList(*langs) {
+		if _, err := os.Stat(filepath.Join(*dir, "xquad."+l+".dev.json")); err != nil {
+			return usagef("eval xquad: no xquad.%s.dev.json in %s", l, *dir)
+		}
 	}
 	reports, err := eval.XQuAD(ctx, *dir, splitList(*langs))
 	if err != nil {
