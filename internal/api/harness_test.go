@@ -18,13 +18,13 @@ import (
 	"svc/internal/cli"
 	"svc/internal/demo"
 	"svc/internal/kb"
-	"svc/internal/openapi"
+	"svc/internal/openapi/validate"
 	"svc/internal/store/sqlite"
 )
 
 var (
 	validatorOnce sync.Once
-	validator     *openapi.Validator
+	validator     *validate.Validator
 	validatorErr  error
 )
 
@@ -35,12 +35,12 @@ type harness struct {
 	srv      *httptest.Server
 	st       *sqlite.Store
 	accounts *account.Service
-	v        *openapi.Validator
+	v        *validate.Validator
 }
 
 func newHarness(t testing.TB) *harness {
 	t.Helper()
-	validatorOnce.Do(func() { validator, validatorErr = openapi.NewValidator() })
+	validatorOnce.Do(func() { validator, validatorErr = validate.NewValidator() })
 	if validatorErr != nil {
 		t.Fatal(validatorErr)
 	}

@@ -1,4 +1,4 @@
-package openapi
+package validate
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
+	"svc/internal/openapi"
 	"sync"
 	"testing"
 )
@@ -67,7 +68,7 @@ func TestValidateResponse(t *testing.T) {
 		{name: "healthz HEAD has no body", method: "HEAD", url: "/healthz", status: 200, body: ""},
 		{name: "readyz", method: "GET", url: "/readyz", status: 200, body: healthOK},
 		{name: "readyz store down", method: "GET", url: "/readyz", status: 503, body: errBody("server_error")},
-		{name: "openapi document", method: "GET", url: "/api/v1/openapi.json", status: 200, body: string(Document())},
+		{name: "openapi document", method: "GET", url: "/api/v1/openapi.json", status: 200, body: string(openapi.Document())},
 		{name: "absolute url", method: "GET", url: "http://127.0.0.1:8080/api/v1/chat/start", status: 200, body: startOK},
 
 		// Documented errors.

@@ -1,10 +1,8 @@
-package openapi
+package validate
 
 import "net/http"
 
-// TB is the part of testing.TB that Check needs. *testing.T and *testing.B satisfy it.
-// Check takes this rather than testing.TB because the server imports this package for
-// Document, and package testing has no business in the production binary.
+// TB is the part of testing.TB that Check needs; *testing.T and *testing.B satisfy it.
 type TB interface {
 	Helper()
 	Errorf(format string, args ...any)

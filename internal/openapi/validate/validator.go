@@ -1,6 +1,8 @@
-package openapi
+package validate
 
 import (
+	"bytes"
+
 	"cmp"
 	"errors"
 	"fmt"
@@ -10,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"svc/internal/openapi"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"golang.org/x/text/language"
@@ -79,7 +82,7 @@ type header struct {
 // NewValidator compiles the embedded document. It fails when the document is not valid
 // JSON, a $ref does not resolve, or a schema is not valid JSON Schema 2020-12.
 func NewValidator() (*Validator, error) {
-	doc, err := jsonschema.UnmarshalJSON(strings.NewReader(document))
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(openapi.Document()))
 	if err != nil {
 		return nil, fmt.Errorf("openapi: document is not JSON: %w", err)
 	}

@@ -1,4 +1,4 @@
-package openapi
+package validate
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"svc/internal/openapi"
 	"testing"
 
 	"github.com/getkin/kin-openapi/openapi3"
@@ -17,7 +18,7 @@ import (
 func parsed(t *testing.T) map[string]any {
 	t.Helper()
 	var doc map[string]any
-	if err := json.Unmarshal(Document(), &doc); err != nil {
+	if err := json.Unmarshal(openapi.Document(), &doc); err != nil {
 		t.Fatalf("document is not JSON: %v", err)
 	}
 	return doc
@@ -37,10 +38,10 @@ func TestDocumentDeclaresOpenAPI31(t *testing.T) {
 }
 
 func TestDocumentReturnsACopy(t *testing.T) {
-	a := Document()
+	a := openapi.Document()
 	a[0] = 'X'
-	if b := Document(); b[0] != '{' {
-		t.Fatalf("changing one Document() result changed the next: %q", b[0])
+	if b := openapi.Document(); b[0] != '{' {
+		t.Fatalf("changing one openapi.Document() result changed the next: %q", b[0])
 	}
 }
 
@@ -170,7 +171,7 @@ func TestExamplesValidate(t *testing.T) {
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
 	c.AssertFormat()
-	raw, err := jsonschema.UnmarshalJSON(strings.NewReader(string(Document())))
+	raw, err := jsonschema.UnmarshalJSON(strings.NewReader(string(openapi.Document())))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,7 +241,7 @@ func TestExamplesValidate(t *testing.T) {
 // Schema 2020-12 semantics.
 func TestKinOpenAPIValidates(t *testing.T) {
 	loader := openapi3.NewLoader()
-	doc, err := loader.LoadFromData(Document())
+	doc, err := loader.LoadFromData(openapi.Document())
 	if err != nil {
 		t.Fatalf("kin-openapi cannot load the document: %v", err)
 	}
