@@ -78,96 +78,59 @@ func Run(ctx context.Context, args []string, env Env) int {
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
 
+// commandFunc runs one command with its remaining arguments.
+type commandFunc func(ctx context.Context, args []string, env Env) error
+
+// commands maps "command" or "command subcommand" to its implementation.
+var commands = map[string]commandFunc{
+	"serve":          func(ctx context.Context, a []string, e Env) error { return cmdServe(ctx, a, e, false) },
+	"demo":           func(ctx context.Context, a []string, e Env) error { return cmdServe(ctx, a, e, true) },
+	"account create": cmdAccountCreate,
+	"account update": cmdAccountUpdate,
+	"account show":   cmdAccountShow,
+	"key rotate":     cmdKeyRotate,
+	"balance add":    cmdBalanceAdd,
+	"tone set":       cmdToneSet,
+	"kb import":      cmdKBImport,
+	"review list":    cmdReviewList,
+	"eval xquad":     cmdEvalXQuAD,
+}
+
+// hasSubcommands reports whether name is a command group such as "account".
+func hasSubcommands(name string) bool {
+	for k := range commands {
+		if strings.HasPrefix(k, name+" ") {
+			return true
+		}
+	}
+	return false
+}
+
 func run(ctx context.Context, args []string, env Env) error {
 	if len(args) == 0 {
 		fmt.Fprintln(env.Stderr, usage)
 		return usagef("a command is required")
 	}
-	sub := func(name string) (string, []string, error) {
-		if len(args) < 2 || strings.HasPrefix(args[1], "-") {
-			return "", nil, usagef("%s needs a subcommand", name)
-		}
-		return args[1], args[2:], nil
-	}
 	switch args[0] {
-	case "serve":
-		return cmdServe(ctx, args[1:], env, false)
-	case "demo":
-		return cmdServe(ctx, args[1:], env, true)
-	case "account":
-		s, rest, err := sub("account")
-		if err != nil {
-			return err
-		}
-		switch s {
-		case "create":
-			return cmdAccountCreate(ctx, rest, env)
-		case "update":
-			return cmdAccountUpdate(ctx, rest, env)
-		case "show":
-			return cmdAccountShow(ctx, rest, env)
-		}
-		return usagef("unknown account subcommand %q (create, update, show)", s)
-	case "key":
-		s, rest, err := sub("key")
-		if err != nil {
-			return err
-		}
-		if s != "rotate" {
-			return usagef("unknown key subcommand %q (rotate)", s)
-		}
-		return cmdKeyRotate(ctx, rest, env)
-	case "balance":
-		s, rest, err := sub("balance")
-		if err != nil {
-			return err
-		}
-		if s != "add" {
-			return usagef("unknown balance subcommand %q (add)", s)
-		}
-		return cmdBalanceAdd(ctx, rest, env)
-	case "tone":
-		s, rest, err := sub("tone")
-		if err != nil {
-			return err
-		}
-		if s != "set" {
-			return usagef("unknown tone subcommand %q (set)", s)
-		}
-		return cmdToneSet(ctx, rest, env)
-	case "kb":
-		s, rest, err := sub("kb")
-		if err != nil {
-			return err
-		}
-		if s != "import" {
-			return usagef("unknown kb subcommand %q (import)", s)
-		}
-		return cmdKBImport(ctx, rest, env)
-	case "review":
-		s, rest, err := sub("review")
-		if err != nil {
-			return err
-		}
-		if s != "list" {
-			return usagef("unknown review subcommand %q (list)", s)
-		}
-		return cmdReviewList(ctx, rest, env)
-	case "eval":
-		s, rest, err := sub("eval")
-		if err != nil {
-			return err
-		}
-		if s != "xquad" {
-			return usagef("unknown eval subcommand %q (xquad)", s)
-		}
-		return cmdEvalXQuAD(ctx, rest, env)
 	case "help", "-h", "--help":
 		fmt.Fprintln(env.Stderr, usage)
 		return nil
 	}
-	fmt.Fprintln(env.Stderr, usage)
-	return usagef("unknown command %q", args[0])
+	if fn, ok := commands[args[0]]; ok {
+		return fn(ctx, args[1:], env)
+	}
+	if !hasSubcommands(args[0]) {
+		fmt.Fprintln(env.Stderr, usage)
+		return usagef("unknown command %q", args[0])
+	}
+	if len(args) < 2 || strings.HasPrefix(args[1], "-") {
+		return usagef("%s needs a subcommand", args[0])
+	}
+	fn, ok := commands[args[0]+" "+args[1]]
+	if !ok {
+		return usagef("unknown %s subcommand %q", args[0], args[1])
+	}
+	return fn(ctx, args[2:], env)
 }
 
 // command is the common setup of a subcommand: its flags, the configuration and a logger.
