@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"svc/internal/store"
@@ -121,8 +122,8 @@ func insertChunks(ctx context.Context, tx *sql.Tx, accountID int64, d *store.Doc
 		if err != nil {
 			return fmt.Errorf("insert chunk: %w", err)
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO chunks_fts (rowid, terms, account_id) VALUES (?, ?, ?)`,
-			c.ID, c.Terms, accountID); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO chunks_fts (rowid, terms, tenant) VALUES (?, ?, ?)`,
+			c.ID, c.Terms, tenantToken(accountID)); err != nil {
 			return fmt.Errorf("index chunk: %w", err)
 		}
 	}
@@ -150,9 +151,10 @@ func upsertTyped(ctx context.Context, tx *sql.Tx, accountID int64, d *store.Docu
 	return nil
 }
 
-// matchExpr turns analyzed terms into an FTS5 query: any term may match; prefix terms use *.
-// Terms are quoted so that no user text is ever read as FTS5 syntax.
-func matchExpr(terms []store.SearchTerm) string {
+// matchExpr turns analyzed terms into an FTS5 query of one account: its tenant token AND any
+// of the terms; prefix terms use *. Terms are quoted so that no user text is ever read as
+// FTS5 syntax. It returns "" when no term is left.
+func matchExpr(accountID int64, terms []store.SearchTerm) string {
 	parts := make([]string, 0, len(terms))
 	for _, t := range terms {
 		if t.Text == "" {
@@ -164,12 +166,18 @@ func matchExpr(terms []store.SearchTerm) string {
 		}
 		parts = append(parts, q)
 	}
-	return strings.Join(parts, " OR ")
+	if len(parts) == 0 {
+		return ""
+	}
+	return `tenant : "` + tenantToken(accountID) + `" AND terms : (` + strings.Join(parts, " OR ") + `)`
 }
+
+// tenantToken is the account's token in the index's tenant column.
+func tenantToken(accountID int64) string { return "a" + strconv.FormatInt(accountID, 10) }
 
 // SearchChunks returns candidate chunks of the account ranked by FTS5's bm25.
 func (s *Store) SearchChunks(ctx context.Context, accountID int64, q store.SearchQuery) ([]store.ChunkHit, error) {
-	expr := matchExpr(q.Terms)
+	expr := matchExpr(accountID, q.Terms)
 	if expr == "" {
 		return []store.ChunkHit{}, nil
 	}
@@ -186,11 +194,11 @@ func (s *Store) SearchChunks(ctx context.Context, accountID int64, q store.Searc
 	}
 	args = append(args, q.Limit)
 	rows, err := s.r.QueryContext(ctx, `SELECT c.id, c.document_id, d.type, d.title, d.url, d.lang, c.heading, c.text,
-		c.terms, -bm25(chunks_fts), p.name, p.url, p.price, p.category, p.image
+		c.terms, -bm25(chunks_fts, 1.0, 0.0), p.name, p.url, p.price, p.category, p.image
 		FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN documents d ON d.id = c.document_id
 		LEFT JOIN products p ON p.document_id = d.id
-		WHERE chunks_fts MATCH ? AND chunks_fts.account_id = ?`+typeFilter+`
-		ORDER BY bm25(chunks_fts) LIMIT ?`, args...)
+		WHERE chunks_fts MATCH ? AND c.account_id = ?`+typeFilter+`
+		ORDER BY bm25(chunks_fts, 1.0, 0.0) LIMIT ?`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("search chunks: %w", err)
 	}
@@ -223,7 +231,7 @@ func (s *Store) TermStats(ctx context.Context, accountID int64, terms []store.Se
 	}
 	st.AvgLength = avg.Float64
 	for _, t := range terms {
-		expr := matchExpr([]store.SearchTerm{t})
+		expr := matchExpr(accountID, []store.SearchTerm{t})
 		if expr == "" {
 			continue
 		}
@@ -231,8 +239,8 @@ func (s *Store) TermStats(ctx context.Context, accountID int64, terms []store.Se
 			continue
 		}
 		var n int
-		if err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM chunks_fts WHERE chunks_fts MATCH ? AND account_id = ?`,
-			expr, accountID).Scan(&n); err != nil {
+		if err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM chunks_fts WHERE chunks_fts MATCH ?`,
+			expr).Scan(&n); err != nil {
 			return st, fmt.Errorf("term stats: %w", err)
 		}
 		st.DocFreq[t.Text] = n
