@@ -13,7 +13,6 @@ import (
 
 	"svc/internal/account"
 	"svc/internal/lang"
-	"svc/internal/store"
 )
 
 func TestAuthentication(t *testing.T) {
@@ -394,7 +393,10 @@ func TestConversationSyncAndFeedback(t *testing.T) {
 		t.Fatalf("fresh start: %+v", st)
 	}
 	a, _ := h.send(key, "How long is the warranty?")
-	b, _ := h.send(key, "Which jacket size for a 100 cm chest?")
+	b, _ := h.send(key, "Do you have a store in Istanbul?")
+	if b.Messages[1].Source != "ai" {
+		t.Fatalf("the rated answer must come from the engine, so that it is cached: %+v", b.Messages[1])
+	}
 	if a.ConversationID != st.ConversationID || b.Messages[0].ID <= a.Messages[1].ID {
 		t.Fatalf("ids: %+v %+v", a, b)
 	}
@@ -449,9 +451,10 @@ func TestConversationSyncAndFeedback(t *testing.T) {
 	if err != nil || len(items) != 1 || items[0].Comment != "Too vague." {
 		t.Fatalf("review list: %v %+v", err, items)
 	}
-	again, _ := h.send(key, "Which jacket size for a 100 cm chest?")
-	if again.Messages[1].Source == "cache_tenant" && again.Messages[1].Body == b.Messages[1].Body && b.Messages[1].Source == "ai" {
-		t.Fatalf("not_helpful answer still served from cache")
+	// Asked again, the question is answered afresh rather than from the withdrawn cache entry.
+	again, _ := h.send(key, "Do you have a store in Istanbul?")
+	if again.Messages[1].Source != "ai" {
+		t.Fatalf("not_helpful answer still served from the cache: %+v", again.Messages[1])
 	}
 	// Another tenant cannot rate or read this conversation.
 	_, other := h.tenant(account.Settings{Name: ptr("Other")})
@@ -579,5 +582,4 @@ func TestHealthAndDocument(t *testing.T) {
 	if r := h.get("/readyz", ""); r.Status != 503 || r.Error != "server_error" {
 		t.Fatalf("readyz with a closed store: %d %s", r.Status, r.raw)
 	}
-	_ = store.ErrNotFound
 }
