@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -69,15 +70,6 @@ var (
 	TonePresets = []string{store.ToneProfessional, store.ToneWarm, store.ToneEnergetic}
 )
 
-func oneOf(v string, set []string) bool {
-	for _, s := range set {
-		if v == s {
-			return true
-		}
-	}
-	return false
-}
-
 func bad(format string, args ...any) error { return errs.Newf(errs.BadRequest, format, args...) }
 
 // apply validates s and writes it over a. Plan changes reset the daily limit to the new plan's
@@ -98,7 +90,7 @@ func apply(a *store.Account, s Settings) error {
 		a.Email = e
 	}
 	if s.Plan != nil {
-		if !oneOf(*s.Plan, Plans) {
+		if !slices.Contains(Plans, *s.Plan) {
 			return bad("plan must be one of %s", strings.Join(Plans, ", "))
 		}
 		if a.Plan != *s.Plan && s.DailyAnswers == nil {
@@ -107,7 +99,7 @@ func apply(a *store.Account, s Settings) error {
 		a.Plan = *s.Plan
 	}
 	if s.Lang != nil {
-		if !oneOf(*s.Lang, Langs) {
+		if !slices.Contains(Langs, *s.Lang) {
 			return bad("lang must be one of %s", strings.Join(Langs, ", "))
 		}
 		a.Lang = *s.Lang
@@ -128,7 +120,7 @@ func apply(a *store.Account, s Settings) error {
 		a.SalesMode = *s.SalesMode
 	}
 	if s.TonePreset != nil {
-		if !oneOf(*s.TonePreset, TonePresets) {
+		if !slices.Contains(TonePresets, *s.TonePreset) {
 			return bad("tone preset must be one of %s", strings.Join(TonePresets, ", "))
 		}
 		a.TonePreset = *s.TonePreset

@@ -97,8 +97,8 @@ func (s *Server) apiKey(w http.ResponseWriter, r *http.Request, c account.Caller
 	writeData(w, apiKeyView{
 		APIKey: keyView{ID: k.ID, Prefix: k.Prefix, Status: k.Status, LastUsedAt: timestamp(k.LastUsedAt),
 			CreatedAt: timestamp(k.CreatedAt)},
-		Balance: usd(c.Account.BalanceMicro),
-		Pricing: pricingView{InputPerM: usd(c.Account.InputRate), OutputPerM: usd(c.Account.OutputRate), TypicalAI: usd(typical)},
+		Balance: billing.USD(c.Account.BalanceMicro),
+		Pricing: pricingView{InputPerM: billing.USD(c.Account.InputRate), OutputPerM: billing.USD(c.Account.OutputRate), TypicalAI: billing.USD(typical)},
 	})
 	return nil
 }
@@ -116,14 +116,14 @@ func (s *Server) usageSummary(w http.ResponseWriter, r *http.Request, c account.
 	if err != nil {
 		return err
 	}
-	out := usageView{WindowDays: usageWindow, ByEvent: map[string]eventTotalView{}, TotalCost: usd(sum.WindowCost),
-		TotalEvents: sum.WindowCount, AllTime: allTimeView{Events: sum.AllTimeCount, Cost: usd(sum.AllTimeCost)},
-		Recent: make([]recentView, 0, len(sum.Recent)), PricePerMessage: usd(typical)}
+	out := usageView{WindowDays: usageWindow, ByEvent: map[string]eventTotalView{}, TotalCost: billing.USD(sum.WindowCost),
+		TotalEvents: sum.WindowCount, AllTime: allTimeView{Events: sum.AllTimeCount, Cost: billing.USD(sum.AllTimeCost)},
+		Recent: make([]recentView, 0, len(sum.Recent)), PricePerMessage: billing.USD(typical)}
 	for t, e := range sum.ByEvent {
-		out.ByEvent[t] = eventTotalView{Count: e.Count, Cost: usd(e.CostMicro)}
+		out.ByEvent[t] = eventTotalView{Count: e.Count, Cost: billing.USD(e.CostMicro)}
 	}
 	for _, e := range sum.Recent {
-		out.Recent = append(out.Recent, recentView{ID: e.ID, EventType: e.EventType, CostUSD: usd(e.CostMicro),
+		out.Recent = append(out.Recent, recentView{ID: e.ID, EventType: e.EventType, CostUSD: billing.USD(e.CostMicro),
 			CreatedAt: timestamp(e.CreatedAt)})
 	}
 	writeData(w, out)

@@ -7,6 +7,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -106,7 +107,7 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request, name string) {
 		s.writeError(w, r, errs.Newf(errs.UnknownAction, "Unknown action %q.", truncate(name, 40)))
 		return
 	}
-	if !allowed(a.methods, r.Method) {
+	if !slices.Contains(a.methods, r.Method) {
 		w.Header().Set("Allow", strings.Join(a.methods, ", "))
 		s.writeError(w, r, errs.Newf(errs.MethodNotAllowed, "Use %s for %s.", a.methods[0], name))
 		return
@@ -124,15 +125,6 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request, name string) {
 	if err := a.fn(w, r, c, p); err != nil {
 		s.writeError(w, r, err)
 	}
-}
-
-func allowed(methods []string, m string) bool {
-	for _, x := range methods {
-		if x == m {
-			return true
-		}
-	}
-	return false
 }
 
 func truncate(s string, n int) string {

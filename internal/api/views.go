@@ -3,7 +3,6 @@ package api
 import (
 	"time"
 
-	"svc/internal/billing"
 	"svc/internal/store"
 )
 
@@ -115,5 +114,3 @@ type toneView struct {
 	Custom  string   `json:"custom"`
 	Presets []string `json:"presets"`
 }
-
-func usd(micro int64) float64 { return billing.USD(micro) }

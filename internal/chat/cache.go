@@ -17,11 +17,10 @@ const curatedMatch = 0.8
 // fromCache answers from this account's curated Q&A entries or its earlier answers. Both are
 // free and never touch the daily quota.
 func (p *pending) fromCache(ctx context.Context) (SendResult, bool, error) {
-	key := textindex.NormalizeQuestion(p.text, p.lang)
-	if key == "" {
+	if p.key == "" {
 		return SendResult{}, false, nil
 	}
-	if doc, ok, err := p.curated(ctx, key); err != nil || ok {
+	if doc, ok, err := p.curated(ctx); err != nil || ok {
 		if err != nil {
 			return SendResult{}, false, err
 		}
@@ -30,7 +29,7 @@ func (p *pending) fromCache(ctx context.Context) (SendResult, bool, error) {
 		res, err := p.commit(ctx, reply, store.Charge{EventType: store.EventCacheTenant})
 		return res, true, err
 	}
-	entry, err := p.svc.st.CachedAnswer(ctx, p.acct.ID, p.lang, key)
+	entry, err := p.svc.st.CachedAnswer(ctx, p.acct.ID, p.lang, p.key)
 	if errors.Is(err, store.ErrNotFound) {
 		return SendResult{}, false, nil
 	}
@@ -46,7 +45,7 @@ func (p *pending) fromCache(ctx context.Context) (SendResult, bool, error) {
 }
 
 // curated finds a curated Q&A entry in the question's language whose question says the same.
-func (p *pending) curated(ctx context.Context, key string) (store.Document, bool, error) {
+func (p *pending) curated(ctx context.Context) (store.Document, bool, error) {
 	qt := textindex.QueryTerms(p.text, p.lang)
 	terms := make([]store.SearchTerm, len(qt))
 	for i, t := range qt {
@@ -61,7 +60,7 @@ func (p *pending) curated(ctx context.Context, key string) (store.Document, bool
 		if h.Lang != p.lang {
 			continue
 		}
-		if sc := dice(key, textindex.NormalizeQuestion(h.Title, p.lang)); sc > bestScore {
+		if sc := dice(p.key, textindex.NormalizeQuestion(h.Title, p.lang)); sc > bestScore {
 			best, bestScore = h.DocID, sc
 		}
 	}
@@ -76,9 +75,8 @@ func (p *pending) curated(ctx context.Context, key string) (store.Document, bool
 }
 
 // dice is the Dice coefficient of two space-separated term sets, softened for stems: a term
-// that extends the other side's term (the stemmer leaves "dauert" whole but cuts "dauern" to
-// "dau") counts as nearly the same word. The shorter term must have at least three letters so
-// that short stems do not match everything.
+// that only extends the other side's term (textindex.Extends) counts as nearly the same word.
+// Whole questions are compared, so a short stem of three letters is accepted.
 func dice(a, b string) float64 {
 	as, bs := strings.Fields(a), strings.Fields(b)
 	if len(as) == 0 || len(bs) == 0 {
@@ -87,8 +85,12 @@ func dice(a, b string) float64 {
 	return (matched(as, bs) + matched(bs, as)) / float64(len(as)+len(bs))
 }
 
-// nearMatch is what a term that only extends the other counts for.
-const nearMatch = 0.9
+// nearMatch is what a term that only extends the other counts for, and nearMinLen the
+// shortest stem that may do so.
+const (
+	nearMatch  = 0.9
+	nearMinLen = 3
+)
 
 // matched sums, for every term of xs, how well its best counterpart in ys matches it.
 func matched(xs, ys []string) float64 {
@@ -99,19 +101,11 @@ func matched(xs, ys []string) float64 {
 			switch {
 			case x == y:
 				best = 1
-			case best < nearMatch && extends(x, y):
+			case best < nearMatch && textindex.Extends(x, y, nearMinLen):
 				best = nearMatch
 			}
 		}
 		total += best
 	}
 	return total
-}
-
-func extends(x, y string) bool {
-	short, long := x, y
-	if len(short) > len(long) {
-		short, long = long, short
-	}
-	return len(short) >= 3 && strings.HasPrefix(long, short)
 }

@@ -45,6 +45,7 @@ func (s *Service) Send(ctx context.Context, a store.Account, keyID int64, messag
 	}
 	p := &pending{svc: s, acct: a, conv: conv, text: text, now: now}
 	p.lang = lang.DetectOr(text, conv.Lang)
+	p.key = textindex.NormalizeQuestion(text, p.lang)
 
 	if kind, phraseLang, ok := smalltalk.Match(text); ok {
 		if phraseLang != "" {
@@ -88,8 +89,8 @@ func (s *Service) Send(ctx context.Context, a store.Account, keyID int64, messag
 		AmountMicro: billing.Cost(ans.InputTokens, ans.OutputTokens, a.InputRate, a.OutputRate)}
 	t := p.turn(reply, charge)
 	t.QuotaLimit, t.QuotaSince = a.DailyAnswers, midnight
-	if key := textindex.NormalizeQuestion(text, p.lang); key != "" {
-		t.Cache = &store.CacheEntry{Lang: p.lang, Key: key, Question: text, Answer: ans.Text, DocIDs: ans.DocIDs}
+	if p.key != "" {
+		t.Cache = &store.CacheEntry{Lang: p.lang, Key: p.key, Question: text, Answer: ans.Text, DocIDs: ans.DocIDs}
 	}
 	res, err := p.save(ctx, t)
 	switch {
@@ -148,6 +149,7 @@ type pending struct {
 	conv store.Conversation
 	text string
 	lang string
+	key  string // the question normalised in lang: the cache key
 	now  time.Time
 }
 

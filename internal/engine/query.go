@@ -98,15 +98,12 @@ func softMatch(q textindex.Term, t, lang string) bool {
 	if q.Prefix || lang == "tr" || q.Text == t {
 		return false
 	}
+	if textindex.Extends(q.Text, t, softMinLen) {
+		return true
+	}
 	short, long := q.Text, t
 	if len(short) > len(long) {
 		short, long = long, short
-	}
-	if len(short) < softMinLen {
-		return false
-	}
-	if strings.HasPrefix(long, short) {
-		return true
 	}
 	return lang == "de" && len(short) > softMinLen && strings.HasSuffix(long, short)
 }

@@ -1,0 +1,25 @@
+package textindex
+
+import "testing"
+
+func TestExtends(t *testing.T) {
+	tests := []struct {
+		a, b   string
+		minLen int
+		want   bool
+	}{
+		{"dau", "dauert", 3, true},
+		{"dauert", "dau", 3, true},
+		{"dau", "dauert", 5, false},
+		{"finanzi", "finanziert", 5, true},
+		{"ab", "abc", 3, false},
+		{"same", "same", 1, false},
+		{"liefer", "lager", 3, false},
+		{"", "x", 0, true},
+	}
+	for _, tc := range tests {
+		if got := Extends(tc.a, tc.b, tc.minLen); got != tc.want {
+			t.Errorf("Extends(%q, %q, %d) = %v, want %v", tc.a, tc.b, tc.minLen, got, tc.want)
+		}
+	}
+}
