@@ -194,6 +194,10 @@ type Document struct {
 	Body      string
 	Lang      string
 	Hash      string // content hash, to skip unchanged re-imports
+	// SourceURL is the crawled page the document was learned from ("" for imports). Crawled
+	// documents are keyed by it, so a re-crawl replaces what one page yields as a whole and
+	// never overwrites an imported record.
+	SourceURL string
 	Chunks    []Chunk
 	Product   *Product     // for DocProduct
 	Article   *ArticleMeta // for DocArticle
@@ -417,6 +421,8 @@ type Billing interface {
 
 // Store is everything svc persists.
 type Store interface {
+	Sites
+	Crawls
 	Accounts
 	Keys
 	Conversations

@@ -6,13 +6,25 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"svc/internal/store"
 )
 
 // naturalKey is the identity under which a document is upserted, so that importing the same
-// file twice (or re-crawling a page) updates rather than duplicates.
+// file twice (or re-crawling a page) updates rather than duplicates. Crawled documents are
+// keyed by the page they came from, so a crawl never overwrites an imported record and two
+// pages never fight over one document.
 func naturalKey(d *store.Document) string {
+	if d.SourceURL != "" {
+		switch d.Type {
+		case store.DocProduct:
+			return "crawl:" + d.SourceURL + "|" + strings.ToLower(strings.TrimSpace(d.Title))
+		case store.DocQA:
+			return "crawl:" + d.SourceURL + "|" + d.Lang + "|" + strings.ToLower(strings.TrimSpace(d.Title))
+		}
+		return "crawl:" + d.SourceURL
+	}
 	switch d.Type {
 	case store.DocQA:
 		return d.Lang + "|" + strings.ToLower(strings.TrimSpace(d.Title))
@@ -40,66 +52,82 @@ func (s *Store) ImportDocuments(ctx context.Context, accountID int64, docs []sto
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		changed := false
 		for i := range docs {
-			d := &docs[i]
-			d.AccountID = accountID
-			key := naturalKey(d)
-			var id int64
-			var hash string
-			err := tx.QueryRowContext(ctx, `SELECT id, hash FROM documents WHERE account_id = ? AND type = ? AND natural_key = ?`,
-				accountID, d.Type, key).Scan(&id, &hash)
-			switch {
-			case err == sql.ErrNoRows:
-				err = tx.QueryRowContext(ctx, `INSERT INTO documents (account_id, site_id, type, natural_key, url, title, body,
-					lang, hash, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-					accountID, nullInt(d.SiteID), d.Type, key, d.URL, d.Title, d.Body, d.Lang, d.Hash, ts(now), ts(now)).Scan(&d.ID)
-				if err != nil {
-					return fmt.Errorf("insert document: %w", err)
-				}
-				d.CreatedAt = now
-			case err != nil:
-				return fmt.Errorf("find document: %w", err)
-			case hash == d.Hash && d.Hash != "":
-				d.ID = id
-				res.Unchanged++
-				continue
-			default:
-				d.ID = id
-				if _, err := tx.ExecContext(ctx, `UPDATE documents SET site_id = ?, url = ?, title = ?, body = ?, lang = ?,
-					hash = ?, updated_at = ? WHERE id = ?`, nullInt(d.SiteID), d.URL, d.Title, d.Body, d.Lang, d.Hash,
-					ts(now), id); err != nil {
-					return fmt.Errorf("update document: %w", err)
-				}
-				if err := deleteChunks(ctx, tx, id); err != nil {
-					return err
-				}
-			}
-			d.UpdatedAt = now
-			changed = true
-			if err := insertChunks(ctx, tx, accountID, d); err != nil {
+			c, err := upsertDocument(ctx, tx, accountID, &docs[i], now, &res)
+			if err != nil {
 				return err
 			}
-			if err := upsertTyped(ctx, tx, accountID, d); err != nil {
-				return err
-			}
-			switch d.Type {
-			case store.DocPage:
-				res.Pages++
-			case store.DocQA:
-				res.QA++
-			case store.DocProduct:
-				res.Products++
-			case store.DocArticle:
-				res.Articles++
-			}
+			changed = changed || c
 		}
 		if changed {
-			if _, err := tx.ExecContext(ctx, `DELETE FROM answer_cache WHERE account_id = ?`, accountID); err != nil {
-				return fmt.Errorf("withdraw cache: %w", err)
-			}
+			return withdrawCache(ctx, tx, accountID)
 		}
 		return nil
 	})
 	return res, err
+}
+
+func withdrawCache(ctx context.Context, tx *sql.Tx, accountID int64) error {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM answer_cache WHERE account_id = ?`, accountID); err != nil {
+		return fmt.Errorf("withdraw cache: %w", err)
+	}
+	return nil
+}
+
+// upsertDocument inserts d or updates the document with its natural key, counting what it
+// did in res; it reports whether anything was written.
+func upsertDocument(ctx context.Context, tx *sql.Tx, accountID int64, d *store.Document, now time.Time,
+	res *store.ImportResult) (bool, error) {
+	d.AccountID = accountID
+	key := naturalKey(d)
+	var id int64
+	var hash string
+	err := tx.QueryRowContext(ctx, `SELECT id, hash FROM documents WHERE account_id = ? AND type = ? AND natural_key = ?`,
+		accountID, d.Type, key).Scan(&id, &hash)
+	switch {
+	case err == sql.ErrNoRows:
+		err = tx.QueryRowContext(ctx, `INSERT INTO documents (account_id, site_id, type, natural_key, url, title, body,
+			lang, hash, source_url, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			accountID, nullInt(d.SiteID), d.Type, key, d.URL, d.Title, d.Body, d.Lang, d.Hash, d.SourceURL,
+			ts(now), ts(now)).Scan(&d.ID)
+		if err != nil {
+			return false, fmt.Errorf("insert document: %w", err)
+		}
+		d.CreatedAt = now
+	case err != nil:
+		return false, fmt.Errorf("find document: %w", err)
+	case hash == d.Hash && d.Hash != "":
+		d.ID = id
+		res.Unchanged++
+		return false, nil
+	default:
+		d.ID = id
+		if _, err := tx.ExecContext(ctx, `UPDATE documents SET site_id = ?, url = ?, title = ?, body = ?, lang = ?,
+			hash = ?, source_url = ?, updated_at = ? WHERE id = ?`, nullInt(d.SiteID), d.URL, d.Title, d.Body, d.Lang,
+			d.Hash, d.SourceURL, ts(now), id); err != nil {
+			return false, fmt.Errorf("update document: %w", err)
+		}
+		if err := deleteChunks(ctx, tx, id); err != nil {
+			return false, err
+		}
+	}
+	d.UpdatedAt = now
+	if err := insertChunks(ctx, tx, accountID, d); err != nil {
+		return false, err
+	}
+	if err := upsertTyped(ctx, tx, accountID, d); err != nil {
+		return false, err
+	}
+	switch d.Type {
+	case store.DocPage:
+		res.Pages++
+	case store.DocQA:
+		res.QA++
+	case store.DocProduct:
+		res.Products++
+	case store.DocArticle:
+		res.Articles++
+	}
+	return true, nil
 }
 
 func deleteChunks(ctx context.Context, tx *sql.Tx, docID int64) error {

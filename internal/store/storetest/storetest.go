@@ -36,6 +36,10 @@ func Run(t *testing.T, open Opener) {
 		{"KBImportAndSearch", testKBImportAndSearch},
 		{"TenantIsolation", testTenantIsolation},
 		{"UsageSummary", testUsageSummary},
+		{"Sites", testSites},
+		{"SiteLease", testSiteLease},
+		{"CrawledPages", testCrawledPages},
+		{"CrawlTenantIsolation", testCrawlTenantIsolation},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
