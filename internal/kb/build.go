@@ -56,20 +56,23 @@ func buildPage(rec Record) (store.Document, error) {
 }
 
 func buildArticle(rec Record) (store.Document, error) {
-	blocks, _ := toBlocks(rec.Body)
+	blocks, htmlTitle := toBlocks(rec.Body)
 	if len(blocks) == 0 {
 		return store.Document{}, errors.New("article body has no text after cleaning")
 	}
+	// An imported article always has a title; a crawled one takes its page's.
+	title := firstNonEmpty(rec.Title, htmlTitle, firstHeading(blocks), rec.Slug)
 	text := blocksText(blocks)
-	lg := resolveLang(rec.Lang, rec.Title+"\n"+text)
+	lg := resolveLang(rec.Lang, title+"\n"+text)
 	return store.Document{
 		Type:  store.DocArticle,
-		Title: rec.Title,
+		URL:   rec.URL,
+		Title: title,
 		Body:  text,
 		Lang:  lg,
-		Hash: contentHash(rec.Type, lg, rec.Slug, rec.Title, rec.Body, rec.CategorySlug,
+		Hash: contentHash(rec.Type, lg, rec.Slug, rec.URL, rec.Title, rec.Body, rec.CategorySlug,
 			rec.CategoryName),
-		Chunks: analyze(chunkBlocks(rec.Title, blocks), rec.Title, lg, ""),
+		Chunks: analyze(chunkBlocks(title, blocks), title, lg, ""),
 		Article: &store.ArticleMeta{
 			Slug:         rec.Slug,
 			Excerpt:      excerpt(blocks, excerptLen),

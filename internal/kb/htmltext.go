@@ -31,15 +31,24 @@ var headings = map[atom.Atom]bool{
 }
 
 // htmlBlocks parses an HTML body (a whole document or a fragment) into headings and
-// paragraphs, with entities decoded and white space collapsed. It also returns the text of
-// the <title> element, which lives in <head> and is otherwise dropped.
+// paragraphs, with entities decoded and white space collapsed. A whole document goes through
+// main-content extraction first. It also returns the page's title, when there is one.
 func htmlBlocks(s string) ([]block, string) {
 	doc, err := html.Parse(strings.NewReader(s))
 	if err != nil { // html.Parse only fails on reader errors; a string reader has none
 		return textBlocks(s), ""
 	}
+	if wholeDocumentRE.MatchString(s) {
+		return documentBlocks(doc)
+	}
+	return nodeBlocks(doc)
+}
+
+// nodeBlocks walks a parsed tree; it also returns the text of the <title> element, which
+// lives in <head> and is otherwise dropped.
+func nodeBlocks(n *html.Node) ([]block, string) {
 	w := htmlWalker{}
-	w.walk(doc)
+	w.walk(n)
 	w.flush(false)
 	return w.blocks, collapseSpace(w.title)
 }

@@ -16,7 +16,7 @@ type Record struct {
 	Type string // TypePage, TypeQA, TypeProduct or TypeArticle
 	Lang string // "tr", "en", "de", or "" when it must be detected
 
-	URL   string // page, product
+	URL   string // page, product; article when crawled
 	Title string // page, article
 	Body  string // page, article: text or HTML
 

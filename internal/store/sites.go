@@ -27,6 +27,7 @@ type PageState struct {
 	ETag         string
 	LastModified string
 	Hash         string
+	Links        []string // in-scope links the page had, followed again when it is unchanged
 	FetchedAt    time.Time
 }
 
@@ -61,4 +62,6 @@ type Crawls interface {
 	// RemovePages deletes the pages (and every document learned from them) of the site;
 	// it returns how many pages were removed.
 	RemovePages(ctx context.Context, accountID, siteID int64, urls []string) (int, error)
+	// SiteDocuments counts the site's documents by type.
+	SiteDocuments(ctx context.Context, accountID, siteID int64) (map[string]int, error)
 }

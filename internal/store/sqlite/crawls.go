@@ -4,13 +4,14 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
 
 	"svc/internal/store"
 )
 
 // PageStates returns the site's stored pages keyed by URL.
 func (s *Store) PageStates(ctx context.Context, accountID, siteID int64) (map[string]store.PageState, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT url, etag, last_modified, hash, fetched_at FROM site_pages
+	rows, err := s.r.QueryContext(ctx, `SELECT url, etag, last_modified, hash, links, fetched_at FROM site_pages
 		WHERE site_id = ? AND account_id = ?`, siteID, accountID)
 	if err != nil {
 		return nil, fmt.Errorf("page states: %w", err)
@@ -19,11 +20,14 @@ func (s *Store) PageStates(ctx context.Context, accountID, siteID int64) (map[st
 	out := map[string]store.PageState{}
 	for rows.Next() {
 		var p store.PageState
-		var fetched string
-		if err := rows.Scan(&p.URL, &p.ETag, &p.LastModified, &p.Hash, &fetched); err != nil {
+		var fetched, links string
+		if err := rows.Scan(&p.URL, &p.ETag, &p.LastModified, &p.Hash, &links, &fetched); err != nil {
 			return nil, fmt.Errorf("page states: %w", err)
 		}
 		p.FetchedAt = parseTS(fetched)
+		if links != "" {
+			p.Links = strings.Split(links, "\n")
+		}
 		out[p.URL] = p
 	}
 	return out, rows.Err()
@@ -62,10 +66,11 @@ func (s *Store) SavePage(ctx context.Context, accountID, siteID int64, p store.P
 			}
 			changed = true
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO site_pages (site_id, account_id, url, etag, last_modified, hash, fetched_at)
-			VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (site_id, url) DO UPDATE SET etag = excluded.etag,
-			last_modified = excluded.last_modified, hash = excluded.hash, fetched_at = excluded.fetched_at`,
-			siteID, accountID, p.URL, p.ETag, p.LastModified, p.Hash, ts(now)); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO site_pages (site_id, account_id, url, etag, last_modified, hash, links,
+			fetched_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (site_id, url) DO UPDATE SET etag = excluded.etag,
+			last_modified = excluded.last_modified, hash = excluded.hash, links = excluded.links,
+			fetched_at = excluded.fetched_at`,
+			siteID, accountID, p.URL, p.ETag, p.LastModified, p.Hash, strings.Join(p.Links, "\n"), ts(now)); err != nil {
 			return fmt.Errorf("save page state: %w", err)
 		}
 		if changed {
@@ -79,9 +84,9 @@ func (s *Store) SavePage(ctx context.Context, accountID, siteID int64, p store.P
 // TouchPage updates a page's validators and fetch time without touching its documents.
 func (s *Store) TouchPage(ctx context.Context, accountID, siteID int64, p store.PageState) error {
 	return s.inTx(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.ExecContext(ctx, `UPDATE site_pages SET etag = ?, last_modified = ?, fetched_at = ?
-			WHERE site_id = ? AND account_id = ? AND url = ?`, p.ETag, p.LastModified, ts(s.now()), siteID, accountID,
-			p.URL); err != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE site_pages SET etag = ?, last_modified = ?, links = ?, fetched_at = ?
+			WHERE site_id = ? AND account_id = ? AND url = ?`, p.ETag, p.LastModified, strings.Join(p.Links, "\n"),
+			ts(s.now()), siteID, accountID, p.URL); err != nil {
 			return fmt.Errorf("touch page: %w", err)
 		}
 		return nil
@@ -166,4 +171,24 @@ func deleteDocument(ctx context.Context, tx *sql.Tx, docID int64) error {
 		return fmt.Errorf("delete document: %w", err)
 	}
 	return nil
+}
+
+// SiteDocuments counts the site's documents by type.
+func (s *Store) SiteDocuments(ctx context.Context, accountID, siteID int64) (map[string]int, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT type, COUNT(*) FROM documents WHERE account_id = ? AND site_id = ?
+		GROUP BY type`, accountID, siteID)
+	if err != nil {
+		return nil, fmt.Errorf("site documents: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]int{}
+	for rows.Next() {
+		var t string
+		var n int
+		if err := rows.Scan(&t, &n); err != nil {
+			return nil, fmt.Errorf("site documents: %w", err)
+		}
+		out[t] = n
+	}
+	return out, rows.Err()
 }

@@ -118,7 +118,8 @@ func crawledDocs(price string) []store.Document {
 func testCrawledPages(t *testing.T, s store.Store) {
 	a, _ := NewAccount(t, s, "A", 0)
 	site := newSite(t, s, a.ID, "https://shop.test/")
-	page := store.PageState{URL: "https://shop.test/p/boot", ETag: `"v1"`, Hash: "h1"}
+	page := store.PageState{URL: "https://shop.test/p/boot", ETag: `"v1"`, Hash: "h1",
+		Links: []string{"https://shop.test/p/a", "https://shop.test/p/b"}}
 
 	// An imported record with the same URL is never overwritten by the crawl.
 	imported := kbDocs()[2]
@@ -133,8 +134,12 @@ func testCrawledPages(t *testing.T, s store.Store) {
 		t.Fatalf("crawl overwrote the imported product: %v", counts)
 	}
 	states, err := s.PageStates(ctx(), a.ID, site.ID)
-	if err != nil || states[page.URL].ETag != `"v1"` || states[page.URL].Hash != "h1" || states[page.URL].FetchedAt.IsZero() {
+	if err != nil || states[page.URL].ETag != `"v1"` || states[page.URL].Hash != "h1" || states[page.URL].FetchedAt.IsZero() ||
+		len(states[page.URL].Links) != 2 || states[page.URL].Links[1] != "https://shop.test/p/b" {
 		t.Fatalf("states: %v %+v", err, states)
+	}
+	if n, err := s.SiteDocuments(ctx(), a.ID, site.ID); err != nil || n[store.DocProduct] != 1 || n[store.DocQA] != 1 {
+		t.Fatalf("site documents: %v %v", n, err)
 	}
 
 	// The same page again: nothing rewritten.
@@ -171,11 +176,11 @@ func testCrawledPages(t *testing.T, s store.Store) {
 	}
 
 	// Touch keeps the documents and records new validators.
-	page.ETag = `"v2"`
+	page.ETag, page.Links = `"v2"`, nil
 	if err := s.TouchPage(ctx(), a.ID, site.ID, page); err != nil {
 		t.Fatal(err)
 	}
-	if states, _ := s.PageStates(ctx(), a.ID, site.ID); states[page.URL].ETag != `"v2"` {
+	if states, _ := s.PageStates(ctx(), a.ID, site.ID); states[page.URL].ETag != `"v2"` || len(states[page.URL].Links) != 0 {
 		t.Fatalf("touch: %+v", states)
 	}
 

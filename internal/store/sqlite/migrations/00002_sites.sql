@@ -16,7 +16,8 @@ CREATE TABLE sites (
 CREATE INDEX sites_account ON sites (account_id, host);
 
 -- site_pages remembers every page a crawl stored, for conditional re-fetches (ETag,
--- Last-Modified), for skipping unchanged content and for dropping pages that are gone.
+-- Last-Modified), for skipping unchanged content and for dropping pages that are gone. links
+-- (one URL a line) lets a re-crawl follow a page that answered 304 Not Modified.
 CREATE TABLE site_pages (
     site_id       INTEGER NOT NULL REFERENCES sites (id) ON DELETE CASCADE,
     account_id    INTEGER NOT NULL REFERENCES accounts (id),
@@ -24,6 +25,7 @@ CREATE TABLE site_pages (
     etag          TEXT    NOT NULL DEFAULT '',
     last_modified TEXT    NOT NULL DEFAULT '',
     hash          TEXT    NOT NULL DEFAULT '',
+    links         TEXT    NOT NULL DEFAULT '',
     fetched_at    TEXT    NOT NULL,
     PRIMARY KEY (site_id, url)
 );

@@ -1,0 +1,50 @@
+package kb
+
+import (
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	readability "codeberg.org/readeck/go-readability"
+	"golang.org/x/net/html"
+)
+
+// wholeDocumentRE tells a whole HTML page (which carries site chrome and needs main-content
+// extraction) from a fragment (an import's article body, which is all content).
+var wholeDocumentRE = regexp.MustCompile(`(?i)<\s*(html|body)[\s>]|<!doctype\s+html`)
+
+// mainContentMin is the share of the chrome-stripped text that readability's pick must keep
+// for us to trust it. Readability scores paragraphs and can elect a comment box or a
+// sidebar on short pages (a product page, an FAQ of one-line answers); when it keeps less
+// than this share of what the structural cleaner found, the structural result wins.
+const mainContentMin = 0.3
+
+// documentBlocks extracts the main content of a whole page. Readability removes what the
+// structural cleaner cannot recognise (chrome built from divs with class names like
+// "cookie-banner", "mega-menu", "related"); the structural cleaner, which drops nav, header,
+// footer, aside and forms, is the fallback when readability fails or keeps too little. The
+// title is readability's, which strips the " | Shop name" suffix of <title>.
+func documentBlocks(doc *html.Node) ([]block, string) {
+	structural, htmlTitle := nodeBlocks(doc)
+	art, err := readability.FromDocument(doc, nil)
+	title := strings.TrimSpace(collapseSpace(art.Title))
+	if title == "" {
+		title = htmlTitle
+	}
+	if err != nil || art.Node == nil {
+		return structural, title
+	}
+	main, _ := nodeBlocks(art.Node)
+	if float64(blocksRunes(main)) < mainContentMin*float64(blocksRunes(structural)) {
+		return structural, title
+	}
+	return main, title
+}
+
+func blocksRunes(bs []block) int {
+	n := 0
+	for _, b := range bs {
+		n += utf8.RuneCountInString(b.text)
+	}
+	return n
+}
