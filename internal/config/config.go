@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/netip"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -25,6 +26,8 @@ type Config struct {
 	SMTPURL           string         // SVC_SMTP_URL
 	TrustedProxies    []netip.Prefix // SVC_TRUSTED_PROXIES
 	CrawlAllowPrivate bool           // SVC_CRAWL_ALLOW_PRIVATE
+	CrawlInterval     time.Duration  // SVC_CRAWL_INTERVAL: re-crawl age inside serve; 0 turns it off
+	CrawlMaxPages     int            // SVC_CRAWL_MAX_PAGES: page budget of one crawl
 	LogLevel          slog.Level     // SVC_LOG_LEVEL
 	LogFormat         string         // SVC_LOG_FORMAT: text or json
 	ShutdownTimeout   time.Duration  // SVC_SHUTDOWN_TIMEOUT
@@ -32,9 +35,31 @@ type Config struct {
 
 // Defaults.
 const (
-	DefaultAddr    = "127.0.0.1:8080"
-	DefaultDataDir = "./data"
+	DefaultAddr          = "127.0.0.1:8080"
+	DefaultDataDir       = "./data"
+	DefaultCrawlInterval = 24 * time.Hour
+	DefaultCrawlMaxPages = 500
+	// MaxCrawlPages caps the page budget: one crawl of a larger site would hold the writer
+	// for long stretches and is better split into sites.
+	MaxCrawlPages = 100_000
+	// MinCrawlInterval keeps a misconfigured schedule from re-crawling customer sites back to back.
+	MinCrawlInterval = 10 * time.Minute
 )
+
+// parseInterval reads a Go duration; "0" and "off" turn re-crawling off.
+func parseInterval(v string) (time.Duration, error) {
+	if v == "0" || strings.EqualFold(v, "off") {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		return 0, fmt.Errorf("want a duration such as 24h, or off: %w", err)
+	}
+	if d < MinCrawlInterval {
+		return 0, fmt.Errorf("at least %s, or off", MinCrawlInterval)
+	}
+	return d, nil
+}
 
 // Load reads the environment through getenv into a Config with defaults applied. It does not
 // validate: call Validate after command-line flags have been applied.
@@ -51,6 +76,22 @@ func Load(getenv func(string) string) (Config, error) {
 		SMTPURL:         getenv("SVC_SMTP_URL"),
 		LogFormat:       or(getenv("SVC_LOG_FORMAT"), "text"),
 		ShutdownTimeout: 10 * time.Second,
+		CrawlInterval:   DefaultCrawlInterval,
+		CrawlMaxPages:   DefaultCrawlMaxPages,
+	}
+	if v := getenv("SVC_CRAWL_INTERVAL"); v != "" {
+		d, err := parseInterval(v)
+		if err != nil {
+			return c, fmt.Errorf("SVC_CRAWL_INTERVAL: %w", err)
+		}
+		c.CrawlInterval = d
+	}
+	if v := getenv("SVC_CRAWL_MAX_PAGES"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 || n > MaxCrawlPages {
+			return c, fmt.Errorf("SVC_CRAWL_MAX_PAGES: want a whole number from 1 to %d, not %q", MaxCrawlPages, v)
+		}
+		c.CrawlMaxPages = n
 	}
 	if v := getenv("SVC_CRAWL_ALLOW_PRIVATE"); v != "" {
 		c.CrawlAllowPrivate = v == "1" || strings.EqualFold(v, "true")

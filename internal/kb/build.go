@@ -43,7 +43,7 @@ func buildPage(rec Record) (store.Document, error) {
 	}
 	title := firstNonEmpty(rec.Title, htmlTitle, firstHeading(blocks), rec.URL)
 	text := blocksText(blocks)
-	lg := resolveLang(rec.Lang, title+"\n"+text)
+	lg := resolveLang(rec, title+"\n"+text)
 	return store.Document{
 		Type:   store.DocPage,
 		URL:    rec.URL,
@@ -63,7 +63,7 @@ func buildArticle(rec Record) (store.Document, error) {
 	// An imported article always has a title; a crawled one takes its page's.
 	title := firstNonEmpty(rec.Title, htmlTitle, firstHeading(blocks), rec.Slug)
 	text := blocksText(blocks)
-	lg := resolveLang(rec.Lang, title+"\n"+text)
+	lg := resolveLang(rec, title+"\n"+text)
 	return store.Document{
 		Type:  store.DocArticle,
 		URL:   rec.URL,
@@ -91,7 +91,7 @@ func buildQA(rec Record) (store.Document, error) {
 		return store.Document{}, errors.New("qa answer has no text after cleaning")
 	}
 	answer := blocksText(blocks)
-	lg := resolveLang(rec.Lang, rec.Question+"\n"+answer)
+	lg := resolveLang(rec, rec.Question+"\n"+answer)
 	var pieces []piece
 	if utf8.RuneCountInString(rec.Question)+1+utf8.RuneCountInString(answer) <= chunkMax {
 		pieces = []piece{{heading: rec.Question, text: rec.Question + "\n" + answer}}
@@ -116,7 +116,7 @@ func buildQA(rec Record) (store.Document, error) {
 func buildProduct(rec Record) (store.Document, error) {
 	blocks, _ := toBlocks(rec.Description)
 	desc := blocksText(blocks)
-	lg := resolveLang(rec.Lang, strings.Join([]string{rec.Name, rec.Category, desc}, "\n"))
+	lg := resolveLang(rec, strings.Join([]string{rec.Name, rec.Category, desc}, "\n"))
 	facts := productFacts(rec, lg)
 	var pieces []piece
 	for _, p := range chunkBlocks(rec.Name, blocks) {
@@ -204,10 +204,16 @@ func analyze(pieces []piece, title, lg, extra string) []store.Chunk {
 // detectSample bounds the text given to language detection: a few paragraphs decide it.
 const detectSample = 4000
 
-// resolveLang keeps the record's language or detects it, falling back to English.
-func resolveLang(given, text string) string {
-	if given != "" {
-		return given
+// overruleHint is the detector confidence at which the text's language beats a declared
+// one. Whole pages give confidences near 1 when they are clearly in one language, so a wrong
+// <html lang> is overruled while a page mixing languages keeps its declaration.
+const overruleHint = 0.5
+
+// resolveLang keeps the record's language, or weighs its declared language against the text,
+// or detects it, falling back to English.
+func resolveLang(rec Record, text string) string {
+	if rec.Lang != "" {
+		return rec.Lang
 	}
 	if len(text) > detectSample {
 		cut := detectSample
@@ -216,8 +222,16 @@ func resolveLang(given, text string) string {
 		}
 		text = text[:cut]
 	}
+	if supportedLang(rec.LangHint) {
+		if got, conf := lang.Detect(text); got != rec.LangHint && conf >= overruleHint {
+			return got
+		}
+		return rec.LangHint
+	}
 	return lang.DetectOr(text, "en")
 }
+
+func supportedLang(l string) bool { return l == "tr" || l == "en" || l == "de" }
 
 func firstHeading(blocks []block) string {
 	for _, b := range blocks {

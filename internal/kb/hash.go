@@ -5,10 +5,10 @@ import (
 	"encoding/hex"
 )
 
-// buildVersion is part of every content hash. Bump it when cleaning, chunking or analysis
+// BuildVersion is part of every content hash. Bump it when cleaning, chunking or analysis
 // changes, so that re-importing an unchanged file rebuilds the stored chunks instead of
 // being skipped as unchanged.
-const buildVersion = "kb2"
+const BuildVersion = "kb2"
 
 // contentHash is the hex SHA-256 of the version, the type and the given fields, each
 // length-prefixed so that moving text from one field to the next changes the hash.
@@ -23,7 +23,7 @@ func contentHash(typ string, fields ...string) string {
 		h.Write(n[:])
 		h.Write([]byte(s))
 	}
-	write(buildVersion)
+	write(BuildVersion)
 	write(typ)
 	for _, f := range fields {
 		write(f)

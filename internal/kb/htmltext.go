@@ -87,7 +87,7 @@ func (w *htmlWalker) walk(n *html.Node) {
 			}
 			return
 		}
-		if dropped[n.DataAtom] || hiddenNode(n) {
+		if dropped[n.DataAtom] || hiddenNode(n) || chromeNode(n) {
 			return
 		}
 		switch {
@@ -123,6 +123,40 @@ func (w *htmlWalker) children(n *html.Node) {
 	for c := n.FirstChild; c != nil; c = c.NextSibling {
 		w.walk(c)
 	}
+}
+
+// chromeRoles are ARIA landmark and widget roles of site chrome.
+var chromeRoles = map[string]bool{
+	"navigation": true, "banner": true, "contentinfo": true, "search": true, "complementary": true,
+	"dialog": true, "alertdialog": true, "menu": true, "menubar": true, "toolbar": true,
+}
+
+// chromeTokens are words of class names and ids that real sites give their chrome when it is
+// built from divs: cookie banners, mega menus, newsletter boxes, "customers also bought"
+// carousels (whose product names must not read as this page's facts).
+var chromeTokens = map[string]bool{
+	"cookie": true, "cookies": true, "consent": true, "gdpr": true, "newsletter": true, "breadcrumb": true,
+	"breadcrumbs": true, "navbar": true, "nav": true, "navigation": true, "menu": true, "megamenu": true,
+	"sidebar": true, "footer": true, "copyright": true, "related": true, "share": true, "sharing": true,
+	"social": true, "popup": true, "modal": true, "skip": true, "toolbar": true, "announcement": true,
+	"carousel": true, "recommendations": true, "upsell": true, "crosssell": true, "minicart": true,
+}
+
+// chromeNode reports an element that is site chrome by its role or its class and id words.
+func chromeNode(n *html.Node) bool {
+	if n.DataAtom == atom.Body || n.DataAtom == atom.Html || n.DataAtom == atom.Main || n.DataAtom == atom.Article {
+		return false
+	}
+	if chromeRoles[strings.ToLower(strings.TrimSpace(attr(n, "role")))] {
+		return true
+	}
+	words := strings.ToLower(attr(n, "class") + " " + attr(n, "id"))
+	for _, tok := range strings.FieldsFunc(words, func(r rune) bool { return r == ' ' || r == '-' || r == '_' || r == '\t' || r == '\n' }) {
+		if chromeTokens[tok] {
+			return true
+		}
+	}
+	return false
 }
 
 // hiddenNode reports elements the visitor never sees (cookie banners, modal templates).

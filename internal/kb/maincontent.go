@@ -7,6 +7,7 @@ import (
 
 	readability "codeberg.org/readeck/go-readability"
 	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 // wholeDocumentRE tells a whole HTML page (which carries site chrome and needs main-content
@@ -25,6 +26,9 @@ const mainContentMin = 0.3
 // footer, aside and forms, is the fallback when readability fails or keeps too little. The
 // title is readability's, which strips the " | Shop name" suffix of <title>.
 func documentBlocks(doc *html.Node) ([]block, string) {
+	// Readability sees the page without the chrome the structural rules recognise, so it
+	// can neither elect a footer nor append a cookie banner as a sibling of the content.
+	pruneChrome(doc)
 	structural, htmlTitle := nodeBlocks(doc)
 	art, err := readability.FromDocument(doc, nil)
 	title := strings.TrimSpace(collapseSpace(art.Title))
@@ -47,4 +51,19 @@ func blocksRunes(bs []block) int {
 		n += utf8.RuneCountInString(b.text)
 	}
 	return n
+}
+
+// pruneChrome removes, in place, every element the structural cleaner would skip, except
+// <head>, whose <title> and metadata readability reads.
+func pruneChrome(n *html.Node) {
+	for c := n.FirstChild; c != nil; {
+		next := c.NextSibling
+		if c.Type == html.ElementNode && c.DataAtom != atom.Head &&
+			(dropped[c.DataAtom] || hiddenNode(c) || chromeNode(c)) {
+			n.RemoveChild(c)
+		} else {
+			pruneChrome(c)
+		}
+		c = next
+	}
 }

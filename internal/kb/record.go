@@ -15,6 +15,9 @@ type Record struct {
 	Line int    // 1-based line number in the file, for error messages
 	Type string // TypePage, TypeQA, TypeProduct or TypeArticle
 	Lang string // "tr", "en", "de", or "" when it must be detected
+	// LangHint is a declared language (a crawled page's <html lang>): used unless the text
+	// clearly is in another of the three languages, because real sites mislabel pages.
+	LangHint string
 
 	URL   string // page, product; article when crawled
 	Title string // page, article
