@@ -50,6 +50,8 @@ commands:
   balance add                 top up an account
   tone set                    set an account's tone
   kb import FILE              import a JSON Lines knowledge base
+  site add|list               the websites an account's KB is crawled from
+  crawl URL                   crawl a site into the KB (--account, --site, --max-pages, --allow-private)
   review list                 answers rated not_helpful
   eval xquad                  measure answer quality on XQuAD
 Run 'svc <command> -h' for a command's flags.`
@@ -92,6 +94,9 @@ var commands = map[string]commandFunc{
 	"balance add":    cmdBalanceAdd,
 	"tone set":       cmdToneSet,
 	"kb import":      cmdKBImport,
+	"site add":       cmdSiteAdd,
+	"site list":      cmdSiteList,
+	"crawl":          cmdCrawl,
 	"review list":    cmdReviewList,
 	"eval xquad":     cmdEvalXQuAD,
 }

@@ -13,6 +13,7 @@ import (
 	"svc/internal/api"
 	"svc/internal/billing"
 	"svc/internal/chat"
+	"svc/internal/crawl"
 	"svc/internal/demo"
 	"svc/internal/engine"
 	"svc/internal/ratelimit"
@@ -67,6 +68,14 @@ func cmdServe(ctx context.Context, args []string, env Env, seed bool) error {
 		ln.Close()
 		return err
 	}
+	// The scheduler stops with ctx; serveHTTP returns after the HTTP drain, and the deferred
+	// wait lets an interrupted crawl release its site lease before the store closes.
+	sched := crawl.NewScheduler(crawl.New(st, crawl.Options{MaxPages: c.cfg.CrawlMaxPages,
+		AllowPrivate: c.cfg.CrawlAllowPrivate}, log), st, c.cfg.CrawlInterval, log)
+	sctx, stopSched := context.WithCancel(ctx)
+	schedDone := make(chan struct{})
+	go func() { defer close(schedDone); sched.Run(sctx) }()
+	defer func() { stopSched(); <-schedDone }()
 	return serveHTTP(ctx, ln, handler, c.cfg.ShutdownTimeout, log)
 }
 

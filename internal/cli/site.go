@@ -1,0 +1,237 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"golang.org/x/term"
+
+	"svc/internal/account"
+	"svc/internal/config"
+	"svc/internal/crawl"
+	"svc/internal/store"
+	"svc/internal/store/sqlite"
+)
+
+func cmdSiteAdd(ctx context.Context, args []string, env Env) error {
+	c, err := newCommand("site add", env)
+	if err != nil {
+		return err
+	}
+	id := c.accountFlag()
+	rawURL := c.fs.String("url", "", "the site's address, e.g. https://shop.example")
+	name := c.fs.String("name", "", "a name for the site (default: its host)")
+	st, err := c.openForAccount(ctx, args, id)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if *rawURL == "" {
+		return usagef("site add: --url URL is required")
+	}
+	if _, err := account.New(st, nil).Get(ctx, *id); err != nil {
+		return err
+	}
+	site, err := addSite(ctx, st, *id, *rawURL, *name)
+	if err != nil {
+		return err
+	}
+	return c.print(map[string]int64{"site_id": site.ID})
+}
+
+// addSite creates the account's site for rawURL, or returns the one it already has, so that
+// scripts can run `svc site add` repeatedly.
+func addSite(ctx context.Context, st store.Store, accountID int64, rawURL, name string) (store.Site, error) {
+	u, err := crawl.NormalizeURL(rawURL)
+	if err != nil || u.User != nil {
+		return store.Site{}, usagef("site add: %q is not an http or https URL with a host", rawURL)
+	}
+	site := store.Site{AccountID: accountID, URL: u.String(), Host: crawl.BaseHost(u.Hostname()), Name: name}
+	if site.Name == "" {
+		site.Name = u.Hostname()
+	}
+	err = st.CreateSite(ctx, &site)
+	if errors.Is(err, store.ErrConflict) {
+		sites, lerr := st.ListSites(ctx, accountID)
+		if lerr != nil {
+			return store.Site{}, lerr
+		}
+		for _, s := range sites {
+			if s.URL == site.URL {
+				return s, nil
+			}
+		}
+	}
+	return site, err
+}
+
+func cmdSiteList(ctx context.Context, args []string, env Env) error {
+	c, err := newCommand("site list", env)
+	if err != nil {
+		return err
+	}
+	id := c.accountFlag()
+	st, err := c.openForAccount(ctx, args, id)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if _, err := account.New(st, nil).Get(ctx, *id); err != nil {
+		return err
+	}
+	sites, err := st.ListSites(ctx, *id)
+	if err != nil {
+		return err
+	}
+	type siteJSON struct {
+		ID          int64  `json:"site_id"`
+		URL         string `json:"url"`
+		Name        string `json:"name"`
+		CreatedAt   string `json:"created_at"`
+		LastCrawlAt string `json:"last_crawl_at,omitempty"`
+	}
+	out := make([]siteJSON, 0, len(sites))
+	for _, s := range sites {
+		j := siteJSON{ID: s.ID, URL: s.URL, Name: s.Name, CreatedAt: s.CreatedAt.Format(time.RFC3339)}
+		if !s.LastCrawlAt.IsZero() {
+			j.LastCrawlAt = s.LastCrawlAt.Format(time.RFC3339)
+		}
+		out = append(out, j)
+	}
+	return c.print(map[string]any{"sites": out})
+}
+
+func cmdCrawl(ctx context.Context, args []string, env Env) error {
+	c, err := newCommand("crawl", env)
+	if err != nil {
+		return err
+	}
+	id := c.accountFlag()
+	siteID := c.fs.Int64("site", 0, "site id to crawl into (default: the account's site for the URL's host, created when missing)")
+	maxPages := c.fs.Int("max-pages", c.cfg.CrawlMaxPages, "most pages to fetch (env SVC_CRAWL_MAX_PAGES)")
+	allowPrivate := c.fs.Bool("allow-private", c.cfg.CrawlAllowPrivate, "allow loopback and private addresses (env SVC_CRAWL_ALLOW_PRIVATE=1)")
+	pos, err := c.parse(args)
+	if err != nil {
+		return err
+	}
+	if err := c.requireAccount(*id); err != nil {
+		return err
+	}
+	if len(pos) > 1 {
+		return usagef("crawl: one URL at most, got %d", len(pos))
+	}
+	if len(pos) == 0 && *siteID == 0 {
+		return usagef("crawl: a URL (or --site ID) is required")
+	}
+	if *maxPages < 1 || *maxPages > config.MaxCrawlPages {
+		return usagef("crawl: --max-pages must be from 1 to %d", config.MaxCrawlPages)
+	}
+	start := ""
+	if len(pos) == 1 {
+		start = pos[0]
+		if _, err := crawl.NormalizeURL(start); err != nil {
+			return usagef("crawl: %q is not an http or https URL with a host", start)
+		}
+	}
+	st, err := c.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if _, err := account.New(st, nil).Get(ctx, *id); err != nil {
+		return err
+	}
+	site, err := crawlSite(ctx, st, *id, *siteID, start)
+	if err != nil {
+		return err
+	}
+	cr := crawl.New(st, crawl.Options{MaxPages: *maxPages, AllowPrivate: *allowPrivate}, c.logger())
+	bar := newProgressBar(env.Stderr)
+	res, err := cr.Crawl(ctx, site, start, bar.update)
+	bar.done()
+	if errors.Is(err, crawl.ErrBusy) {
+		return fmt.Errorf("crawl: site %d is being crawled by another process; try again when it finishes", site.ID)
+	}
+	if err != nil {
+		return err
+	}
+	return c.print(res)
+}
+
+// crawlSite finds the site a crawl goes into: the given one (which must contain the URL), or
+// the account's site on the URL's host, or a new site for the URL.
+func crawlSite(ctx context.Context, st *sqlite.Store, accountID, siteID int64, start string) (store.Site, error) {
+	if siteID != 0 {
+		site, err := st.GetSite(ctx, accountID, siteID)
+		if errors.Is(err, store.ErrNotFound) {
+			return site, usagef("crawl: account %d has no site %d", accountID, siteID)
+		}
+		if err != nil || start == "" {
+			return site, err
+		}
+		su, _ := crawl.NormalizeURL(site.URL)
+		u, _ := crawl.NormalizeURL(start)
+		if su == nil || u == nil || !crawl.InScope(su, u) {
+			return site, usagef("crawl: %s is not on site %d (%s)", start, site.ID, site.URL)
+		}
+		return site, nil
+	}
+	u, _ := crawl.NormalizeURL(start)
+	sites, err := st.ListSites(ctx, accountID)
+	if err != nil {
+		return store.Site{}, err
+	}
+	for _, s := range sites {
+		if su, err := crawl.NormalizeURL(s.URL); err == nil && su.Port() == u.Port() && s.Host == crawl.BaseHost(u.Hostname()) {
+			return s, nil
+		}
+	}
+	return addSite(ctx, st, accountID, start, "")
+}
+
+// progressBar draws the crawl's progress on stderr when stderr is a terminal; otherwise it
+// does nothing, so logs and CI output stay clean.
+type progressBar struct {
+	out  *os.File
+	last time.Time
+	drew bool
+}
+
+func newProgressBar(w any) *progressBar {
+	f, ok := w.(*os.File)
+	if !ok || !term.IsTerminal(int(f.Fd())) {
+		return &progressBar{}
+	}
+	return &progressBar{out: f}
+}
+
+func (b *progressBar) update(p crawl.ProgressInfo) {
+	if b.out == nil || time.Since(b.last) < 100*time.Millisecond {
+		return
+	}
+	b.last = time.Now()
+	total := min(p.Done+p.Queued, p.Max)
+	if total == 0 {
+		return
+	}
+	const width = 30
+	filled := min(width, p.Done*width/total)
+	bar := make([]byte, width)
+	for i := range bar {
+		bar[i] = ' '
+		if i < filled {
+			bar[i] = '#'
+		}
+	}
+	fmt.Fprintf(b.out, "\rcrawling [%s] %d/%d pages, %d queued ", bar, p.Done, total, p.Queued)
+	b.drew = true
+}
+
+func (b *progressBar) done() {
+	if b.out != nil && b.drew {
+		fmt.Fprint(b.out, "\r\033[K")
+	}
+}

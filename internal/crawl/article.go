@@ -1,0 +1,158 @@
+package crawl
+
+import (
+	"net/url"
+	"path"
+	"strings"
+	"unicode"
+
+	"svc/internal/extract"
+)
+
+// articleMeta is what makes a page an article of a help centre.
+type articleMeta struct {
+	slug, categorySlug, categoryName string
+}
+
+// articleTypes are schema.org types (and og:type "article") that declare an article.
+var articleTypes = map[string]bool{
+	"Article": true, "BlogPosting": true, "NewsArticle": true, "TechArticle": true, "HowTo": true,
+	"Report": true, "ScholarlyArticle": true, "SocialMediaPosting": true,
+}
+
+// helpSegments are path segments of help centres, blogs and knowledge bases in the three
+// languages and of the common help-desk products (Zendesk's /hc/, Intercom's /articles/).
+var helpSegments = map[string]bool{
+	"article": true, "articles": true, "help": true, "hc": true, "support": true, "kb": true,
+	"knowledge-base": true, "knowledgebase": true, "faq": true, "faqs": true, "blog": true, "guide": true,
+	"guides": true, "docs": true, "help-center": true, "helpcenter": true, "yardim": true, "destek": true,
+	"makale": true, "makaleler": true, "sss": true, "rehber": true, "blog-yazilari": true, "hilfe": true,
+	"artikel": true, "ratgeber": true, "hilfe-center": true, "hilfecenter": true, "wissen": true,
+}
+
+// listingSegments mark index pages of a help centre, which list articles but are not one.
+var listingSegments = map[string]bool{
+	"categories": true, "category": true, "sections": true, "section": true, "kategori": true,
+	"kategoriler": true, "kategorie": true, "kategorien": true, "tag": true, "tags": true, "page": true,
+	"search": true, "arama": true, "suche": true,
+}
+
+// homeNames are first breadcrumbs that stand for the home page, not a category.
+var homeNames = map[string]bool{
+	"home": true, "homepage": true, "start": true, "startseite": true, "anasayfa": true, "ana sayfa": true,
+	"help center": true, "help centre": true, "yardım merkezi": true, "hilfe-center": true, "hilfecenter": true,
+	"hilfe": true, "yardım": true, "support": true,
+}
+
+// articleOf decides whether a page is a help-centre article. Declared article markup wins;
+// otherwise the page must sit under a help-centre path and have a category in its
+// breadcrumbs, which is how help centres are built and what a category card needs.
+func articleOf(u *url.URL, meta extract.Meta, crumbs []extract.Crumb) (articleMeta, bool) {
+	segs := pathSegments(u)
+	if len(segs) == 0 {
+		return articleMeta{}, false
+	}
+	for _, s := range segs {
+		if listingSegments[s] {
+			return articleMeta{}, false
+		}
+	}
+	declared := meta.OGType == "article"
+	for _, t := range meta.Types {
+		if articleTypes[t] {
+			declared = true
+		}
+	}
+	underHelp := false
+	for _, s := range segs[:len(segs)-1] {
+		if helpSegments[s] {
+			underHelp = true
+		}
+	}
+	catName, catURL := category(u, crumbs)
+	if !declared && !(underHelp && catName != "") {
+		return articleMeta{}, false
+	}
+	a := articleMeta{slug: slugOf(segs[len(segs)-1]), categoryName: catName}
+	if catURL != nil {
+		if cs := pathSegments(catURL); len(cs) > 0 {
+			a.categorySlug = slugOf(cs[len(cs)-1])
+		}
+	}
+	if a.categorySlug == "" && catName != "" {
+		a.categorySlug = slugOf(catName)
+	}
+	return a, true
+}
+
+// category is the last breadcrumb above the page itself, skipping the home crumb and any
+// crumb that is a language root ("/en/").
+func category(u *url.URL, crumbs []extract.Crumb) (string, *url.URL) {
+	var name string
+	var at *url.URL
+	for i, c := range crumbs {
+		var cu *url.URL
+		if c.URL != "" {
+			if v, err := NormalizeURL(c.URL); err == nil {
+				cu = v
+			}
+		}
+		switch {
+		case i == len(crumbs)-1 && (cu == nil || samePage(cu, u)):
+			continue // the page itself
+		case cu != nil && samePage(cu, u):
+			continue
+		case homeNames[strings.ToLower(strings.TrimSpace(c.Name))]:
+			continue
+		case cu != nil && len(pathSegments(cu)) <= 1 && (len(pathSegments(cu)) == 0 || len(pathSegments(cu)[0]) <= 5):
+			continue // "/" or a language root such as "/de/" or "/en-us/"
+		}
+		name, at = strings.TrimSpace(c.Name), cu
+	}
+	return name, at
+}
+
+func pathSegments(u *url.URL) []string {
+	var out []string
+	for _, s := range strings.Split(u.Path, "/") {
+		if s != "" {
+			out = append(out, strings.ToLower(s))
+		}
+	}
+	return out
+}
+
+// slugOf makes a URL segment or a name into a slug: the file extension dropped, letters
+// folded to ASCII, anything else a single hyphen.
+func slugOf(s string) string {
+	if ext := path.Ext(s); ext == ".html" || ext == ".htm" || ext == ".php" || ext == ".aspx" {
+		s = strings.TrimSuffix(s, ext)
+	}
+	if dec, err := url.PathUnescape(s); err == nil {
+		s = dec
+	}
+	var b strings.Builder
+	dash := false
+	for _, r := range strings.ToLower(s) {
+		if f, ok := asciiFold[r]; ok {
+			b.WriteString(f)
+			dash = false
+			continue
+		}
+		if r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
+			b.WriteRune(r)
+			dash = false
+			continue
+		}
+		if !dash && b.Len() > 0 {
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	return strings.TrimSuffix(b.String(), "-")
+}
+
+var asciiFold = map[rune]string{
+	'ı': "i", 'i': "i", 'ş': "s", 'ğ': "g", 'ü': "u", 'ö': "o", 'ç': "c", 'â': "a", 'î': "i", 'û': "u",
+	'ä': "a", 'ß': "ss", 'é': "e", 'è': "e", 'à': "a",
+}
