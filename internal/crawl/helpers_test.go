@@ -66,7 +66,7 @@ type doc struct {
 	Type, URL, SourceURL, Title, Lang, Body string
 	Chunks                                  string
 	Slug, CategorySlug, CategoryName        string // articles
-	Name, Price, Category, Image             string // products
+	Name, Price, Category, Image            string // products
 }
 
 // docs reads the account's documents straight from the database file, so the tests see
