@@ -199,3 +199,9 @@ func attrOK(n *html.Node, key string) (string, bool) {
 	}
 	return "", false
 }
+
+// IsChrome reports whether the cleaner skips element n and everything inside it: site
+// chrome, hidden elements, scripts and forms. The crawler uses it to measure a page's own text.
+func IsChrome(n *html.Node) bool {
+	return n.Type == html.ElementNode && n.DataAtom != atom.Head && (dropped[n.DataAtom] || hiddenNode(n) || chromeNode(n))
+}

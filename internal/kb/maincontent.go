@@ -7,7 +7,6 @@ import (
 
 	readability "codeberg.org/readeck/go-readability"
 	"golang.org/x/net/html"
-	"golang.org/x/net/html/atom"
 )
 
 // wholeDocumentRE tells a whole HTML page (which carries site chrome and needs main-content
@@ -58,8 +57,7 @@ func blocksRunes(bs []block) int {
 func pruneChrome(n *html.Node) {
 	for c := n.FirstChild; c != nil; {
 		next := c.NextSibling
-		if c.Type == html.ElementNode && c.DataAtom != atom.Head &&
-			(dropped[c.DataAtom] || hiddenNode(c) || chromeNode(c)) {
+		if IsChrome(c) {
 			n.RemoveChild(c)
 		} else {
 			pruneChrome(c)
