@@ -12,14 +12,14 @@ type Suggestions struct {
 	Seeds    []string
 }
 
-// Suggestions lists the most viewed articles and starter questions in the conversation's
-// language: the curated questions first, then the questions visitors ask most.
+// Suggestions lists the most viewed articles (those in the conversation's language first) and
+// starter questions in the conversation's language: the curated questions first, then the questions visitors ask most.
 func (s *Service) Suggestions(ctx context.Context, a store.Account) (Suggestions, error) {
 	c, err := s.st.OpenConversation(ctx, a.ID, a.Lang)
 	if err != nil {
 		return Suggestions{}, err
 	}
-	arts, err := s.st.Articles(ctx, a.ID, suggestedArticles)
+	arts, err := s.st.Articles(ctx, a.ID, c.Lang, suggestedArticles)
 	if err != nil {
 		return Suggestions{}, err
 	}

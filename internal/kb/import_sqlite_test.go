@@ -72,7 +72,7 @@ func TestImportSQLite(t *testing.T) {
 	if len(hits) != 1 || hits[0].Heading != "Germany" || !strings.Contains(hits[0].Text, "5–7") {
 		t.Errorf("hits = %+v, want the Germany chunk still saying 5–7", hits)
 	}
-	arts, err := st.Articles(ctx, acct.ID, 10)
+	arts, err := st.Articles(ctx, acct.ID, "", 10)
 	if err != nil {
 		t.Fatal(err)
 	}

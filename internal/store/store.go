@@ -408,7 +408,8 @@ type KB interface {
 	// QAQuestions returns curated questions in lang, oldest first.
 	QAQuestions(ctx context.Context, accountID int64, lang string, limit int) ([]string, error)
 	// Articles returns the account's articles by view count, most viewed first.
-	Articles(ctx context.Context, accountID int64, limit int) ([]Article, error)
+	// Articles in lang come first ("" = no preference), then by views.
+	Articles(ctx context.Context, accountID int64, lang string, limit int) ([]Article, error)
 	CountDocuments(ctx context.Context, accountID int64) (map[string]int, error)
 }
 

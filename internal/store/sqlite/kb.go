@@ -313,10 +313,12 @@ func (s *Store) QAQuestions(ctx context.Context, accountID int64, lang string, l
 	return scanStrings(rows)
 }
 
-// Articles lists the account's articles, most viewed first.
-func (s *Store) Articles(ctx context.Context, accountID int64, limit int) ([]store.Article, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT id, document_id, slug, title, excerpt, category_slug, category_name, view_count
-		FROM articles WHERE account_id = ? ORDER BY view_count DESC, id LIMIT ?`, accountID, limit)
+// Articles lists the account's articles, those in lang first, most viewed first.
+func (s *Store) Articles(ctx context.Context, accountID int64, lang string, limit int) ([]store.Article, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT a.id, a.document_id, a.slug, a.title, a.excerpt, a.category_slug,
+		a.category_name, a.view_count FROM articles a JOIN documents d ON d.id = a.document_id
+		WHERE a.account_id = ? ORDER BY CASE WHEN d.lang = ? THEN 0 ELSE 1 END, a.view_count DESC, a.id LIMIT ?`,
+		accountID, lang, limit)
 	if err != nil {
 		return nil, fmt.Errorf("articles: %w", err)
 	}

@@ -221,3 +221,18 @@ func testCrawlTenantIsolation(t *testing.T, s store.Store) {
 		t.Fatalf("A's documents touched: %v", counts)
 	}
 }
+
+func testArticlesByLanguage(t *testing.T, s store.Store) {
+	a, _ := NewAccount(t, s, "A", 0)
+	mk := func(slug, lang string) store.Document {
+		return store.Document{Type: store.DocArticle, Title: slug, Body: "x", Lang: lang, Hash: slug,
+			Article: &store.ArticleMeta{Slug: slug}, Chunks: []store.Chunk{{Text: "x", Terms: "x"}}}
+	}
+	if _, err := s.ImportDocuments(ctx(), a.ID, []store.Document{mk("en-1", "en"), mk("de-1", "de"), mk("en-2", "en"), mk("de-2", "de")}); err != nil {
+		t.Fatal(err)
+	}
+	arts, err := s.Articles(ctx(), a.ID, "de", 3)
+	if err != nil || len(arts) != 3 || arts[0].Slug != "de-1" || arts[1].Slug != "de-2" || arts[2].Slug != "en-1" {
+		t.Fatalf("articles for de: %v %+v", err, arts)
+	}
+}

@@ -40,6 +40,7 @@ func Run(t *testing.T, open Opener) {
 		{"SiteLease", testSiteLease},
 		{"CrawledPages", testCrawledPages},
 		{"CrawlTenantIsolation", testCrawlTenantIsolation},
+		{"ArticlesByLanguage", testArticlesByLanguage},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -451,7 +452,7 @@ func testKBImportAndSearch(t *testing.T, s store.Store) {
 		t.Fatalf("avg length %v", st.AvgLength)
 	}
 
-	arts, _ := s.Articles(ctx(), a.ID, 10)
+	arts, _ := s.Articles(ctx(), a.ID, "en", 10)
 	if len(arts) != 1 || arts[0].Slug != "boot-care" || arts[0].CategoryName != "Care" {
 		t.Fatalf("articles: %+v", arts)
 	}
@@ -461,7 +462,7 @@ func testKBImportAndSearch(t *testing.T, s store.Store) {
 	if err := s.SaveTurn(ctx(), tr); err != nil {
 		t.Fatal(err)
 	}
-	if arts, _ := s.Articles(ctx(), a.ID, 10); arts[0].ViewCount != 1 {
+	if arts, _ := s.Articles(ctx(), a.ID, "en", 10); arts[0].ViewCount != 1 {
 		t.Fatalf("view count %d", arts[0].ViewCount)
 	}
 	qs, _ := s.QAQuestions(ctx(), a.ID, "en", 5)
@@ -501,7 +502,7 @@ func testTenantIsolation(t *testing.T, s store.Store) {
 	if _, err := s.GetDocument(ctx(), b.ID, 1); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("document leaked: %v", err)
 	}
-	if arts, _ := s.Articles(ctx(), b.ID, 10); len(arts) != 0 {
+	if arts, _ := s.Articles(ctx(), b.ID, "", 10); len(arts) != 0 {
 		t.Fatalf("articles leaked: %+v", arts)
 	}
 }
