@@ -155,6 +155,17 @@ func TestBadArgumentsExit2WithOneLine(t *testing.T) {
 		{"account", "show", "--account", "1", "--bogus-flag"},
 		{"eval", "xquad", "--dir", "/does/not/exist"},
 		{"eval", "xquad", "--dir", ".", "--langs", "fr"},
+		{"site", "add", "--account", "1"},
+		{"site", "add", "--account", "1", "--url", "ftp://shop.example"},
+		{"site", "add", "--account", "1", "--url", "not a url"},
+		{"site", "add", "--account", "99", "--url", "https://shop.example"},
+		{"site", "list"},
+		{"crawl", "--account", "1"},
+		{"crawl", "--account", "1", "mailto:x@y.z"},
+		{"crawl", "--account", "1", "--max-pages", "0", "https://shop.example"},
+		{"crawl", "--account", "1", "--site", "77", "https://shop.example"},
+		{"crawl", "https://shop.example"},
+		{"crawl", "--account", "1", "https://a.example", "https://b.example"},
 	}
 	for _, args := range tests {
 		code, out, errOut := runCLI(t, dir, "", args...)
@@ -162,6 +173,34 @@ func TestBadArgumentsExit2WithOneLine(t *testing.T) {
 		if code != 2 || out != "" || errOut == "" || !strings.HasPrefix(lines[len(lines)-1], "svc: ") {
 			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out, errOut)
 		}
+	}
+}
+
+// site add is idempotent per URL, a crawl without --site finds the site by host, and a URL
+// off the given site is refused.
+func TestSiteCommands(t *testing.T) {
+	dir := t.TempDir()
+	runCLI(t, dir, "", "account", "create", "--name", "Acme")
+	_, out, _ := runCLI(t, dir, "", "site", "add", "--account", "1", "--url", "https://WWW.Shop.example:443/", "--name", "Shop")
+	if got := decodeOne(t, out); got["site_id"] != float64(1) {
+		t.Fatalf("site add: %s", out)
+	}
+	_, out, _ = runCLI(t, dir, "", "site", "add", "--account", "1", "--url", "https://www.shop.example")
+	if got := decodeOne(t, out); got["site_id"] != float64(1) {
+		t.Fatalf("site add again: %s", out)
+	}
+	_, out, _ = runCLI(t, dir, "", "site", "add", "--account", "1", "--url", "https://help.example/")
+	if got := decodeOne(t, out); got["site_id"] != float64(2) {
+		t.Fatalf("second site: %s", out)
+	}
+	_, out, _ = runCLI(t, dir, "", "site", "list", "--account", "1")
+	list := decodeOne(t, out)["sites"].([]any)
+	if len(list) != 2 || list[0].(map[string]any)["url"] != "https://www.shop.example/" || list[0].(map[string]any)["name"] != "Shop" {
+		t.Fatalf("site list: %s", out)
+	}
+	if code, _, errOut := runCLI(t, dir, "", "crawl", "--account", "1", "--site", "1", "https://help.example/a"); code != 2 ||
+		!strings.Contains(errOut, "not on site 1") {
+		t.Fatalf("crawl off-site: %d %s", code, errOut)
 	}
 }
 

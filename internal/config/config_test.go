@@ -54,6 +54,11 @@ func TestInvalid(t *testing.T) {
 		{"SVC_LOG_FORMAT": "xml"},
 		{"SVC_SMTP_URL": "http://x"},
 		{"SVC_DATABASE_URL": "postgres://x"},
+		{"SVC_CRAWL_INTERVAL": "soon"},
+		{"SVC_CRAWL_INTERVAL": "1m"},
+		{"SVC_CRAWL_MAX_PAGES": "0"},
+		{"SVC_CRAWL_MAX_PAGES": "many"},
+		{"SVC_CRAWL_MAX_PAGES": "1000001"},
 	}
 	for _, m := range tests {
 		c, err := Load(env(m))
@@ -67,6 +72,28 @@ func TestInvalid(t *testing.T) {
 	for _, m := range []map[string]string{{"SVC_TRUSTED_PROXIES": "nope"}, {"SVC_SHUTDOWN_TIMEOUT": "soon"}, {"SVC_LOG_LEVEL": "loud"}} {
 		if _, err := Load(env(m)); err == nil {
 			t.Errorf("%v accepted", m)
+		}
+	}
+}
+
+func TestCrawlSettings(t *testing.T) {
+	tests := []struct {
+		env      map[string]string
+		interval time.Duration
+		pages    int
+	}{
+		{nil, DefaultCrawlInterval, DefaultCrawlMaxPages},
+		{map[string]string{"SVC_CRAWL_INTERVAL": "6h", "SVC_CRAWL_MAX_PAGES": "2000"}, 6 * time.Hour, 2000},
+		{map[string]string{"SVC_CRAWL_INTERVAL": "off"}, 0, DefaultCrawlMaxPages},
+		{map[string]string{"SVC_CRAWL_INTERVAL": "0"}, 0, DefaultCrawlMaxPages},
+	}
+	for _, tt := range tests {
+		c, err := Load(env(tt.env))
+		if err != nil {
+			t.Fatalf("%v: %v", tt.env, err)
+		}
+		if c.CrawlInterval != tt.interval || c.CrawlMaxPages != tt.pages {
+			t.Errorf("%v: interval %s pages %d", tt.env, c.CrawlInterval, c.CrawlMaxPages)
 		}
 	}
 }

@@ -2,6 +2,8 @@ package crawl_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"fmt"
 	"database/sql"
 	"io"
 	"log/slog"
@@ -13,7 +15,6 @@ import (
 	"svc/internal/crawl"
 	"svc/internal/store"
 	"svc/internal/store/sqlite"
-	"svc/internal/store/storetest"
 )
 
 // env is a fresh store with one account and one site.
@@ -24,7 +25,7 @@ type env struct {
 	site store.Site
 }
 
-func newEnv(t *testing.T, siteURL string) *env {
+func newEnv(t testing.TB, siteURL string) *env {
 	t.Helper()
 	dir := t.TempDir()
 	st, err := sqlite.Open(context.Background(), dir, sqlite.Options{})
@@ -32,7 +33,13 @@ func newEnv(t *testing.T, siteURL string) *env {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	a, _ := storetest.NewAccount(t, st, "Crawled", 5_000_000)
+	a := store.Account{Name: "Crawled", Plan: store.PlanStarter, Lang: "en", BalanceMicro: 5_000_000, SalesMode: true,
+		TonePreset: store.ToneProfessional, SendRatePerMin: 15, DailyAnswers: 200}
+	sum := sha256.Sum256([]byte(dir))
+	k := store.APIKey{Prefix: "svc_pk_" + fmt.Sprintf("%x", sum[:4]), Hash: sum[:], Status: "active"}
+	if err := st.CreateAccount(context.Background(), &a, &k); err != nil {
+		t.Fatal(err)
+	}
 	u, err := crawl.NormalizeURL(siteURL)
 	if err != nil {
 		t.Fatal(err)

@@ -45,8 +45,8 @@ func TestBuildPage(t *testing.T) {
 	if doc.Type != store.DocPage || doc.URL != "https://x.test/lieferung" {
 		t.Errorf("type/url = %q %q", doc.Type, doc.URL)
 	}
-	if doc.Title != "Lieferung | Shop" {
-		t.Errorf("Title = %q, want the HTML <title>", doc.Title)
+	if doc.Title != "Lieferung" {
+		t.Errorf("Title = %q, want the HTML <title> without the shop's name", doc.Title)
 	}
 	for _, noise := range []string{"Impressum", "Zelte", "&ndash;"} {
 		if strings.Contains(doc.Body, noise) {

@@ -2,6 +2,7 @@ package kb
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -81,5 +82,30 @@ func TestLooksLikeHTML(t *testing.T) {
 		if got := looksLikeHTML(tt.in); got != tt.want {
 			t.Errorf("looksLikeHTML(%q) = %v, want %v", tt.in, got, tt.want)
 		}
+	}
+}
+
+// An imported page with a whole HTML document is cleaned like a crawled page: chrome built
+// from divs (cookie banners, mega menus, "customers also bought") never reaches the index.
+func TestWholePageImportDropsDivChrome(t *testing.T) {
+	body := `<!doctype html><html lang="de"><head><title>Versand | Teehaus</title></head><body>
+<div class="mega-menu"><a href="/">Start</a> Tee Zubehör Angebote</div>
+<div id="cookie-consent" role="dialog"><p>Wir verwenden Cookies für ein besseres Einkaufserlebnis.</p></div>
+<div class="content"><h1>Versand</h1>
+<p>Wir versenden jede Bestellung innerhalb von zwei Werktagen mit DHL. Ab 40 Euro ist der Versand kostenlos.</p>
+<p>Nach Österreich und in die Schweiz dauert die Lieferung drei bis fünf Werktage.</p></div>
+<div class="related-products"><h3>Kunden kauften auch</h3><p>Teekanne Gusseisen</p></div>
+<div class="site-copyright">© 2026 Teehaus</div></body></html>`
+	doc, err := Build(Record{Type: TypePage, URL: "https://tee.example/versand", Body: body})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, bad := range []string{"Cookies", "Angebote", "Teekanne", "© 2026"} {
+		if strings.Contains(doc.Body, bad) {
+			t.Errorf("chrome %q in body: %q", bad, doc.Body)
+		}
+	}
+	if !strings.Contains(doc.Body, "zwei Werktagen") || doc.Title != "Versand" || doc.Lang != "de" {
+		t.Errorf("content lost: title %q lang %s body %q", doc.Title, doc.Lang, doc.Body)
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	readability "codeberg.org/readeck/go-readability"
 	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 // wholeDocumentRE tells a whole HTML page (which carries site chrome and needs main-content
@@ -34,6 +35,7 @@ func documentBlocks(doc *html.Node) ([]block, string) {
 	if title == "" {
 		title = htmlTitle
 	}
+	title = siteNameCut(title, firstH1(doc))
 	if err != nil || art.Node == nil {
 		return structural, title
 	}
@@ -64,4 +66,35 @@ func pruneChrome(n *html.Node) {
 		}
 		c = next
 	}
+}
+
+// titleSeparators divide a page's own title from the site name in <title>.
+var titleSeparators = []string{" | ", " - ", " – ", " — ", " · ", " :: ", " » "}
+
+// siteNameCut drops the " | Shop" part of a title when the page's <h1> is the part before it.
+// Readability keeps the whole title when the page's part is one or two words ("Versand |
+// Teehaus"), which would put the shop's name into every title.
+func siteNameCut(title, h1 string) string {
+	if h1 == "" {
+		return title
+	}
+	for _, sep := range titleSeparators {
+		if head, _, ok := strings.Cut(title, sep); ok && strings.EqualFold(strings.TrimSpace(head), h1) {
+			return strings.TrimSpace(head)
+		}
+	}
+	return title
+}
+
+// firstH1 is the text of the page's first <h1>.
+func firstH1(n *html.Node) string {
+	if n.Type == html.ElementNode && n.DataAtom == atom.H1 {
+		return collapseSpace(textOf(n))
+	}
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if t := firstH1(c); t != "" {
+			return t
+		}
+	}
+	return ""
 }
