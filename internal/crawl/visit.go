@@ -100,6 +100,8 @@ func (r *run) visit(ctx context.Context, t task) outcome {
 		o.skip = "status"
 		r.keepKnown(known, key)
 		return o
+	case resp.ContentType == "application/pdf":
+		return r.pdf(ctx, o, final, resp)
 	case resp.ContentType != "text/html" && resp.ContentType != "application/xhtml+xml":
 		o.skip = "not_html"
 		if known {
@@ -178,6 +180,44 @@ func (r *run) page(ctx context.Context, o outcome, final *url.URL, resp *fetch.R
 	} else {
 		o.updated = true
 	}
+	return o
+}
+
+// pdf stores the text of a PDF as a page.
+func (r *run) pdf(ctx context.Context, o outcome, final *url.URL, resp *fetch.Response) outcome {
+	key := final.String()
+	prev, known := r.states[key]
+	state := store.PageState{URL: key, ETag: resp.ETag, LastModified: resp.LastModified, Hash: pageHash(resp.Body)}
+	if known && prev.Hash == state.Hash {
+		if err := r.c.st.TouchPage(ctx, r.site.AccountID, r.site.ID, state); err != nil {
+			o.skip, o.err = "error", err
+			r.keepKnown(true, key)
+			return o
+		}
+		r.keep(key)
+		o.unchanged = true
+		return o
+	}
+	text, err := pdfText(resp.Body)
+	if err != nil {
+		o.skip = "empty"
+		if known {
+			o.gone = key
+		}
+		return o
+	}
+	d, err := kb.Build(kb.Record{Type: kb.TypePage, URL: key, Title: pdfTitle(final.Path), Body: text})
+	if err != nil {
+		o.skip = "empty"
+		return o
+	}
+	if _, err := r.c.st.SavePage(ctx, r.site.AccountID, r.site.ID, state, []store.Document{d}); err != nil {
+		o.skip, o.err = "error", err
+		r.keepKnown(known, key)
+		return o
+	}
+	r.keep(key)
+	o.updated = true
 	return o
 }
 
