@@ -3,8 +3,8 @@ package crawl_test
 import (
 	"context"
 	"crypto/sha256"
-	"fmt"
 	"database/sql"
+	"fmt"
 	"io"
 	"log/slog"
 	"path/filepath"
