@@ -206,7 +206,7 @@ func htmlBreadcrumbs(doc *html.Node, base *url.URL) []Crumb {
 // crumbContainer recognises the elements themes wrap breadcrumbs in.
 func crumbContainer(n *html.Node) bool {
 	switch n.DataAtom {
-	case atom.Nav, atom.Ol, atom.Ul, atom.Div, atom.P, atom.Section:
+	case atom.Nav, atom.Ol, atom.Ul, atom.Div, atom.P, atom.Section, atom.Header:
 	default:
 		return false
 	}
@@ -258,9 +258,9 @@ func crumbsIn(c *html.Node, base *url.URL) []Crumb {
 	var out []Crumb
 	if len(items) > 0 {
 		for _, li := range items {
-			var b strings.Builder
-			appendText(&b, li, 400, crumbHidden)
-			name := crumbName(b.String())
+			r := textReader{limit: 400, nodes: 6400, skip: crumbHidden}
+			r.read(li)
+			name := crumbName(r.b.String())
 			if name == "" || strings.HasSuffix(name, ":") {
 				continue
 			}
@@ -280,9 +280,9 @@ func crumbsIn(c *html.Node, base *url.URL) []Crumb {
 		case n.Type == html.ElementNode && (unseen(n) || crumbHidden(n)):
 			return false
 		case n.Type == html.ElementNode && n.DataAtom == atom.A:
-			var b strings.Builder
-			appendText(&b, n, 400, crumbHidden)
-			if name := crumbName(b.String()); name != "" {
+			r := textReader{limit: 400, nodes: 6400, skip: crumbHidden}
+			r.read(n)
+			if name := crumbName(r.b.String()); name != "" {
 				out = append(out, Crumb{Name: name, URL: resolveURL(base, attr(n, "href"))})
 			}
 			return false

@@ -78,33 +78,45 @@ func blockLevel(a atom.Atom) bool {
 }
 
 // nodeText is the visible text of n with white space collapsed. limit > 0 stops reading after
-// about that many bytes, for callers that only care about short texts.
+// about that many bytes, or after visiting 16 nodes per byte of it (so a short text buried
+// under thousands of empty elements costs no more than a long one), for callers that only
+// care about short texts.
 func nodeText(n *html.Node, limit int) string {
-	var b strings.Builder
-	appendText(&b, n, limit, nil)
-	return collapse(b.String())
+	r := textReader{limit: limit, nodes: 16 * limit}
+	r.read(n)
+	return collapse(r.b.String())
 }
 
-// appendText writes the text under n; skip, when set, leaves out more elements than unseen.
-func appendText(b *strings.Builder, n *html.Node, limit int, skip func(*html.Node) bool) {
-	for c := n.FirstChild; c != nil; c = c.NextSibling {
-		if limit > 0 && b.Len() > limit {
-			return
-		}
+// textReader collects the text under a node; skip, when set, leaves out more elements than
+// unseen ones.
+type textReader struct {
+	b     strings.Builder
+	limit int // bytes, 0 for no limit
+	nodes int // nodes left to visit when limit > 0
+	skip  func(*html.Node) bool
+}
+
+func (r *textReader) full() bool {
+	return r.limit > 0 && (r.b.Len() > r.limit || r.nodes <= 0)
+}
+
+func (r *textReader) read(n *html.Node) {
+	for c := n.FirstChild; c != nil && !r.full(); c = c.NextSibling {
+		r.nodes--
 		switch c.Type {
 		case html.TextNode:
-			b.WriteString(c.Data)
+			r.b.WriteString(c.Data)
 		case html.ElementNode:
-			if unseen(c) || (skip != nil && skip(c)) {
+			if unseen(c) || (r.skip != nil && r.skip(c)) {
 				continue
 			}
 			block := blockLevel(c.DataAtom)
 			if block {
-				b.WriteByte(' ')
+				r.b.WriteByte(' ')
 			}
-			appendText(b, c, limit, skip)
+			r.read(c)
 			if block {
-				b.WriteByte(' ')
+				r.b.WriteByte(' ')
 			}
 		}
 	}

@@ -160,7 +160,7 @@ func shortType(s string) string {
 	return s
 }
 
-// hasType reports whether o declares one of the given types (case-insensitive).
+// hasType reports whether types holds one of want (case-insensitive).
 func hasType(types []string, want ...string) bool {
 	for _, t := range types {
 		for _, w := range want {
@@ -217,17 +217,29 @@ func (d ldDoc) objects(v any) []map[string]any {
 	return nil
 }
 
-// ldProducts finds the products a JSON-LD value declares. It looks only where a page puts
+// products finds the products a JSON-LD value declares. It looks only where a page puts
 // its own products — top level, @graph, mainEntity, ItemList elements and their items, an
 // Offer's itemOffered, hasPart — so a Review's itemReviewed, an article's "about" or an
 // organisation's catalogue are not taken for products on sale here. It does not look
 // inside a product: variants and related products are not separate cards.
 func (d ldDoc) products(v any, base *url.URL) []draft {
 	var out []draft
+	// Decoded JSON is a tree; only @id references can make it a graph, so each reference is
+	// followed once. Without that, a page whose objects refer to each other in a few wide
+	// lists would be walked an exponential number of times.
+	followed := map[string]bool{}
 	var visit func(v any, depth int, fallbackURL string, offer map[string]any)
 	visit = func(v any, depth int, fallbackURL string, offer map[string]any) {
 		if depth > maxLDDepth {
 			return
+		}
+		if ref, ok := v.(map[string]any); ok && len(ref) == 1 {
+			if id, ok := ref["@id"].(string); ok {
+				if followed[id] {
+					return
+				}
+				followed[id] = true
+			}
 		}
 		switch t := d.deref(v).(type) {
 		case []any:
@@ -273,15 +285,15 @@ func (d ldDoc) product(o map[string]any, base *url.URL, fallbackURL string, offe
 	if p.url == "" {
 		p.url = fallbackURL
 	}
-	price := d.offers(o["offers"], 0)
+	price := d.offers(o["offers"])
 	if !price.ok() && offer != nil {
-		price = d.offers(offer, 0)
+		price = d.offers(offer)
 	}
 	if !price.ok() || p.image == "" {
 		// A ProductGroup states its price and picture on its variants.
 		for _, v := range d.objects(o["hasVariant"]) {
 			if !price.ok() {
-				price = d.offers(v["offers"], 0)
+				price = d.offers(v["offers"])
 			}
 			if p.image == "" {
 				p.image = d.image(v["image"], base)
@@ -373,11 +385,17 @@ func lastCategoryPart(s string) string {
 // offers reads the price of an offers value: an Offer, an AggregateOffer (lowPrice first),
 // an array (the first offer with a price), a priceSpecification, or offers nested in an
 // AggregateOffer. The currency comes from the offer, else from where the price was found.
-func (d ldDoc) offers(v any, depth int) priceInfo {
-	if depth > 6 {
-		return priceInfo{}
-	}
+func (d ldDoc) offers(v any) priceInfo {
+	budget := 64 // offers read at most: @id references could otherwise nest them without end
+	return d.offersWithin(v, &budget)
+}
+
+func (d ldDoc) offersWithin(v any, budget *int) priceInfo {
 	for _, o := range d.objects(v) {
+		if *budget <= 0 {
+			break
+		}
+		*budget--
 		keys := [...]string{"price", "lowPrice"}
 		if hasType(ldTypes(o), "AggregateOffer") {
 			keys = [...]string{"lowPrice", "price"}
@@ -392,7 +410,7 @@ func (d ldDoc) offers(v any, depth int) priceInfo {
 			p = d.priceSpec(o["priceSpecification"])
 		}
 		if !p.ok() {
-			p = d.offers(o["offers"], depth+1)
+			p = d.offersWithin(o["offers"], budget)
 		}
 		if !p.ok() {
 			continue

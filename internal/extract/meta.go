@@ -9,8 +9,8 @@ import (
 // Meta is what a page says about itself, for the crawler to decide what kind of page it is.
 type Meta struct {
 	// Types holds every schema.org type the page declares in JSON-LD @type or microdata
-	// itemtype, as short names ("Product", "FAQPage", "BreadcrumbList"), each once, in page
-	// order (JSON-LD first).
+	// itemtype, as short names ("Product", "FAQPage", "BreadcrumbList"), each once:
+	// JSON-LD blocks first, in page order, then microdata in page order.
 	Types []string
 	// OGType is og:type, lower-case.
 	OGType string

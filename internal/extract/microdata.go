@@ -11,6 +11,10 @@ import (
 // maxItemDepth bounds how deep items nest in items; real pages nest a few levels.
 const maxItemDepth = 32
 
+// maxPropText bounds the text read for one property, far above any name, price or FAQ
+// answer, and above maxDescription so descriptions are cut by truncateText, not here.
+const maxPropText = 16000
+
 // mdItem is one microdata item (an element with itemscope) and its properties. Properties
 // inside a nested itemscope belong to the nested item, never to this one, so a Brand's or a
 // Review's name cannot become the product's name.
@@ -170,7 +174,9 @@ func (p mdProp) text() string {
 	case atom.Img:
 		return collapse(attr(p.node, "alt"))
 	}
-	return nodeText(p.node, 0)
+	// Bounded: a theme may put itemprop on a container holding the whole page, and nested
+	// items would each read it again.
+	return nodeText(p.node, maxPropText)
 }
 
 // link is a property's value as a URL: content, then the element's own link attribute.

@@ -2,6 +2,7 @@ package extract
 
 import (
 	"net/url"
+	"slices"
 	"strings"
 
 	"golang.org/x/net/html"
@@ -51,6 +52,16 @@ func (m metaTags) first(keys ...string) string {
 	return ""
 }
 
+// hasPrefix reports whether any tag's key starts with prefix.
+func (m metaTags) hasPrefix(prefix string) bool {
+	for k, vals := range m {
+		if strings.HasPrefix(k, prefix) && slices.ContainsFunc(vals, func(v string) bool { return strings.TrimSpace(v) != "" }) {
+			return true
+		}
+	}
+	return false
+}
+
 // ogProductPage reports whether og:type declares a product page.
 func (m metaTags) ogProductPage() bool {
 	switch strings.ToLower(m.first("og:type")) {
@@ -61,8 +72,8 @@ func (m metaTags) ogProductPage() bool {
 }
 
 // ogProduct reads the OpenGraph product tags. It returns false unless og:type declares a
-// product and a price amount is given: og:type alone is set on every page by some
-// platforms, and a title without a price is too weak a sign of a product on sale.
+// product and the page also gives a price or another product:* tag: some platforms set
+// og:type "product" on every page, and a bare title is too weak a sign of a product.
 func ogProduct(m metaTags, base *url.URL) (draft, bool) {
 	if !m.ogProductPage() {
 		return draft{}, false
@@ -91,7 +102,7 @@ func ogProduct(m metaTags, base *url.URL) (draft, bool) {
 		}
 		p.prices = append(p.prices, pr)
 	}
-	if p.name == "" || len(p.prices) == 0 {
+	if p.name == "" || (len(p.prices) == 0 && !m.hasPrefix("product:")) {
 		return draft{}, false
 	}
 	return p, true

@@ -378,15 +378,31 @@ func scanPrices(s string) []priceOcc {
 }
 
 // priceIndex holds the prices a reader sees on a page, the ones inside price-labelled
-// elements first so that a product's own price wins over a lookalike elsewhere.
-type priceIndex []priceOcc
+// elements first so that a product's own price wins over a lookalike elsewhere, with an
+// index by amount so a listing of many products does not rescan the page for each.
+type priceIndex struct {
+	occs     []priceOcc
+	byAmount map[amount][]int // positions in occs, ascending
+}
+
+func newPriceIndex(occs []priceOcc) priceIndex {
+	ix := priceIndex{occs: occs, byAmount: map[amount][]int{}}
+	for i, o := range occs {
+		for _, a := range o.vals {
+			if list := ix.byAmount[a]; len(list) == 0 || list[len(list)-1] != i {
+				ix.byAmount[a] = append(list, i)
+			}
+		}
+	}
+	return ix
+}
 
 // visiblePrices reads the page's prices in three passes: whole price-labelled elements (so a
 // price split by markup, "2.029<sup>,00</sup> TL", reads as one), every text node, and every
 // short element (for "<span>₺</span><span>2.029,00</span>" without a price class).
 func visiblePrices(doc *html.Node) priceIndex {
 	root := body(doc)
-	var out priceIndex
+	var out []priceOcc
 	walk(root, func(n *html.Node) bool {
 		if n.Type != html.ElementNode {
 			return true
@@ -415,7 +431,7 @@ func visiblePrices(doc *html.Node) priceIndex {
 			last = t
 		}
 	})
-	return out
+	return newPriceIndex(out)
 }
 
 // priceLabelled reports elements a theme marks as holding a price.
@@ -472,19 +488,22 @@ func shortTexts(n *html.Node, limit int, fn func(string)) (string, bool) {
 // find returns the page's text for a structured price: the first visible price that reads
 // as the same amount in a compatible currency.
 func (ix priceIndex) find(p priceInfo) (string, bool) {
-	for _, o := range ix {
-		if p.cur != "" && o.cur != p.cur {
-			continue
-		}
-		for _, a := range o.vals {
-			for _, b := range p.vals {
-				if a == b {
-					return o.text, true
-				}
+	best := -1
+	for _, a := range p.vals {
+		for _, i := range ix.byAmount[a] {
+			if best >= 0 && i >= best {
+				break
+			}
+			if p.cur == "" || ix.occs[i].cur == p.cur {
+				best = i
+				break
 			}
 		}
 	}
-	return "", false
+	if best < 0 {
+		return "", false
+	}
+	return ix.occs[best].text, true
 }
 
 // displayPrice is the price text for a product: the page's own text when it shows the

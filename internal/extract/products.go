@@ -47,13 +47,32 @@ func (d *draft) fill(o draft) {
 	}
 }
 
-// sameProduct reports two statements of one product: the same name, and the same URL or
-// no URL on one side (microdata often leaves out the url a JSON-LD block states).
-func (d draft) sameProduct(o draft) bool {
-	if !sameText(d.name, o.name) {
-		return false
+// dedupe merges the statements of one product: the same name (case aside), and the same URL
+// or no URL on one side (microdata often leaves out the url a JSON-LD block states).
+// Nameless statements are dropped. Names are looked up in a map so a listing of thousands
+// of products stays linear.
+func dedupe(drafts []draft) []draft {
+	var found []draft
+	byName := map[string][]int{}
+	for _, d := range drafts {
+		if d.name == "" {
+			continue
+		}
+		key := strings.ToLower(d.name)
+		merged := false
+		for _, i := range byName[key] {
+			if u := found[i].url; u == "" || d.url == "" || sameURL(u, d.url) {
+				found[i].fill(d)
+				merged = true
+				break
+			}
+		}
+		if !merged {
+			byName[key] = append(byName[key], len(found))
+			found = append(found, d)
+		}
 	}
-	return d.url == "" || o.url == "" || sameURL(d.url, o.url)
+	return found
 }
 
 // Products returns the products the page declares in JSON-LD, microdata or OpenGraph,
@@ -85,17 +104,7 @@ func Products(doc *html.Node, pageURL *url.URL, lang string) []Product {
 		order := docOrder(doc)
 		slices.SortStableFunc(drafts, func(a, b draft) int { return order[a.node] - order[b.node] })
 	}
-	var found []draft
-	for _, d := range drafts {
-		if d.name == "" {
-			continue
-		}
-		if i := slices.IndexFunc(found, d.sameProduct); i >= 0 {
-			found[i].fill(d)
-		} else {
-			found = append(found, d)
-		}
-	}
+	found := dedupe(drafts)
 	if og, ok := ogProduct(readMeta(doc), pageURL); ok {
 		switch {
 		case len(found) == 0:
