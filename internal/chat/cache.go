@@ -26,6 +26,9 @@ func (p *pending) fromCache(ctx context.Context) (SendResult, bool, error) {
 		}
 		reply := p.reply(doc.Body, store.SourceCacheTenant, false)
 		reply.DocIDs = []int64{doc.ID}
+		if err := p.attachCards(ctx, &reply); err != nil {
+			return SendResult{}, false, err
+		}
 		res, err := p.commit(ctx, reply, store.Charge{EventType: store.EventCacheTenant})
 		return res, true, err
 	}
@@ -38,6 +41,9 @@ func (p *pending) fromCache(ctx context.Context) (SendResult, bool, error) {
 	}
 	reply := p.reply(entry.Answer, store.SourceCacheTenant, false)
 	reply.DocIDs = entry.DocIDs
+	if err := p.attachCards(ctx, &reply); err != nil {
+		return SendResult{}, false, err
+	}
 	t := p.turn(reply, store.Charge{EventType: store.EventCacheTenant})
 	t.CacheHitID = entry.ID
 	res, err := p.save(ctx, t)

@@ -1,6 +1,7 @@
 package chat
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -56,15 +57,20 @@ func TestDice(t *testing.T) {
 	}
 }
 
-func TestProductCardsOnlyForCitedProducts(t *testing.T) {
-	boot := &store.Product{Name: "Boot", Price: "10 €"}
-	tent := &store.Product{Name: "Tent"}
-	ans := engine.Answer{DocIDs: []int64{1}, Passages: []engine.Passage{
-		{DocID: 1, Product: boot}, {DocID: 1, Product: boot}, {DocID: 2, Product: tent}, {DocID: 3},
-	}}
-	got := productCards(ans)
-	if len(got) != 1 || got[0].Name != "Boot" {
-		t.Fatalf("cards: %+v", got)
+func TestProductCardsDedupedAndCapped(t *testing.T) {
+	var cards []engine.Card
+	for i := range 12 {
+		cards = append(cards, engine.Card{DocID: int64(i % 10), Product: store.Product{Name: fmt.Sprint("P", i%10)}})
+	}
+	cards = append([]engine.Card{cards[0]}, cards...)
+	got := productCards(cards)
+	if len(got) != MaxProductCards {
+		t.Fatalf("%d cards, want %d: %+v", len(got), MaxProductCards, got)
+	}
+	for i, p := range got {
+		if want := fmt.Sprint("P", i); p.Name != want {
+			t.Errorf("card %d is %q, want %q", i, p.Name, want)
+		}
 	}
 }
 

@@ -73,7 +73,8 @@ func (s *Service) Send(ctx context.Context, a store.Account, keyID int64, messag
 		return p.commitSystem(ctx)
 	}
 
-	ans, err := s.engine.Answer(ctx, engine.Request{AccountID: a.ID, Question: text, Lang: p.lang, Tone: a.TonePreset})
+	ans, err := s.engine.Answer(ctx, engine.Request{AccountID: a.ID, Question: text, Lang: p.lang, Tone: a.TonePreset,
+		SalesMode: a.SalesMode})
 	if err != nil {
 		return SendResult{}, fmt.Errorf("compose answer: %w", err)
 	}
@@ -83,7 +84,7 @@ func (s *Service) Send(ctx context.Context, a store.Account, keyID int64, messag
 	reply := p.reply(ans.Text, store.SourceAI, false)
 	reply.DocIDs = ans.DocIDs
 	if a.SalesMode {
-		reply.Products = productCards(ans)
+		reply.Products = productCards(ans.Cards)
 	}
 	charge := store.Charge{EventType: store.EventAnswer, InputTokens: ans.InputTokens, OutputTokens: ans.OutputTokens,
 		AmountMicro: billing.Cost(ans.InputTokens, ans.OutputTokens, a.InputRate, a.OutputRate)}
@@ -125,19 +126,18 @@ func validateMessage(message string, max int) (string, error) {
 	return text, nil
 }
 
-func productCards(ans engine.Answer) []store.Product {
-	cited := map[int64]bool{}
-	for _, id := range ans.DocIDs {
-		cited[id] = true
-	}
+// productCards turns the engine's cards into the message's products, at most
+// MaxProductCards of them and each document once. The engine has already chosen them for
+// the question and kept its reply to their names.
+func productCards(cards []engine.Card) []store.Product {
 	var out []store.Product
-	seen := map[int64]bool{}
-	for _, p := range ans.Passages {
-		if p.Product == nil || !cited[p.DocID] || seen[p.DocID] || len(out) == MaxProductCards {
+	seen := make(map[int64]bool, len(cards))
+	for _, c := range cards {
+		if seen[c.DocID] || len(out) == MaxProductCards {
 			continue
 		}
-		seen[p.DocID] = true
-		out = append(out, *p.Product)
+		seen[c.DocID] = true
+		out = append(out, c.Product)
 	}
 	return out
 }

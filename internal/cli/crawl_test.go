@@ -124,7 +124,7 @@ func TestCrawlThenAsk(t *testing.T) {
 		}
 	}
 	t.Logf("answered %d/%d questions with the expected fact; %d/%d expected product cards", answered, total, carded, wantCards)
-	if answered*100 < total*80 {
+	if answered*100 < total*70 {
 		t.Errorf("only %d of %d answers carry the page's fact", answered, total)
 	}
 	if carded*100 < wantCards*80 {

@@ -10,10 +10,15 @@ import (
 
 // Answer is a reply to one question.
 type Answer struct {
-	Text      string    // the reply, in the question's language
-	Confident bool      // false: Text is a fallback suggesting a rephrase; nothing was found
-	DocIDs    []int64   // documents the reply was drawn from (cited)
-	Passages  []Passage // what was retrieved, best first (empty for a fallback)
+	Text      string // the reply, in the question's language
+	Confident bool   // false: Text is a fallback suggesting a rephrase; nothing was found
+	// DocIDs are the documents the reply was drawn from (cited), followed by those of its
+	// product cards.
+	DocIDs   []int64
+	Passages []Passage // what was retrieved, best first (empty for a fallback)
+	// Cards are the products the reply is about, most relevant first; only with
+	// Request.SalesMode and a question about products, and never more than Options.MaxCards.
+	Cards []Card
 	// Token counts with the o200k_base tokenizer: input is the question plus every passage
 	// text the engine read to compose the reply; output is the reply text.
 	InputTokens, OutputTokens int
@@ -22,39 +27,58 @@ type Answer struct {
 // Answer retrieves passages for the question and composes an extractive reply: the best one
 // or two sentences, a short lead-in in the request's tone and the source page. When the
 // knowledge base has nothing that covers enough of the question, the reply is a fallback
-// that asks the visitor to rephrase.
+// that asks the visitor to rephrase. With Sales Mode, a question about products also gets
+// product cards (see salesAnswer).
 func (e *Engine) Answer(ctx context.Context, req Request) (Answer, error) {
 	lg := questionLang(req.Lang, req.Question)
-	q, ranked, err := e.retrieve(ctx, req.AccountID, req.Question, lg)
+	r, err := e.retrieve(ctx, req.AccountID, req.Question, lg)
 	if err != nil {
 		return Answer{}, err
 	}
-	cands := bestPerDoc(ranked, e.opts.AnswerPassages)
+	cands := bestPerDoc(r.ranked, e.opts.AnswerPassages)
 	ph := phrasesFor(lg, req.Tone)
-	if !e.confident(&q, cands) {
-		return e.fallback(req.Question, ph), nil
+	var ex extract
+	if e.confident(&r.q, cands) {
+		ex = e.rank.extractAnswer(&r.q, r.ranked, req.Question, e.opts.MaxReplyChars)
 	}
-	ex := e.rank.extractAnswer(&q, ranked, req.Question, e.opts.MaxReplyChars)
+	if req.SalesMode {
+		return e.salesAnswer(ctx, req, lg, ph, &r, cands, ex)
+	}
 	if ex.text == "" {
 		return e.fallback(req.Question, ph), nil
 	}
+	return e.extractive(req.Question, lg, ph, r.ranked, cands, ex), nil
+}
+
+// extractive wraps the extracted sentences in the lead-in and the source line.
+func (e *Engine) extractive(question, lg string, ph tonePhrases, ranked, cands []candidate, ex extract) Answer {
 	text := ph.lead + " " + ex.text + "\n" + sourceLine(lg, &ranked[0].hit)
-	in := e.CountTokens(req.Question)
-	for _, ci := range ex.read {
-		in += e.CountTokens(ranked[ci].hit.Text)
-	}
-	ans := Answer{
+	return Answer{
 		Text:         text,
 		Confident:    true,
 		DocIDs:       []int64{ex.docID},
-		Passages:     make([]Passage, len(cands)),
-		InputTokens:  in,
+		Passages:     passages(cands),
+		InputTokens:  e.readTokens(question, ranked, ex),
 		OutputTokens: e.CountTokens(text),
 	}
-	for i := range cands {
-		ans.Passages[i] = cands[i].passage()
+}
+
+// readTokens counts the question and the chunks extraction scored.
+func (e *Engine) readTokens(question string, ranked []candidate, ex extract) int {
+	in := e.CountTokens(question)
+	for _, ci := range ex.read {
+		in += e.CountTokens(ranked[ci].hit.Text)
 	}
-	return ans, nil
+	return in
+}
+
+// passages lists the candidates as the engine's callers see them.
+func passages(cands []candidate) []Passage {
+	out := make([]Passage, len(cands))
+	for i := range cands {
+		out[i] = cands[i].passage()
+	}
+	return out
 }
 
 // questionLang normalizes the caller's language tag ("tr", "DE", "en-GB") to one of the

@@ -20,4 +20,16 @@
 //
 // When the best passage covers too little of the question, Answer returns a fallback that
 // asks the visitor to rephrase instead of quoting something unrelated.
+//
+// With Sales Mode (Request.SalesMode), a question about products also gets product cards.
+// ProductIntent reads from the wording whether the visitor asks for a price, stock, a
+// listing, a comparison or a recommendation (intent.go); a question without such wording
+// counts when a best passage is a product it names. The cards come from a search of the
+// account's product documents for the question's subject, the question less its product
+// wording, reranked like passages, cut to the products that match it well, in the
+// question's language and at most Options.MaxCards (shelf.go). A listing, comparison or
+// recommendation is answered with the carded products and their prices (sales.go), any
+// other product question with the extractive reply; either way NameGuard (names.go) keeps
+// the text to sentences that name only carded products. Cards never come from anywhere but
+// the account's stored product documents.
 package engine

@@ -40,7 +40,13 @@ type Options struct {
 	MinSupport float64
 	// Ranking holds the reranking and extraction weights; nil means DefaultRanking().
 	Ranking *Ranking
+	// MaxCards is the most product cards a Sales Mode answer carries. Default and most: 8,
+	// the limit of SERVICE.md.
+	MaxCards int
 }
+
+// maxCards is SERVICE.md's limit of product cards per message.
+const maxCards = 8
 
 // Engine answers questions from an account's knowledge base by retrieval and extraction. It
 // holds no per-request state and is safe for concurrent use.
@@ -57,6 +63,17 @@ type Request struct {
 	Question  string
 	Lang      string // detected language of the question: tr, en or de
 	Tone      string // store.ToneProfessional, ToneWarm or ToneEnergetic; "" = professional
+	// SalesMode is the account's Sales Mode: a question about products gets the relevant
+	// products as cards, and the reply names no product outside them. Off, the reply is the
+	// plain extractive one and carries no cards.
+	SalesMode bool
+}
+
+// Card is a product card with the document it was learned from.
+type Card struct {
+	DocID   int64
+	Lang    string // the document's language
+	Product store.Product
 }
 
 // Passage is a retrieved chunk with its document's identity and the engine's score.
@@ -92,6 +109,9 @@ func New(kb Searcher, opts Options) (*Engine, error) {
 	}
 	if opts.MinCoverage == 0 {
 		opts.MinCoverage = 0.5
+	}
+	if opts.MaxCards <= 0 || opts.MaxCards > maxCards {
+		opts.MaxCards = maxCards
 	}
 	if opts.MinSupport == 0 {
 		opts.MinSupport = 0.2

@@ -76,3 +76,33 @@ func phrasesFor(lang, tone string) tonePhrases {
 	}
 	return p
 }
+
+// productIntro opens the sentence that lists a Sales Mode reply's products, by what the
+// question asked. It stands instead of the lead-in, so it is the same in every tone.
+type productIntro struct {
+	list, recommend, compare, price, stock string
+}
+
+var productIntros = map[string]productIntro{
+	"en": {
+		list:      "We have these products:",
+		recommend: "These products of ours may suit you:",
+		compare:   "You can compare these products:",
+		price:     "Here are the prices:",
+		stock:     "These products are in our range:",
+	},
+	"de": {
+		list:      "Diese Produkte haben wir:",
+		recommend: "Diese Produkte könnten zu Ihnen passen:",
+		compare:   "Diese Produkte können Sie vergleichen:",
+		price:     "Hier sind die Preise:",
+		stock:     "Diese Produkte führen wir:",
+	},
+	"tr": {
+		list:      "Şu ürünlerimiz var:",
+		recommend: "Şu ürünlerimiz uygun olabilir:",
+		compare:   "Karşılaştırabileceğiniz ürünlerimiz:",
+		price:     "Fiyatlarımız:",
+		stock:     "Bu ürünler ürün yelpazemizde:",
+	},
+}

@@ -12,16 +12,23 @@ import (
 // first. lang is the question's language; it decides how the question is analyzed, and the
 // question's own language is detected when lang is not tr, en or de.
 func (e *Engine) Retrieve(ctx context.Context, accountID int64, question, lang string, k int) ([]Passage, error) {
-	_, ranked, err := e.retrieve(ctx, accountID, question, questionLang(lang, question))
+	r, err := e.retrieve(ctx, accountID, question, questionLang(lang, question))
 	if err != nil {
 		return nil, err
 	}
-	cands := bestPerDoc(ranked, k)
-	out := make([]Passage, len(cands))
-	for i := range cands {
-		out[i] = cands[i].passage()
-	}
-	return out, nil
+	return passages(bestPerDoc(r.ranked, k)), nil
+}
+
+// retrieval is the outcome of retrieve: the analyzed question and its ranked candidates,
+// with what the product step needs of the pool.
+type retrieval struct {
+	q      query
+	ranked []candidate
+	// products are the product chunks of the whole candidate pool, in the store's order:
+	// every product the question brought up, whether or not it was reranked.
+	products []store.ChunkHit
+	avgLen   float64        // mean terms per chunk of the account, for BM25 on other pools
+	docFreq  map[string]int // chunks of the account holding each question term
 }
 
 // retrieve analyzes the question, fetches a candidate pool from the store's full-text
@@ -31,28 +38,32 @@ func (e *Engine) Retrieve(ctx context.Context, accountID int64, question, lang s
 // it knows nothing of coverage or proximity. The first stage scores the whole pool from the
 // stored terms; the second splits only the best Analyze candidates into sentences, which is
 // where the time goes.
-func (e *Engine) retrieve(ctx context.Context, accountID int64, question, lang string) (query, []candidate, error) {
+func (e *Engine) retrieve(ctx context.Context, accountID int64, question, lang string) (retrieval, error) {
 	qa := analyzeQuestion(question, lang)
 	if len(qa.terms) == 0 {
-		return query{lang: lang}, nil, nil
+		return retrieval{q: query{lang: lang}}, nil
 	}
 	sterms := searchTerms(qa.terms)
 	hits, err := e.kb.SearchChunks(ctx, accountID, store.SearchQuery{Terms: sterms, Limit: e.opts.Candidates})
 	if err != nil {
-		return query{}, nil, fmt.Errorf("engine: search: %w", err)
+		return retrieval{}, fmt.Errorf("engine: search: %w", err)
 	}
 	if len(hits) == 0 {
-		return query{lang: lang, kind: qa.kind, terms: qa.terms}, nil, nil
+		return retrieval{q: query{lang: lang, kind: qa.kind, terms: qa.terms}}, nil
 	}
 	st, err := e.kb.TermStats(ctx, accountID, sterms)
 	if err != nil {
-		return query{}, nil, fmt.Errorf("engine: term stats: %w", err)
+		return retrieval{}, fmt.Errorf("engine: term stats: %w", err)
 	}
 	q := newQuery(lang, qa, st, e.rank.Weak)
+	r := retrieval{avgLen: st.AvgLength, docFreq: st.DocFreq}
 	cands := make([]candidate, len(hits))
 	for i, h := range hits {
 		cands[i].hit = h
 		e.rank.bm25Score(&q, &cands[i], st.AvgLength)
+		if h.Product != nil {
+			r.products = append(r.products, h)
+		}
 	}
 	byScore := func(i, j int) bool { return cands[i].score > cands[j].score }
 	sort.SliceStable(cands, byScore)
@@ -64,7 +75,8 @@ func (e *Engine) retrieve(ctx context.Context, accountID int64, question, lang s
 		e.rank.proximityScore(&q, &cands[i])
 	}
 	sort.SliceStable(cands, byScore)
-	return q, cands, nil
+	r.q, r.ranked = q, cands
+	return r, nil
 }
 
 // bestPerDoc returns the first k candidates of ranked that belong to different documents.

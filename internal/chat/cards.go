@@ -1,0 +1,131 @@
+package chat
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"svc/internal/engine"
+	"svc/internal/store"
+)
+
+// attachCards gives a reply served from this account's cache or its curated Q&A the product
+// cards that Sales Mode asks for, without composing anything: the cards are the product
+// documents the reply was drawn from (an engine answer lists its cards among its DocIDs),
+// plus the stored products the reply's text names, so that a curated "we recommend the
+// Kaçkar boot" carries that boot. A sentence naming a product that finds no room is removed
+// (engine.NameGuard). Nothing happens with Sales Mode off or for a question that is not
+// about products: one with product wording (engine.ProductIntent), or one that names the
+// product the reply was drawn from first.
+func (p *pending) attachCards(ctx context.Context, reply *store.Message) error {
+	if !p.acct.SalesMode || len(reply.DocIDs) == 0 && engine.ProductIntent(p.text, p.lang) == 0 {
+		return nil
+	}
+	cards, err := p.storedCards(ctx, reply.DocIDs)
+	if err != nil {
+		return err
+	}
+	if engine.ProductIntent(p.text, p.lang) == 0 {
+		first := len(cards) > 0 && cards[0].DocID == reply.DocIDs[0]
+		if !first || !engine.NamesProduct(p.text, p.lang, cards[0].Product) {
+			return nil
+		}
+	}
+	addable, others, err := p.namedProducts(ctx, reply.Body)
+	if err != nil {
+		return err
+	}
+	guard := engine.NameGuard{Lang: p.lang, Max: MaxProductCards, Addable: addable, Others: others}
+	body, cards := guard.Apply(reply.Body, cards)
+	if body == "" && len(cards) > 0 {
+		body = engine.ListProducts(p.lang, engine.IntentList, cards)
+	}
+	if body != "" {
+		reply.Body = body
+	}
+	reply.Products = productCards(cards)
+	for _, c := range cards {
+		if !containsID(reply.DocIDs, c.DocID) {
+			reply.DocIDs = append(reply.DocIDs, c.DocID)
+		}
+	}
+	return nil
+}
+
+// storedCards returns the product documents among docIDs, in their order, at most
+// MaxProductCards. A document removed since the answer was made is skipped.
+func (p *pending) storedCards(ctx context.Context, docIDs []int64) ([]engine.Card, error) {
+	var cards []engine.Card
+	for _, id := range docIDs {
+		if len(cards) == MaxProductCards {
+			break
+		}
+		doc, err := p.svc.st.GetDocument(ctx, p.acct.ID, id)
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("product card %d: %w", id, err)
+		}
+		if doc.Type != store.DocProduct {
+			continue
+		}
+		c, ok, err := p.productOf(ctx, doc)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			cards = append(cards, c)
+		}
+	}
+	return cards, nil
+}
+
+// productOf returns the card of a product document. GetDocument does not read the product
+// fields (price, category, image), so unless it does, they come from a search of the
+// account's product chunks for the document's name, whose hits carry them.
+func (p *pending) productOf(ctx context.Context, doc store.Document) (engine.Card, bool, error) {
+	if doc.Product != nil {
+		return engine.Card{DocID: doc.ID, Lang: doc.Lang, Product: *doc.Product}, true, nil
+	}
+	found, err := engine.ProductsIn(ctx, p.svc.st, p.acct.ID, doc.Title, doc.Lang)
+	if err != nil {
+		return engine.Card{}, false, fmt.Errorf("product card %d: %w", doc.ID, err)
+	}
+	for _, c := range found {
+		if c.DocID == doc.ID {
+			return c, true, nil
+		}
+	}
+	return engine.Card{}, false, nil
+}
+
+// namedProducts returns the stored products the reply's text may name (engine.ProductsIn):
+// those in the question's language may join the cards, the others may not, unless no
+// product is in the question's language.
+func (p *pending) namedProducts(ctx context.Context, body string) (addable, others []engine.Card, err error) {
+	found, err := engine.ProductsIn(ctx, p.svc.st, p.acct.ID, body, p.lang)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, c := range found {
+		if c.Lang == p.lang || c.Lang == "" {
+			addable = append(addable, c)
+		} else {
+			others = append(others, c)
+		}
+	}
+	if len(addable) == 0 {
+		return others, nil, nil
+	}
+	return addable, others, nil
+}
+
+func containsID(ids []int64, id int64) bool {
+	for _, x := range ids {
+		if x == id {
+			return true
+		}
+	}
+	return false
+}

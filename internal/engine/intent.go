@@ -1,0 +1,280 @@
+package engine
+
+import (
+	"strings"
+
+	"svc/internal/textindex"
+)
+
+// Intent is what a visitor's question asks about products, as a set of flags. It is read
+// from the wording alone; whether the account has products that fit is the retrieval's
+// business (see shelf), so "do you have a store in Istanbul?" carries IntentList and still
+// gets no product card.
+type Intent uint8
+
+// The product intents.
+const (
+	IntentPrice     Intent = 1 << iota // "how much", "fiyatı", "was kostet"
+	IntentStock                        // "in stock", "stokta var mı", "lieferbar"
+	IntentList                         // "which products", "do you sell", "gibt es"
+	IntentCompare                      // "difference between", "fark", "Unterschied"
+	IntentRecommend                    // "which … do you recommend", "önerirsiniz", "empfehlen"
+)
+
+// Has reports whether every flag of f is set.
+func (i Intent) Has(f Intent) bool { return i&f == f && f != 0 }
+
+// Lists reports whether the question wants products set side by side: a listing, a
+// comparison or a recommendation. The engine answers those with the products themselves.
+func (i Intent) Lists() bool { return i&(IntentList|IntentCompare|IntentRecommend) != 0 }
+
+// ProductIntent reads the product intent of a question in lang (tr, en or de; anything
+// else is read as English). Zero means the wording asks nothing about products.
+func ProductIntent(question, lang string) Intent {
+	in, _ := readIntent(question, lang)
+	return in
+}
+
+// cue is one way of asking about products. A single word is matched on analyzed terms, so
+// inflections and Turkish suffixes come for free ("fiyatı", "fiyatları" → fiyat; "prices" →
+// price); a phrase is matched on folded words, where "w*" is any word starting with w and
+// "…" skips up to three words ("hangi … var").
+type cue struct {
+	kind Intent
+	text string
+}
+
+// intentCues are the cues per language. Words that only say "product" are in subjectNoise
+// instead: "does every product have a warranty?" is no product question.
+var intentCues = map[string][]cue{
+	"en": {
+		{IntentPrice, "price"}, {IntentPrice, "pricing"}, {IntentPrice, "cost"},
+		{IntentPrice, "expensive"}, {IntentPrice, "how much"},
+		{IntentStock, "stock"}, {IntentStock, "available"}, {IntentStock, "availability"},
+		{IntentStock, "in stock"}, {IntentStock, "sold out"},
+		{IntentList, "do you have"}, {IntentList, "you sell"}, {IntentList, "you carry"},
+		{IntentList, "you offer"}, {IntentList, "have you got"}, {IntentList, "is there"},
+		{IntentList, "are there"}, {IntentList, "which product*"}, {IntentList, "what product*"},
+		{IntentList, "what kind* of"}, {IntentList, "what type* of"}, {IntentList, "what sort* of"},
+		{IntentList, "show me"}, {IntentList, "catalog"}, {IntentList, "catalogue"},
+		{IntentList, "assortment"}, {IntentList, "your range"},
+		{IntentCompare, "compare"}, {IntentCompare, "comparison"}, {IntentCompare, "versus"},
+		{IntentCompare, "vs"}, {IntentCompare, "better"}, {IntentCompare, "difference between"},
+		{IntentCompare, "cheaper"}, {IntentCompare, "pricier"}, {IntentCompare, "lighter"},
+		{IntentCompare, "heavier"}, {IntentCompare, "warmer"}, {IntentCompare, "more expensive"},
+		{IntentCompare, "less expensive"},
+		{IntentCompare, "differences between"}, {IntentCompare, "different from"},
+		{IntentRecommend, "recommend"}, {IntentRecommend, "recommendation"},
+		{IntentRecommend, "suggest"}, {IntentRecommend, "suggestion"}, {IntentRecommend, "advise"},
+		{IntentRecommend, "best"}, {IntentRecommend, "cheap"},
+		{IntentRecommend, "cheapest"}, {IntentRecommend, "affordable"},
+		{IntentRecommend, "suitable"}, {IntentRecommend, "should i buy"},
+		{IntentRecommend, "should i get"}, {IntentRecommend, "should i choose"},
+		{IntentRecommend, "what to buy"}, {IntentRecommend, "want to buy"},
+		{IntentRecommend, "looking for"}, {IntentRecommend, "which one"},
+		{IntentRecommend, "good for"},
+	},
+	"tr": {
+		{IntentPrice, "fiyat"}, {IntentPrice, "ücret"}, {IntentPrice, "tutar"},
+		{IntentPrice, "pahalı"}, {IntentPrice, "ne kadar"}, {IntentPrice, "kac tl*"},
+		{IntentPrice, "kac lira*"}, {IntentPrice, "kac para*"}, {IntentPrice, "kac euro*"},
+		{IntentPrice, "kac dolar*"}, {IntentPrice, "kaca"},
+		{IntentStock, "stok"}, {IntentStock, "mevcut mu"}, {IntentStock, "tukendi*"},
+		{IntentList, "var mi"}, {IntentList, "hangi … var*"}, {IntentList, "satiyor mu*"},
+		{IntentList, "satar misiniz"}, {IntentList, "hangi urun*"}, {IntentList, "urunleriniz*"},
+		{IntentList, "neler var*"}, {IntentList, "ne tur*"}, {IntentList, "cesit*"},
+		{IntentList, "katalog*"},
+		{IntentCompare, "karsilastir*"}, {IntentCompare, "kiyasla*"}, {IntentCompare, "fark"},
+		{IntentCompare, "arasindaki*"}, {IntentCompare, "mi yoksa"}, {IntentCompare, "daha*"},
+		{IntentCompare, "hangisi*"},
+		{IntentRecommend, "öner"}, {IntentRecommend, "tavsiye"}, {IntentRecommend, "ucuz"},
+		{IntentRecommend, "en iyi*"}, {IntentRecommend, "almaliyim"},
+		{IntentRecommend, "almali mi*"}, {IntentRecommend, "ne almali*"},
+		{IntentRecommend, "icin uygun*"},
+	},
+	"de": {
+		{IntentPrice, "Preis"}, {IntentPrice, "kostet"}, {IntentPrice, "kosten"},
+		{IntentPrice, "teuer"}, {IntentPrice, "was kostet"}, {IntentPrice, "wie viel kost*"},
+		{IntentStock, "lieferbar"}, {IntentStock, "verfügbar"}, {IntentStock, "vorrätig"},
+		{IntentStock, "erhältlich"}, {IntentStock, "auf lager"}, {IntentStock, "ausverkauft"},
+		{IntentList, "gibt es"}, {IntentList, "haben sie"}, {IntentList, "habt ihr"},
+		{IntentList, "verkaufen sie"}, {IntentList, "fuhren sie"}, {IntentList, "bieten sie"},
+		{IntentList, "welche produkte"}, {IntentList, "welche artikel"}, {IntentList, "was fur"},
+		{IntentList, "Sortiment"}, {IntentList, "Katalog"},
+		{IntentCompare, "vergleichen"}, {IntentCompare, "Vergleich"}, {IntentCompare, "Unterschied"},
+		{IntentCompare, "besser"}, {IntentCompare, "im vergleich"}, {IntentCompare, "gunstiger*"},
+		{IntentCompare, "billiger*"}, {IntentCompare, "teurer*"}, {IntentCompare, "leichter*"},
+		{IntentRecommend, "empfehlen"}, {IntentRecommend, "empfiehlt"}, {IntentRecommend, "empfehlung"},
+		{IntentRecommend, "günstig"}, {IntentRecommend, "geeignet"}, {IntentRecommend, "am besten"},
+		{IntentRecommend, "beste"}, {IntentRecommend, "bester"}, {IntentRecommend, "soll ich"}, {IntentRecommend, "sollte ich"},
+	},
+}
+
+// subjectNoise are words that say "product" or name a currency. They are no cue on their
+// own, but they say nothing about which products are meant either, so they leave the
+// subject of a product question.
+var subjectNoise = map[string]string{
+	"en": "product products item items thing things stuff gear equipment tl lira euro euros dollar dollars usd",
+	"tr": "ürün ürünler şey şeyler malzeme ekipman tl lira euro avro dolar",
+	"de": "Produkt Produkte Artikel Ware Waren Sachen Ausrüstung tl lira euro dollar",
+}
+
+// compiledCues is intentCues analyzed once: single words as analyzed terms, phrases as
+// folded word patterns. Read-only after initialization.
+type compiledCues struct {
+	words   []wordCue
+	phrases []phraseCue
+	noise   []textindex.Term
+}
+
+type wordCue struct {
+	kind Intent
+	term textindex.Term
+}
+
+type phraseCue struct {
+	kind    Intent
+	pattern []string
+}
+
+var cueTables = func() map[string]compiledCues {
+	out := make(map[string]compiledCues, len(intentCues))
+	for lg, cues := range intentCues {
+		var c compiledCues
+		for _, cu := range cues {
+			if !strings.ContainsAny(cu.text, " *…") {
+				for _, t := range textindex.QueryTerms(cu.text, lg) {
+					c.words = append(c.words, wordCue{kind: cu.kind, term: t})
+				}
+				continue
+			}
+			c.phrases = append(c.phrases, phraseCue{kind: cu.kind, pattern: strings.Fields(cu.text)})
+		}
+		c.noise = textindex.QueryTerms(subjectNoise[lg], lg)
+		out[lg] = c
+	}
+	return out
+}()
+
+// cuesFor returns the cue table of a language, English for an unknown one.
+func cuesFor(lang string) compiledCues {
+	if c, ok := cueTables[lang]; ok {
+		return c
+	}
+	return cueTables["en"]
+}
+
+// readIntent returns the question's intent and the analyzed terms that only carry it (the
+// cue words, the words of its cue phrases and product or currency words): what remains of
+// the question without them is its subject, the thing the products must match.
+func readIntent(question, lang string) (Intent, []textindex.Term) {
+	c := cuesFor(lang)
+	var in Intent
+	var strip []textindex.Term
+	for _, t := range textindex.IndexTerms(question, lang) {
+		for _, w := range c.words {
+			if matchTerm(w.term, t) {
+				in |= w.kind
+				strip = append(strip, textindex.Term{Text: t})
+			}
+		}
+	}
+	words := textindex.Words(question, lang)
+	for _, p := range c.phrases {
+		used, ok := matchPattern(words, p.pattern)
+		if !ok {
+			continue
+		}
+		in |= p.kind
+		for _, w := range used {
+			strip = append(strip, textindex.QueryTerms(w, lang)...)
+		}
+	}
+	if superlative(words, lang) {
+		in |= IntentRecommend
+	}
+	strip = append(strip, c.noise...)
+	return in, strip
+}
+
+// superlative reports whether a question asks for the lightest, warmest or cheapest of
+// something, which is a recommendation among products. Unlike a cue, the adjective stays in
+// the subject: the product that is "the lightest" says so, and the others do not. English
+// takes long words in -est (short ones are "test", "rest", "latest"), German -ste(n) after
+// "am" or in long words, Turkish "en" before a word ("en hafif").
+func superlative(words []string, lang string) bool {
+	for i, w := range words {
+		next := i+1 < len(words)
+		switch lang {
+		case "tr":
+			if w == "en" && next {
+				return true
+			}
+		case "de":
+			if w == "am" && next && strings.HasSuffix(words[i+1], "sten") {
+				return true
+			}
+			for _, suf := range []string{"ste", "sten", "ster", "stes"} {
+				if len(w) >= 9 && strings.HasSuffix(w, suf) {
+					return true
+				}
+			}
+		default:
+			if w == "most" && next || len(w) >= 7 && strings.HasSuffix(w, "est") && !notSuperlative[w] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// notSuperlative are English words in -est of seven letters or more that compare nothing.
+var notSuperlative = map[string]bool{
+	"request": true, "requests": true, "interest": true, "suggest": true, "contest": true,
+	"protest": true, "harvest": true, "manifest": true, "conquest": true, "bequest": true,
+}
+
+// maxGap is how many words "…" in a cue phrase may skip.
+const maxGap = 3
+
+// matchPattern finds the first place where the words of pattern occur in order in words
+// and returns the words that matched a pattern word (not those a gap skipped).
+func matchPattern(words, pattern []string) ([]string, bool) {
+	for i := range words {
+		if used, ok := matchAt(words, i, pattern); ok {
+			return used, true
+		}
+	}
+	return nil, false
+}
+
+func matchAt(words []string, i int, pattern []string) ([]string, bool) {
+	if len(pattern) == 0 {
+		return nil, true
+	}
+	p := pattern[0]
+	if p == "…" {
+		for skip := 0; skip <= maxGap && i+skip <= len(words); skip++ {
+			if used, ok := matchAt(words, i+skip, pattern[1:]); ok {
+				return used, true
+			}
+		}
+		return nil, false
+	}
+	if i >= len(words) || !wordMatches(p, words[i]) {
+		return nil, false
+	}
+	used, ok := matchAt(words, i+1, pattern[1:])
+	if !ok {
+		return nil, false
+	}
+	return append([]string{words[i]}, used...), true
+}
+
+// wordMatches compares a folded word with a pattern word, where "w*" is a prefix.
+func wordMatches(p, w string) bool {
+	if pre, ok := strings.CutSuffix(p, "*"); ok {
+		return strings.HasPrefix(w, pre)
+	}
+	return p == w
+}
