@@ -261,7 +261,8 @@ func cmdToneSet(ctx context.Context, args []string, env Env) error {
 }
 
 // openForAccount finishes the setup of a command that acts on one existing account: it parses
-// args (no positional arguments), requires --account and opens the store.
+// args (no positional arguments), requires --account, opens the store and checks that the
+// account exists, so every such command answers a missing account the same way.
 func (c *command) openForAccount(ctx context.Context, args []string, id *int64) (*sqlite.Store, error) {
 	if err := c.noPositional(args); err != nil {
 		return nil, err
@@ -269,7 +270,15 @@ func (c *command) openForAccount(ctx context.Context, args []string, id *int64) 
 	if err := c.requireAccount(*id); err != nil {
 		return nil, err
 	}
-	return c.openStore(ctx)
+	st, err := c.openStore(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := account.New(st, nil).Get(ctx, *id); err != nil {
+		st.Close()
+		return nil, err
+	}
+	return st, nil
 }
 
 func (c *command) accountFlag() *int64 {

@@ -32,9 +32,6 @@ func cmdSiteAdd(ctx context.Context, args []string, env Env) error {
 	if *rawURL == "" {
 		return usagef("site add: --url URL is required")
 	}
-	if _, err := account.New(st, nil).Get(ctx, *id); err != nil {
-		return err
-	}
 	site, err := addSite(ctx, st, *id, *rawURL, *name)
 	if err != nil {
 		return err
@@ -79,9 +76,6 @@ func cmdSiteList(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	defer st.Close()
-	if _, err := account.New(st, nil).Get(ctx, *id); err != nil {
-		return err
-	}
 	sites, err := st.ListSites(ctx, *id)
 	if err != nil {
 		return err
