@@ -70,34 +70,19 @@ func (p *pending) storedCards(ctx context.Context, docIDs []int64) ([]engine.Car
 		if doc.Type != store.DocProduct {
 			continue
 		}
-		c, ok, err := p.productOf(ctx, doc)
-		if err != nil {
-			return nil, err
-		}
-		if ok {
+		if c, ok := productOf(doc); ok {
 			cards = append(cards, c)
 		}
 	}
 	return cards, nil
 }
 
-// productOf returns the card of a product document. GetDocument does not read the product
-// fields (price, category, image), so unless it does, they come from a search of the
-// account's product chunks for the document's name, whose hits carry them.
-func (p *pending) productOf(ctx context.Context, doc store.Document) (engine.Card, bool, error) {
-	if doc.Product != nil {
-		return engine.Card{DocID: doc.ID, Lang: doc.Lang, Product: *doc.Product}, true, nil
+// productOf returns the card of a product document; GetDocument reads its product fields.
+func productOf(doc store.Document) (engine.Card, bool) {
+	if doc.Product == nil {
+		return engine.Card{}, false
 	}
-	found, err := engine.ProductsIn(ctx, p.svc.st, p.acct.ID, doc.Title, doc.Lang)
-	if err != nil {
-		return engine.Card{}, false, fmt.Errorf("product card %d: %w", doc.ID, err)
-	}
-	for _, c := range found {
-		if c.DocID == doc.ID {
-			return c, true, nil
-		}
-	}
-	return engine.Card{}, false, nil
+	return engine.Card{DocID: doc.ID, Lang: doc.Lang, Product: *doc.Product}, true
 }
 
 // namedProducts returns the stored products the reply's text may name (engine.ProductsIn):

@@ -480,7 +480,7 @@ func testKBImportAndSearch(t *testing.T, s store.Store) {
 		t.Fatalf("stale chunk still indexed: %+v", old)
 	}
 	d, err := s.GetDocument(ctx(), a.ID, hits[0].DocID)
-	if err != nil || d.Title != "Trail Boot" || len(d.Chunks) != 1 {
+	if err != nil || d.Title != "Trail Boot" || len(d.Chunks) != 1 || d.Product == nil || d.Product.Price != "119,90 €" {
 		t.Fatalf("get document: %v %+v", err, d)
 	}
 }
