@@ -2,7 +2,6 @@ package chat
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"svc/internal/engine"
@@ -18,14 +17,18 @@ import (
 // about products: one with product wording (engine.ProductIntent), or one that names the
 // product the reply was drawn from first.
 func (p *pending) attachCards(ctx context.Context, reply *store.Message) error {
-	if !p.acct.SalesMode || len(reply.DocIDs) == 0 && engine.ProductIntent(p.text, p.lang) == 0 {
+	if !p.acct.SalesMode {
+		return nil
+	}
+	intent := engine.ProductIntent(p.text, p.lang)
+	if len(reply.DocIDs) == 0 && intent == 0 {
 		return nil
 	}
 	cards, err := p.storedCards(ctx, reply.DocIDs)
 	if err != nil {
 		return err
 	}
-	if engine.ProductIntent(p.text, p.lang) == 0 {
+	if intent == 0 {
 		first := len(cards) > 0 && cards[0].DocID == reply.DocIDs[0]
 		if !first || !engine.NamesProduct(p.text, p.lang, cards[0].Product) {
 			return nil
@@ -53,36 +56,27 @@ func (p *pending) attachCards(ctx context.Context, reply *store.Message) error {
 }
 
 // storedCards returns the product documents among docIDs, in their order, at most
-// MaxProductCards. A document removed since the answer was made is skipped.
+// MaxProductCards, read in one query. A document removed since the answer was made is
+// skipped.
 func (p *pending) storedCards(ctx context.Context, docIDs []int64) ([]engine.Card, error) {
+	if len(docIDs) == 0 {
+		return nil, nil // an empty id list would select by language instead
+	}
+	hits, err := p.svc.st.Products(ctx, p.acct.ID, store.ProductQuery{DocIDs: docIDs, Limit: len(docIDs)})
+	if err != nil {
+		return nil, fmt.Errorf("product cards: %w", err)
+	}
+	byDoc := make(map[int64]store.ChunkHit, len(hits))
+	for _, h := range hits {
+		byDoc[h.DocID] = h
+	}
 	var cards []engine.Card
 	for _, id := range docIDs {
-		if len(cards) == MaxProductCards {
-			break
-		}
-		doc, err := p.svc.st.GetDocument(ctx, p.acct.ID, id)
-		if errors.Is(err, store.ErrNotFound) {
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("product card %d: %w", id, err)
-		}
-		if doc.Type != store.DocProduct {
-			continue
-		}
-		if c, ok := productOf(doc); ok {
-			cards = append(cards, c)
+		if h, ok := byDoc[id]; ok && len(cards) < MaxProductCards {
+			cards = append(cards, engine.Card{DocID: id, Lang: h.Lang, Product: *h.Product})
 		}
 	}
 	return cards, nil
-}
-
-// productOf returns the card of a product document; GetDocument reads its product fields.
-func productOf(doc store.Document) (engine.Card, bool) {
-	if doc.Product == nil {
-		return engine.Card{}, false
-	}
-	return engine.Card{DocID: doc.ID, Lang: doc.Lang, Product: *doc.Product}, true
 }
 
 // namedProducts returns the stored products the reply's text may name (engine.ProductsIn):

@@ -15,6 +15,7 @@ import (
 type Searcher interface {
 	SearchChunks(ctx context.Context, accountID int64, q store.SearchQuery) ([]store.ChunkHit, error)
 	TermStats(ctx context.Context, accountID int64, terms []store.SearchTerm) (store.TermStats, error)
+	Products(ctx context.Context, accountID int64, q store.ProductQuery) ([]store.ChunkHit, error)
 }
 
 // Options tune the engine. The zero value gives the defaults, which were measured on the

@@ -3,6 +3,8 @@ package engine
 import (
 	"context"
 	"strings"
+
+	"svc/internal/kb"
 )
 
 // salesAnswer is Answer with Sales Mode on. A question that is not about products gets the
@@ -154,7 +156,7 @@ func (sh *shelf) support(ex extract, top *candidate, soft float64) string {
 }
 
 // factLine reports whether a line of text is one a card already shows: a carded product's
-// name, or a category or price line of the import's facts (see catalogLabels).
+// name, or a category or price line of the import's facts.
 func (sh *shelf) factLine(line string) bool {
 	line = strings.TrimSpace(line)
 	for _, c := range sh.cards {
@@ -162,12 +164,5 @@ func (sh *shelf) factLine(line string) bool {
 			return true
 		}
 	}
-	for _, labels := range catalogLabels {
-		for _, l := range strings.Fields(labels) {
-			if strings.HasPrefix(line, l+": ") {
-				return true
-			}
-		}
-	}
-	return false
+	return kb.IsFactLine(line)
 }

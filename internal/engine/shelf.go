@@ -47,16 +47,6 @@ type shelf struct {
 	about   bool // the question is about products
 }
 
-// catalogLabels are the labels of the facts line that the KB import writes into every
-// product chunk with a category or a price (kb.buildProduct), per language. A listing
-// question without a subject ("what products do you have?") searches for them, which finds
-// the products of the question's language and nothing else.
-var catalogLabels = map[string]string{
-	"tr": "Kategori Fiyat",
-	"en": "Category Price",
-	"de": "Kategorie Preis",
-}
-
 // shelf finds the products a question is about. Whether it is a product question at all
 // depends on the wording and the evidence: a listing, comparison or recommendation needs
 // products that match its subject; a price or stock question needs a product whose name or
@@ -87,9 +77,9 @@ func (e *Engine) shelf(ctx context.Context, accountID int64, question, lg string
 		scored = e.scoreProducts(&subject, hits, r.avgLen)
 		weighProducts(&subject, scored, r.docFreq, question)
 	case len(keep) == 0 && intent&(IntentList|IntentRecommend) != 0:
-		hits, err := e.kb.SearchChunks(ctx, accountID, store.SearchQuery{
-			Terms: searchTerms(textindex.QueryTerms(catalogLabels[lg], lg)),
-			Types: []string{store.DocProduct}, Limit: e.opts.Candidates})
+		// A listing question without a subject ("what products do you have?"): the
+		// products of the question's language.
+		hits, err := e.kb.Products(ctx, accountID, store.ProductQuery{Lang: lg, Limit: e.opts.Candidates})
 		if err != nil {
 			return sh, fmt.Errorf("engine: catalog search: %w", err)
 		}
@@ -360,7 +350,7 @@ func maxEach(a, b []float64) []float64 {
 	return out
 }
 
-// catalog keeps each product document of a subject-less search once, in the store's order;
+// catalog keeps each product document of the store's product list once, in its order;
 // every one fits a question that names no subject.
 func catalog(hits []store.ChunkHit) []productHit {
 	var out []productHit

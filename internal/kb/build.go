@@ -156,6 +156,19 @@ var factLabels = map[string][2]string{
 	"de": {"Kategorie", "Preis"},
 }
 
+// IsFactLine reports whether a chunk line is one of the facts lines buildProduct writes
+// ("Price: 119,90 €"), which a product card already shows.
+func IsFactLine(line string) bool {
+	for _, labels := range factLabels {
+		for _, l := range labels {
+			if strings.HasPrefix(line, l+": ") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // priceWords are how visitors ask for a price; indexed with priced products only.
 var priceWords = map[string]string{
 	"tr": "fiyat ücret tutar para",

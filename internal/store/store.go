@@ -245,6 +245,13 @@ type ImportResult struct {
 	Unchanged int `json:"unchanged"`
 }
 
+// ProductQuery selects product documents: by id when DocIDs is set, else by language.
+type ProductQuery struct {
+	DocIDs []int64
+	Lang   string
+	Limit  int
+}
+
 // SearchTerm is one analyzed query term; Prefix asks for every indexed term starting with Text.
 type SearchTerm struct {
 	Text   string
@@ -408,6 +415,10 @@ type KB interface {
 	// QAQuestions returns curated questions in lang, oldest first.
 	QAQuestions(ctx context.Context, accountID int64, lang string, limit int) ([]string, error)
 	// Articles returns the account's articles by view count, most viewed first.
+	// Products returns the first chunk of the account's product documents, each with its card:
+	// those with the given ids, or else those in lang ("" = any), in document order, at most
+	// Limit. It answers "which products are there" without a full-text query.
+	Products(ctx context.Context, accountID int64, q ProductQuery) ([]ChunkHit, error)
 	// Articles in lang come first ("" = no preference), then by views.
 	Articles(ctx context.Context, accountID int64, lang string, limit int) ([]Article, error)
 	CountDocuments(ctx context.Context, accountID int64) (map[string]int, error)

@@ -248,6 +248,44 @@ func (s *Store) SearchChunks(ctx context.Context, accountID int64, q store.Searc
 	return out, rows.Err()
 }
 
+// Products reads product documents' first chunks and cards in one query.
+func (s *Store) Products(ctx context.Context, accountID int64, q store.ProductQuery) ([]store.ChunkHit, error) {
+	if q.Limit <= 0 {
+		q.Limit = 50
+	}
+	where, args := ` AND d.lang = ?`, []any{q.Lang}
+	switch {
+	case len(q.DocIDs) > 0:
+		where, args = ` AND d.id IN (`+strings.TrimSuffix(strings.Repeat("?,", len(q.DocIDs)), ",")+`)`, nil
+		for _, id := range q.DocIDs {
+			args = append(args, id)
+		}
+	case q.Lang == "":
+		where, args = "", nil
+	}
+	args = append([]any{accountID, store.DocProduct}, append(args, q.Limit)...)
+	rows, err := s.r.QueryContext(ctx, `SELECT c.id, d.id, d.type, d.title, d.url, d.lang, c.heading, c.text, c.terms,
+		p.name, p.url, p.price, p.category, p.image
+		FROM documents d JOIN products p ON p.document_id = d.id JOIN chunks c ON c.document_id = d.id AND c.ord = 0
+		WHERE d.account_id = ? AND d.type = ?`+where+` ORDER BY d.id LIMIT ?`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("products: %w", err)
+	}
+	defer rows.Close()
+	out := []store.ChunkHit{}
+	for rows.Next() {
+		var h store.ChunkHit
+		p := &store.Product{}
+		if err := rows.Scan(&h.ChunkID, &h.DocID, &h.DocType, &h.Title, &h.URL, &h.Lang, &h.Heading, &h.Text, &h.Terms,
+			&p.Name, &p.URL, &p.Price, &p.Category, &p.Image); err != nil {
+			return nil, fmt.Errorf("products: %w", err)
+		}
+		h.Product = p
+		out = append(out, h)
+	}
+	return out, rows.Err()
+}
+
 // TermStats counts, for the account only, its chunks, their mean length and each term's
 // document frequency, so that ranking of one tenant never depends on another's corpus.
 func (s *Store) TermStats(ctx context.Context, accountID int64, terms []store.SearchTerm) (store.TermStats, error) {

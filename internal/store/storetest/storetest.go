@@ -41,6 +41,7 @@ func Run(t *testing.T, open Opener) {
 		{"CrawledPages", testCrawledPages},
 		{"CrawlTenantIsolation", testCrawlTenantIsolation},
 		{"ArticlesByLanguage", testArticlesByLanguage},
+		{"Products", testProducts},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -540,5 +541,28 @@ func testUsageSummary(t *testing.T, s store.Store) {
 	avg, ok, _ := s.AverageCost(ctx(), a.ID, 50)
 	if !ok || avg != 4_501 {
 		t.Fatalf("average %d (rounded up)", avg)
+	}
+}
+
+func testProducts(t *testing.T, s store.Store) {
+	a, _ := NewAccount(t, s, "A", 0)
+	b, _ := NewAccount(t, s, "B", 0)
+	docs := kbDocs()
+	if _, err := s.ImportDocuments(ctx(), a.ID, docs); err != nil {
+		t.Fatal(err)
+	}
+	en, err := s.Products(ctx(), a.ID, store.ProductQuery{Lang: "en", Limit: 10})
+	if err != nil || len(en) != 1 || en[0].Product == nil || en[0].Product.Price != "119,90 €" || en[0].Text == "" {
+		t.Fatalf("products in en: %v %+v", err, en)
+	}
+	if de, _ := s.Products(ctx(), a.ID, store.ProductQuery{Lang: "de"}); len(de) != 0 {
+		t.Fatalf("products in de: %+v", de)
+	}
+	byID, _ := s.Products(ctx(), a.ID, store.ProductQuery{DocIDs: []int64{docs[0].ID, docs[2].ID}})
+	if len(byID) != 1 || byID[0].DocID != docs[2].ID {
+		t.Fatalf("products by id (a page and a product): %+v", byID)
+	}
+	if other, _ := s.Products(ctx(), b.ID, store.ProductQuery{DocIDs: []int64{docs[2].ID}}); len(other) != 0 {
+		t.Fatalf("B read A's product: %+v", other)
 	}
 }
