@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	"svc/internal/extract"
+	"svc/internal/textindex"
 )
 
 // articleMeta is what makes a page an article of a help centre.
@@ -123,7 +124,7 @@ func pathSegments(u *url.URL) []string {
 }
 
 // slugOf makes a URL segment or a name into a slug: the file extension dropped, letters
-// folded to ASCII, anything else a single hyphen.
+// folded to ASCII as the index folds them, anything else a single hyphen.
 func slugOf(s string) string {
 	if ext := path.Ext(s); ext == ".html" || ext == ".htm" || ext == ".php" || ext == ".aspx" {
 		s = strings.TrimSuffix(s, ext)
@@ -133,12 +134,7 @@ func slugOf(s string) string {
 	}
 	var b strings.Builder
 	dash := false
-	for _, r := range strings.ToLower(s) {
-		if f, ok := asciiFold[r]; ok {
-			b.WriteString(f)
-			dash = false
-			continue
-		}
+	for _, r := range textindex.Fold(s) {
 		if r < unicode.MaxASCII && (unicode.IsLetter(r) || unicode.IsDigit(r)) {
 			b.WriteRune(r)
 			dash = false
@@ -150,9 +146,4 @@ func slugOf(s string) string {
 		}
 	}
 	return strings.TrimSuffix(b.String(), "-")
-}
-
-var asciiFold = map[rune]string{
-	'ı': "i", 'i': "i", 'ş': "s", 'ğ': "g", 'ü': "u", 'ö': "o", 'ç': "c", 'â': "a", 'î': "i", 'û': "u",
-	'ä': "a", 'ß': "ss", 'é': "e", 'è': "e", 'à': "a",
 }

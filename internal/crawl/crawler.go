@@ -324,16 +324,20 @@ func (r *run) prune(ctx context.Context, res *Result) error {
 	return err
 }
 
+// count fills the site's totals. The page count is derived rather than read back: the
+// pages stored before, plus those this crawl stored, less those it removed.
 func (r *run) count(ctx context.Context, res *Result) error {
 	counts, err := r.c.st.SiteDocuments(ctx, r.site.AccountID, r.site.ID)
 	if err != nil {
 		return err
 	}
-	states, err := r.c.st.PageStates(ctx, r.site.AccountID, r.site.ID)
-	if err != nil {
-		return err
+	pages := len(r.states)
+	for u := range r.kept {
+		if _, before := r.states[u]; !before {
+			pages++
+		}
 	}
-	res.Pages = len(states)
+	res.Pages = pages - res.Removed
 	res.Products, res.Articles, res.QA = counts[store.DocProduct], counts[store.DocArticle], counts[store.DocQA]
 	return nil
 }

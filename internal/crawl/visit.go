@@ -134,8 +134,7 @@ func (r *run) page(ctx context.Context, o outcome, final *url.URL, resp *fetch.R
 		}
 	}
 	key := storeURL.String()
-	prev, known := r.states[key]
-	if info.noindex {
+	if _, known := r.states[key]; info.noindex {
 		o.skip = "noindex"
 		if known {
 			o.gone = key
@@ -145,79 +144,72 @@ func (r *run) page(ctx context.Context, o outcome, final *url.URL, resp *fetch.R
 
 	state := store.PageState{URL: key, ETag: resp.ETag, LastModified: resp.LastModified,
 		Hash: pageHash(resp.Body), Links: r.scopedLinks(o.links)}
-	if known && prev.Hash == state.Hash {
-		if err := r.c.st.TouchPage(ctx, r.site.AccountID, r.site.ID, state); err != nil {
-			o.skip, o.err = "error", err
-			r.keepKnown(true, key)
-			return o
-		}
-		r.keep(key)
-		o.unchanged = true
-		return o
-	}
-	built, err := buildPage(string(resp.Body), doc, storeURL, r.scope, info)
-	if err != nil || len(built.docs) == 0 {
-		o.skip = "empty"
-		if errors.Is(err, errListing) {
-			o.skip = "listing"
-			o.links = append(o.links, built.elsewhere...)
-		}
-		if known {
-			o.gone = key
-		}
-		return o
-	}
-	o.links = append(o.links, built.elsewhere...)
-	saved, err := r.c.st.SavePage(ctx, r.site.AccountID, r.site.ID, state, built.docs)
-	if err != nil {
-		o.skip, o.err = "error", err
-		r.keepKnown(known, key)
-		return o
-	}
-	r.keep(key)
-	if saved.Unchanged == len(built.docs) {
-		o.unchanged = true
-	} else {
-		o.updated = true
-	}
+	var elsewhere []*url.URL
+	o = r.save(ctx, o, state, func() ([]store.Document, error) {
+		built, err := buildPage(string(resp.Body), doc, storeURL, r.scope, info)
+		elsewhere = built.elsewhere
+		return built.docs, err
+	})
+	o.links = append(o.links, elsewhere...)
 	return o
 }
 
 // pdf stores the text of a PDF as a page.
 func (r *run) pdf(ctx context.Context, o outcome, final *url.URL, resp *fetch.Response) outcome {
 	key := final.String()
-	prev, known := r.states[key]
 	state := store.PageState{URL: key, ETag: resp.ETag, LastModified: resp.LastModified, Hash: pageHash(resp.Body)}
+	return r.save(ctx, o, state, func() ([]store.Document, error) {
+		text, err := pdfText(resp.Body)
+		if err != nil {
+			return nil, err
+		}
+		d, err := kb.Build(kb.Record{Type: kb.TypePage, URL: key, Title: pdfTitle(final.Path), Body: text})
+		if err != nil {
+			return nil, err
+		}
+		return []store.Document{d}, nil
+	})
+}
+
+// save brings one fetched page's documents up to date: an unchanged content hash only
+// touches the page; otherwise build makes the documents, and a page that yields none is
+// removed if it was stored before.
+func (r *run) save(ctx context.Context, o outcome, state store.PageState, build func() ([]store.Document, error)) outcome {
+	key := state.URL
+	prev, known := r.states[key]
 	if known && prev.Hash == state.Hash {
 		if err := r.c.st.TouchPage(ctx, r.site.AccountID, r.site.ID, state); err != nil {
 			o.skip, o.err = "error", err
-			r.keepKnown(true, key)
+			r.keep(key)
 			return o
 		}
 		r.keep(key)
 		o.unchanged = true
 		return o
 	}
-	text, err := pdfText(resp.Body)
-	if err != nil {
+	docs, err := build()
+	if err != nil || len(docs) == 0 {
 		o.skip = "empty"
+		if errors.Is(err, errListing) {
+			o.skip = "listing"
+		}
 		if known {
 			o.gone = key
 		}
 		return o
 	}
-	d, err := kb.Build(kb.Record{Type: kb.TypePage, URL: key, Title: pdfTitle(final.Path), Body: text})
+	saved, err := r.c.st.SavePage(ctx, r.site.AccountID, r.site.ID, state, docs)
 	if err != nil {
-		o.skip = "empty"
-		return o
-	}
-	if _, err := r.c.st.SavePage(ctx, r.site.AccountID, r.site.ID, state, []store.Document{d}); err != nil {
 		o.skip, o.err = "error", err
 		r.keepKnown(known, key)
 		return o
 	}
 	r.keep(key)
-	o.updated = true
+	if saved.Unchanged == len(docs) {
+		o.unchanged = true
+	} else {
+		o.updated = true
+	}
 	return o
 }
 

@@ -54,6 +54,10 @@ func fold(s string) string {
 	return b.String()
 }
 
+// Fold lower-cases s and maps it to ASCII the way the index does; for slugs and keys that
+// must agree with what search sees.
+func Fold(s string) string { return fold(strings.ToLower(s)) }
+
 func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
