@@ -54,6 +54,9 @@ type Settings struct {
 	SalesMode      *bool
 	TonePreset     *string
 	ToneCustom     *string
+	// InputRate and OutputRate are the account's prices in micro-USD per 1M tokens.
+	InputRate  *int64
+	OutputRate *int64
 }
 
 // Limits of operator input.
@@ -61,6 +64,9 @@ const (
 	maxNameLen       = 200
 	maxToneCustomLen = 500
 	maxSendRate      = 10_000
+	// maxRate bounds a token price at 1,000 USD per 1M tokens: far above any model's list
+	// price, low enough that a typo of a few zeros is refused.
+	maxRate = 1_000 * billing.MicroPerUSD
 )
 
 // Valid values.
@@ -109,6 +115,19 @@ func apply(a *store.Account, s Settings) error {
 			return bad("send rate must be 1 to %d a minute", maxSendRate)
 		}
 		a.SendRatePerMin = *s.SendRatePerMin
+	}
+	for _, r := range []struct {
+		v    *int64
+		to   *int64
+		name string
+	}{{s.InputRate, &a.InputRate, "input"}, {s.OutputRate, &a.OutputRate, "output"}} {
+		if r.v == nil {
+			continue
+		}
+		if *r.v < 0 || *r.v > maxRate {
+			return bad("the %s price must be 0 to %s USD per 1M tokens", r.name, billing.FormatUSD(maxRate))
+		}
+		*r.to = *r.v
 	}
 	if s.DailyAnswers != nil {
 		if *s.DailyAnswers < 0 {

@@ -16,6 +16,7 @@ import (
 
 	"svc/internal/account"
 	"svc/internal/cli"
+	"svc/internal/config"
 	"svc/internal/demo"
 	"svc/internal/kb"
 	"svc/internal/openapi/validate"
@@ -40,6 +41,12 @@ type harness struct {
 
 func newHarness(t testing.TB) *harness {
 	t.Helper()
+	return newHarnessWith(t, config.Config{LLMProvider: "builtin"})
+}
+
+// newHarnessWith serves with the answer engine cfg names (a fake provider's URL, say).
+func newHarnessWith(t testing.TB, cfg config.Config) *harness {
+	t.Helper()
 	validatorOnce.Do(func() { validator, validatorErr = validate.NewValidator() })
 	if validatorErr != nil {
 		t.Fatal(validatorErr)
@@ -50,7 +57,7 @@ func newHarness(t testing.TB) *harness {
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	accounts := account.New(st, nil)
-	h, err := cli.NewHandler(st, accounts, log)
+	h, err := cli.NewHandler(st, accounts, cfg, log)
 	if err != nil {
 		t.Fatal(err)
 	}

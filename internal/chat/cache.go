@@ -3,7 +3,10 @@ package chat
 import (
 	"context"
 	"errors"
+	"math"
 	"strings"
+
+	"svc/internal/engine"
 
 	"svc/internal/store"
 	"svc/internal/textindex"
@@ -14,10 +17,49 @@ import (
 // purpose: a wrong curated answer is worse than a composed one.
 const curatedMatch = 0.8
 
-// fromCache answers from this account's curated Q&A entries or its earlier answers. Both are
-// free and never touch the daily quota.
+// similarMatch is how alike (IDF-weighted Dice, see similarity) a question and an earlier
+// answered question of the same language and kind must be for the earlier answer to be
+// served from the cache. Tuned on internal/chat/testdata/rewordings.json so that no question
+// with a different answer is ever served; see BENCHMARKS.md for the hit rate it buys.
+const similarMatch = 0.75
+
+// similarCandidates is how many entries sharing terms with the question are compared.
+const similarCandidates = 12
+
+// questionKey is a question normalised for the cache: its analyzed content terms, sorted,
+// and the kind of answer it asks for. The kind is part of the key because question words
+// are stop words: "how long is delivery to Germany" and "how much is delivery to Germany"
+// have the same terms and different answers.
+type questionKey struct {
+	key   string
+	terms []string
+	kind  string
+}
+
+func newQuestionKey(text, lg string) questionKey {
+	norm := textindex.NormalizeQuestion(text, lg)
+	if norm == "" {
+		return questionKey{}
+	}
+	q := questionKey{key: norm, terms: strings.Fields(norm), kind: engine.QuestionKind(text, lg)}
+	if q.kind != "" {
+		q.key += " ?" + q.kind
+	}
+	return q
+}
+
+// keyKind reads the kind back from a stored key.
+func keyKind(key string) string {
+	if i := strings.LastIndex(key, " ?"); i >= 0 {
+		return key[i+2:]
+	}
+	return ""
+}
+
+// fromCache answers from this account's curated Q&A entries or its earlier answers, exact
+// or similar. All are free and never touch the daily quota.
 func (p *pending) fromCache(ctx context.Context) (SendResult, bool, error) {
-	if p.key == "" {
+	if p.q.key == "" {
 		return SendResult{}, false, nil
 	}
 	if doc, ok, err := p.curated(ctx); err != nil || ok {
@@ -32,11 +74,14 @@ func (p *pending) fromCache(ctx context.Context) (SendResult, bool, error) {
 		res, err := p.commit(ctx, reply, store.Charge{EventType: store.EventCacheTenant})
 		return res, true, err
 	}
-	entry, err := p.svc.st.CachedAnswer(ctx, p.acct.ID, p.lang, p.key)
+	entry, err := p.svc.st.CachedAnswer(ctx, p.acct.ID, p.lang, p.q.key)
 	if errors.Is(err, store.ErrNotFound) {
-		return SendResult{}, false, nil
-	}
-	if err != nil {
+		var ok bool
+		entry, ok, err = p.similar(ctx)
+		if err != nil || !ok {
+			return SendResult{}, false, err
+		}
+	} else if err != nil {
 		return SendResult{}, false, err
 	}
 	reply := p.reply(entry.Answer, store.SourceCacheTenant, false)
@@ -48,6 +93,89 @@ func (p *pending) fromCache(ctx context.Context) (SendResult, bool, error) {
 	t.CacheHitID = entry.ID
 	res, err := p.save(ctx, t)
 	return res, true, err
+}
+
+// similar finds the earlier answer of a question worded differently but saying the same:
+// same language, same kind of answer, and similar enough terms weighed by how rare each is
+// in the account's KB, so that the words that tell subjects apart ("Germany", "Austria")
+// count for more than the words every question shares ("delivery").
+func (p *pending) similar(ctx context.Context) (store.CacheEntry, bool, error) {
+	cands, err := p.svc.st.SimilarCached(ctx, p.acct.ID, p.lang, p.q.terms, similarCandidates)
+	if err != nil || len(cands) == 0 {
+		return store.CacheEntry{}, false, err
+	}
+	seen := map[string]bool{}
+	var terms []store.SearchTerm
+	for _, c := range cands {
+		for _, t := range append(c.Terms, p.q.terms...) {
+			if !seen[t] {
+				seen[t] = true
+				terms = append(terms, store.SearchTerm{Text: t})
+			}
+		}
+	}
+	st, err := p.svc.st.TermStats(ctx, p.acct.ID, terms)
+	if err != nil {
+		return store.CacheEntry{}, false, err
+	}
+	weight := idfWeights(st)
+	best, bestScore := -1, 0.0
+	for i, c := range cands {
+		if keyKind(c.Key) != p.q.kind {
+			continue
+		}
+		if sc := similarity(p.q.terms, c.Terms, weight); sc > bestScore {
+			best, bestScore = i, sc
+		}
+	}
+	if best < 0 || bestScore < similarMatch {
+		return store.CacheEntry{}, false, nil
+	}
+	return cands[best], true, nil
+}
+
+// idfWeights weighs a term by its rarity among the account's chunks; a term the KB never
+// uses weighs the most, since it names something the KB does not (and so tells questions
+// apart).
+func idfWeights(st store.TermStats) func(string) float64 {
+	n := float64(st.Chunks)
+	return func(t string) float64 {
+		return math.Log(1 + (n+1)/(float64(st.DocFreq[t])+0.5))
+	}
+}
+
+// similarity is the weighted Dice coefficient of two term lists: every term counts its
+// weight times how well the other side matches it (1, or nearMatch for a term that only
+// extends the other's).
+func similarity(a, b []string, w func(string) float64) float64 {
+	total := 0.0
+	for _, t := range a {
+		total += w(t)
+	}
+	for _, t := range b {
+		total += w(t)
+	}
+	if total == 0 {
+		return 0
+	}
+	return (weightedMatch(a, b, w) + weightedMatch(b, a, w)) / total
+}
+
+func weightedMatch(xs, ys []string, w func(string) float64) float64 {
+	sum := 0.0
+	for _, x := range xs {
+		best := 0.0
+		for _, y := range ys {
+			switch {
+			case x == y:
+				best = 1
+			case best < nearMatch && textindex.Extends(x, y, nearMinLen):
+				best = nearMatch
+			}
+		}
+		sum += best * w(x)
+	}
+	return sum
 }
 
 // curated finds a curated Q&A entry in the question's language whose question says the same.
@@ -66,7 +194,10 @@ func (p *pending) curated(ctx context.Context) (store.Document, bool, error) {
 		if h.Lang != p.lang {
 			continue
 		}
-		if sc := dice(p.key, textindex.NormalizeQuestion(h.Title, p.lang)); sc > bestScore {
+		if k := engine.QuestionKind(h.Title, p.lang); k != "" && p.q.kind != "" && k != p.q.kind {
+			continue
+		}
+		if sc := dice(strings.Join(p.q.terms, " "), textindex.NormalizeQuestion(h.Title, p.lang)); sc > bestScore {
 			best, bestScore = h.DocID, sc
 		}
 	}

@@ -14,7 +14,6 @@ import (
 	"svc/internal/lang"
 	"svc/internal/smalltalk"
 	"svc/internal/store"
-	"svc/internal/textindex"
 )
 
 // SendResult is the outcome of one send: the stored question and reply.
@@ -45,7 +44,6 @@ func (s *Service) Send(ctx context.Context, a store.Account, keyID int64, messag
 	}
 	p := &pending{svc: s, acct: a, conv: conv, text: text, now: now}
 	p.lang = lang.DetectOr(text, conv.Lang)
-	p.key = textindex.NormalizeQuestion(text, p.lang)
 
 	if kind, phraseLang, ok := smalltalk.Match(text); ok {
 		if phraseLang != "" {
@@ -55,6 +53,7 @@ func (s *Service) Send(ctx context.Context, a store.Account, keyID int64, messag
 			store.Charge{EventType: store.EventCacheShared})
 	}
 
+	p.q = newQuestionKey(text, p.lang)
 	if res, ok, err := p.fromCache(ctx); err != nil || ok {
 		return res, err
 	}
@@ -69,39 +68,135 @@ func (s *Service) Send(ctx context.Context, a store.Account, keyID int64, messag
 			return SendResult{}, quotaError(now)
 		}
 	}
-	if a.BalanceMicro <= 0 {
+	if a.BalanceMicro-a.ReservedMicro <= 0 {
 		return p.commitSystem(ctx)
 	}
+	return p.compose(ctx, midnight)
+}
 
-	ans, err := s.engine.Answer(ctx, engine.Request{AccountID: a.ID, Question: text, Lang: p.lang, Tone: a.TonePreset,
-		SalesMode: a.SalesMode})
+// compose is the paid part of a send: it reserves the most the answer may cost, brings the
+// conversation's summary up to date when turns have left the context window, asks the
+// engine, and commits the turn, which settles the charge to the calls' real usage and
+// releases the reservation in the same transaction. Any failure before the commit releases
+// the reservation, so a failed, timed-out or cancelled answer costs nothing.
+func (p *pending) compose(ctx context.Context, midnight time.Time) (SendResult, error) {
+	s, a := p.svc, p.acct
+	window, err := p.loadContext(ctx)
+	if err != nil {
+		return SendResult{}, err
+	}
+	req := engine.Request{AccountID: a.ID, Question: p.text, Lang: p.lang, Tone: a.TonePreset, ToneCustom: a.ToneCustom,
+		Business: a.Name, SalesMode: a.SalesMode, Summary: p.conv.Summary, History: window.history}
+	if in, out := s.engine.Budget(req, window.fold); in+out > 0 {
+		r, err := s.st.Reserve(ctx, a.ID, billing.Cost(in, out, a.InputRate, a.OutputRate), reserveTTL)
+		if errors.Is(err, store.ErrInsufficientBalance) {
+			return p.commitSystem(ctx)
+		}
+		if err != nil {
+			return SendResult{}, err
+		}
+		p.reservation = r.ID
+		defer p.release(ctx)
+	}
+	var extra []store.Charge
+	var summary *store.SummaryUpdate
+	if len(window.fold) > 0 {
+		sm, err := s.engine.Summarize(ctx, engine.SummaryRequest{AccountID: a.ID, Lang: p.conv.Lang, Previous: p.conv.Summary,
+			Turns: window.fold})
+		if err != nil {
+			return SendResult{}, fmt.Errorf("summarize context: %w", err)
+		}
+		req.Summary = sm.Text
+		summary = &store.SummaryUpdate{Text: sm.Text, Through: window.foldThrough}
+		extra = append(extra, p.charge(store.EventSummary, sm.Calls, true))
+	}
+	ans, err := s.engine.Answer(ctx, req)
 	if err != nil {
 		return SendResult{}, fmt.Errorf("compose answer: %w", err)
 	}
-	if !ans.Confident {
-		return p.commit(ctx, p.reply(ans.Text, store.SourceFallback, true), store.Charge{EventType: store.EventFallback})
+	var t *store.Turn
+	switch {
+	case ans.Degraded:
+		// The provider failed and the built-in engine answered: nothing was bought, nothing
+		// is charged, and the lesser answer is not cached.
+		source, low := store.SourceAI, false
+		if !ans.Confident {
+			source, low = store.SourceFallback, true
+		}
+		reply := p.reply(ans.Text, source, low)
+		reply.DocIDs = ans.DocIDs
+		if a.SalesMode && ans.Confident {
+			reply.Products = productCards(ans.Cards)
+		}
+		t = p.turn(reply, store.Charge{EventType: store.EventDegraded})
+	case !ans.Confident:
+		// No confident answer is no answer: a fallback is free even when model calls were
+		// made to find that out. The calls are still recorded with their tokens.
+		t = p.turn(p.reply(ans.Text, store.SourceFallback, true), p.charge(store.EventFallback, ans.Calls, false))
+	default:
+		reply := p.reply(ans.Text, store.SourceAI, false)
+		reply.DocIDs = ans.DocIDs
+		if a.SalesMode {
+			reply.Products = productCards(ans.Cards)
+		}
+		t = p.turn(reply, p.charge(store.EventAnswer, ans.Calls, true))
+		t.QuotaLimit, t.QuotaSince = a.DailyAnswers, midnight
+		if p.q.key != "" {
+			t.Cache = &store.CacheEntry{Lang: p.lang, Key: p.q.key, Question: p.text, Answer: ans.Text, DocIDs: ans.DocIDs,
+				Terms: p.q.terms}
+		}
 	}
-	reply := p.reply(ans.Text, store.SourceAI, false)
-	reply.DocIDs = ans.DocIDs
-	if a.SalesMode {
-		reply.Products = productCards(ans.Cards)
-	}
-	charge := store.Charge{EventType: store.EventAnswer, InputTokens: ans.InputTokens, OutputTokens: ans.OutputTokens,
-		AmountMicro: billing.Cost(ans.InputTokens, ans.OutputTokens, a.InputRate, a.OutputRate)}
-	t := p.turn(reply, charge)
-	t.QuotaLimit, t.QuotaSince = a.DailyAnswers, midnight
-	if p.key != "" {
-		t.Cache = &store.CacheEntry{Lang: p.lang, Key: p.key, Question: text, Answer: ans.Text, DocIDs: ans.DocIDs}
-	}
+	t.Extra, t.Summary, t.ReservationID = extra, summary, p.reservation
 	res, err := p.save(ctx, t)
 	switch {
+	case err == nil:
+		p.reservation = 0 // released by the commit
+		if t.Capped > 0 {
+			s.log.Warn("answer cost more than its reservation; the excess was written off", "account", a.ID,
+				"written_off_micro", t.Capped)
+		}
 	case errors.Is(err, store.ErrInsufficientBalance):
 		// Another send spent the balance between our check and our charge.
 		return p.commitSystem(ctx)
 	case errors.Is(err, store.ErrQuotaReached):
-		return SendResult{}, quotaError(now)
+		return SendResult{}, quotaError(p.now)
 	}
 	return res, err
+}
+
+// reserveTTL bounds how long a reservation outlives a process that died holding it.
+const reserveTTL = 5 * time.Minute
+
+// release gives back a reservation that no commit settled. It runs on a context that
+// outlives the request's cancellation, since a cancelled send is exactly when it matters.
+func (p *pending) release(ctx context.Context) {
+	if p.reservation == 0 {
+		return
+	}
+	if err := p.svc.st.Release(context.WithoutCancel(ctx), p.acct.ID, p.reservation); err != nil {
+		p.svc.log.Error("release reservation", "account", p.acct.ID, "reservation", p.reservation, "err", err)
+	}
+	p.reservation = 0
+}
+
+// charge prices calls at the account's rates: the charge is the sum of their tokens priced
+// once, so a split into sub-calls never rounds the bill up more than once. Each call keeps
+// its own tokens and cost for the record. billable false records the calls at no cost.
+func (p *pending) charge(event string, calls []engine.Call, billable bool) store.Charge {
+	c := store.Charge{EventType: event}
+	for _, k := range calls {
+		u := store.CallUsage{Call: k.Name, Model: k.Model, InputTokens: k.InputTokens, OutputTokens: k.OutputTokens}
+		if billable {
+			u.CostMicro = billing.Cost(k.InputTokens, k.OutputTokens, p.acct.InputRate, p.acct.OutputRate)
+		}
+		c.Calls = append(c.Calls, u)
+		c.InputTokens += k.InputTokens
+		c.OutputTokens += k.OutputTokens
+	}
+	if billable {
+		c.AmountMicro = billing.Cost(c.InputTokens, c.OutputTokens, p.acct.InputRate, p.acct.OutputRate)
+	}
+	return c
 }
 
 func quotaError(now time.Time) error {
@@ -149,8 +244,10 @@ type pending struct {
 	conv store.Conversation
 	text string
 	lang string
-	key  string // the question normalised in lang: the cache key
+	q    questionKey // the question normalised in lang: the cache key and its terms
 	now  time.Time
+	// reservation is the balance held for this send's answer until its turn commits.
+	reservation int64
 }
 
 func (p *pending) reply(body, source string, low bool) store.Message {

@@ -13,10 +13,14 @@ import (
 	"svc/internal/store"
 )
 
-// Answerer composes a reply from the KB. The built-in engine implements it; model-backed
-// engines implement the same contract.
+// Answerer composes replies from the KB and keeps conversation summaries. The built-in
+// engine and the model-backed engine (llmanswer) implement it.
 type Answerer interface {
 	Answer(ctx context.Context, req engine.Request) (engine.Answer, error)
+	Summarize(ctx context.Context, req engine.SummaryRequest) (engine.Summary, error)
+	// Budget is the most tokens an answer to req (and a summary of fold, when given) may
+	// use; the send reserves their price before it starts. 0, 0 asks for no reservation.
+	Budget(req engine.Request, fold []engine.Turn) (in, out int)
 }
 
 // Limits of the conversation surface (SERVICE.md, Limits).

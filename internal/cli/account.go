@@ -50,6 +50,7 @@ func toAccountJSON(a store.Account) accountJSON {
 // settingsFlags registers the flags shared by account create and update.
 type settingsFlags struct {
 	name, email, plan, lang, balance, salesMode string
+	inputPerM, outputPerM                       string
 	sendRate, dailyAnswers                      int
 }
 
@@ -61,6 +62,8 @@ func (f *settingsFlags) register(c *command, withBalance bool) {
 	c.fs.IntVar(&f.sendRate, "send-rate-per-min", 0, "sends a minute per key (default 15)")
 	c.fs.IntVar(&f.dailyAnswers, "daily-answers", 0, "daily unique AI answers; 0 = unlimited (default by plan)")
 	c.fs.StringVar(&f.salesMode, "sales-mode", "", "on or off (default on)")
+	c.fs.StringVar(&f.inputPerM, "input-usd-per-m", "", "price of 1M input tokens in USD (default 3.00)")
+	c.fs.StringVar(&f.outputPerM, "output-usd-per-m", "", "price of 1M output tokens in USD (default 25.00)")
 	if withBalance {
 		c.fs.StringVar(&f.balance, "balance-usd", "", "opening balance in USD")
 	}
@@ -96,6 +99,19 @@ func (f *settingsFlags) settings(c *command) (account.Settings, error) {
 			return s, usagef("--sales-mode must be on or off")
 		}
 		s.SalesMode = &on
+	}
+	for _, r := range []struct {
+		flag, value string
+		to          **int64
+	}{{"input-usd-per-m", f.inputPerM, &s.InputRate}, {"output-usd-per-m", f.outputPerM, &s.OutputRate}} {
+		if !c.set(r.flag) {
+			continue
+		}
+		m, err := billing.ParseUSD(r.value)
+		if err != nil {
+			return s, usagef("--%s: %v", r.flag, err)
+		}
+		*r.to = &m
 	}
 	if c.set("balance-usd") {
 		m, err := billing.ParseUSD(f.balance)

@@ -53,6 +53,7 @@ commands:
   site add|list               the websites an account's KB is crawled from
   crawl URL                   crawl a site into the KB (--account, --site, --max-pages, --allow-private)
   review list                 answers rated not_helpful
+  review answer ID --text T   correct a flagged answer; it becomes a curated Q&A entry
   eval xquad                  measure answer quality on XQuAD
 Run 'svc <command> -h' for a command's flags.`
 
@@ -98,6 +99,7 @@ var commands = map[string]commandFunc{
 	"site list":      cmdSiteList,
 	"crawl":          cmdCrawl,
 	"review list":    cmdReviewList,
+	"review answer":  cmdReviewAnswer,
 	"eval xquad":     cmdEvalXQuAD,
 }
 

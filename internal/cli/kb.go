@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"svc/internal/account"
 	"svc/internal/eval"
@@ -66,36 +65,6 @@ func splitList(v string) []string {
 		}
 	}
 	return out
-}
-
-func cmdReviewList(ctx context.Context, args []string, env Env) error {
-	c, err := newCommand("review list", env)
-	if err != nil {
-		return err
-	}
-	id := c.accountFlag()
-	st, err := c.openForAccount(ctx, args, id)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	items, err := st.ReviewList(ctx, *id)
-	if err != nil {
-		return err
-	}
-	type item struct {
-		MessageID int64  `json:"message_id"`
-		Question  string `json:"question"`
-		Answer    string `json:"answer"`
-		Lang      string `json:"lang"`
-		Comment   string `json:"comment"`
-		FlaggedAt string `json:"flagged_at"`
-	}
-	out := make([]item, 0, len(items))
-	for _, it := range items {
-		out = append(out, item{it.MessageID, it.Question, it.Answer, it.Lang, it.Comment, it.CreatedAt.Format(time.RFC3339)})
-	}
-	return c.print(map[string]any{"items": out})
 }
 
 func cmdEvalXQuAD(ctx context.Context, args []string, env Env) error {

@@ -13,9 +13,9 @@ import (
 	"svc/internal/api"
 	"svc/internal/billing"
 	"svc/internal/chat"
+	"svc/internal/config"
 	"svc/internal/crawl"
 	"svc/internal/demo"
-	"svc/internal/engine"
 	"svc/internal/ratelimit"
 	"svc/internal/store"
 )
@@ -42,7 +42,7 @@ func cmdServe(ctx context.Context, args []string, env Env, seed bool) error {
 	defer st.Close()
 
 	accounts := account.New(st, nil)
-	handler, err := NewHandler(st, accounts, log)
+	handler, err := NewHandler(st, accounts, c.cfg, log)
 	if err != nil {
 		return err
 	}
@@ -79,11 +79,11 @@ func cmdServe(ctx context.Context, args []string, env Env, seed bool) error {
 	return serveHTTP(ctx, ln, handler, c.cfg.ShutdownTimeout, log)
 }
 
-// NewHandler wires the domain services into the HTTP handler.
-func NewHandler(st store.Store, accounts *account.Service, log *slog.Logger) (http.Handler, error) {
-	eng, err := engine.New(st, engine.Options{})
+// NewHandler wires the domain services into the HTTP handler; cfg must be validated.
+func NewHandler(st store.Store, accounts *account.Service, cfg config.Config, log *slog.Logger) (http.Handler, error) {
+	eng, err := newAnswerer(cfg, st, log)
 	if err != nil {
-		return nil, fmt.Errorf("start engine: %w", err)
+		return nil, err
 	}
 	chatSvc := chat.New(chat.Deps{Store: st, Engine: eng, Limiter: ratelimit.NewMemory(), Log: log})
 	return api.New(api.Deps{Store: st, Accounts: accounts, Chat: chatSvc, Log: log}), nil

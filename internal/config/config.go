@@ -22,7 +22,10 @@ type Config struct {
 	LLMProvider       string         // SVC_LLM_PROVIDER
 	LLMBaseURL        string         // SVC_LLM_BASE_URL
 	LLMAPIKey         string         // SVC_LLM_API_KEY
-	LLMModel          string         // SVC_LLM_MODEL
+	LLMModel          string         // SVC_LLM_MODEL: the model that writes replies
+	LLMSmallModel     string         // SVC_LLM_SMALL_MODEL: plans, checks and summaries; default LLMModel
+	LLMTimeout        time.Duration  // SVC_LLM_TIMEOUT: one provider attempt
+	LLMMaxRetries     int            // SVC_LLM_MAX_RETRIES: retries of a 429, 5xx or timeout
 	SMTPURL           string         // SVC_SMTP_URL
 	TrustedProxies    []netip.Prefix // SVC_TRUSTED_PROXIES
 	CrawlAllowPrivate bool           // SVC_CRAWL_ALLOW_PRIVATE
@@ -43,7 +46,9 @@ const (
 	// for long stretches and is better split into sites.
 	MaxCrawlPages = 100_000
 	// MinCrawlInterval keeps a misconfigured schedule from re-crawling customer sites back to back.
-	MinCrawlInterval = 10 * time.Minute
+	MinCrawlInterval     = 10 * time.Minute
+	DefaultLLMTimeout    = 30 * time.Second
+	DefaultLLMMaxRetries = 2
 )
 
 // parseInterval reads a Go duration; "0" and "off" turn re-crawling off.
@@ -73,6 +78,9 @@ func Load(getenv func(string) string) (Config, error) {
 		LLMBaseURL:      getenv("SVC_LLM_BASE_URL"),
 		LLMAPIKey:       getenv("SVC_LLM_API_KEY"),
 		LLMModel:        getenv("SVC_LLM_MODEL"),
+		LLMSmallModel:   getenv("SVC_LLM_SMALL_MODEL"),
+		LLMTimeout:      DefaultLLMTimeout,
+		LLMMaxRetries:   DefaultLLMMaxRetries,
 		SMTPURL:         getenv("SVC_SMTP_URL"),
 		LogFormat:       or(getenv("SVC_LOG_FORMAT"), "text"),
 		ShutdownTimeout: 10 * time.Second,
@@ -85,6 +93,20 @@ func Load(getenv func(string) string) (Config, error) {
 			return c, fmt.Errorf("SVC_CRAWL_INTERVAL: %w", err)
 		}
 		c.CrawlInterval = d
+	}
+	if v := getenv("SVC_LLM_TIMEOUT"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil || d < time.Second || d > 10*time.Minute {
+			return c, fmt.Errorf("SVC_LLM_TIMEOUT: want a duration from 1s to 10m, not %q", v)
+		}
+		c.LLMTimeout = d
+	}
+	if v := getenv("SVC_LLM_MAX_RETRIES"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > 10 {
+			return c, fmt.Errorf("SVC_LLM_MAX_RETRIES: want a whole number from 0 to 10, not %q", v)
+		}
+		c.LLMMaxRetries = n
 	}
 	if v := getenv("SVC_CRAWL_MAX_PAGES"); v != "" {
 		n, err := strconv.Atoi(v)
@@ -160,6 +182,10 @@ func (c *Config) StoreFlags(fs *flag.FlagSet) {
 func (c *Config) ServeFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.Addr, "addr", c.Addr, "listen address (env SVC_ADDR)")
 	fs.StringVar(&c.PublicURL, "public-url", c.PublicURL, "public base URL of the service (env SVC_PUBLIC_URL)")
+	fs.StringVar(&c.LLMProvider, "llm-provider", c.LLMProvider, "answer engine: builtin, openai or anthropic (env SVC_LLM_PROVIDER)")
+	fs.StringVar(&c.LLMBaseURL, "llm-base-url", c.LLMBaseURL, "the provider's API base URL (env SVC_LLM_BASE_URL)")
+	fs.StringVar(&c.LLMModel, "llm-model", c.LLMModel, "model that writes replies (env SVC_LLM_MODEL)")
+	fs.StringVar(&c.LLMSmallModel, "llm-small-model", c.LLMSmallModel, "model that plans, checks and summarises (env SVC_LLM_SMALL_MODEL)")
 }
 
 // Validate checks the whole configuration and fills derived defaults.
@@ -176,7 +202,14 @@ func (c *Config) Validate() error {
 	switch c.LLMProvider {
 	case "builtin":
 	case "openai", "anthropic":
-		return fmt.Errorf("SVC_LLM_PROVIDER=%s is not available in this version; use builtin", c.LLMProvider)
+		if c.LLMProvider == "anthropic" && c.LLMAPIKey == "" {
+			return fmt.Errorf("SVC_LLM_API_KEY is required with SVC_LLM_PROVIDER=anthropic")
+		}
+		if c.LLMBaseURL != "" {
+			if u, err := url.Parse(c.LLMBaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+				return fmt.Errorf("SVC_LLM_BASE_URL must be an http(s) URL")
+			}
+		}
 	default:
 		return fmt.Errorf("SVC_LLM_PROVIDER must be builtin, openai or anthropic, not %q", c.LLMProvider)
 	}

@@ -49,7 +49,10 @@ func TestFlagsOverrideEnv(t *testing.T) {
 func TestInvalid(t *testing.T) {
 	tests := []map[string]string{
 		{"SVC_LLM_PROVIDER": "gpt"},
-		{"SVC_LLM_PROVIDER": "openai"},
+		{"SVC_LLM_PROVIDER": "anthropic"},
+		{"SVC_LLM_PROVIDER": "openai", "SVC_LLM_BASE_URL": "localhost:11434"},
+		{"SVC_LLM_TIMEOUT": "1ms"},
+		{"SVC_LLM_MAX_RETRIES": "-1"},
 		{"SVC_PUBLIC_URL": "ftp://x"},
 		{"SVC_LOG_FORMAT": "xml"},
 		{"SVC_SMTP_URL": "http://x"},
@@ -73,6 +76,29 @@ func TestInvalid(t *testing.T) {
 		if _, err := Load(env(m)); err == nil {
 			t.Errorf("%v accepted", m)
 		}
+	}
+}
+
+func TestLLMSettings(t *testing.T) {
+	c, err := Load(env(map[string]string{"SVC_LLM_PROVIDER": "openai", "SVC_LLM_BASE_URL": "http://127.0.0.1:11434/v1",
+		"SVC_LLM_MODEL": "llama3.1", "SVC_LLM_TIMEOUT": "45s", "SVC_LLM_MAX_RETRIES": "0"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := flag.NewFlagSet("t", flag.ContinueOnError)
+	c.ServeFlags(fs)
+	if err := fs.Parse([]string{"--llm-small-model", "llama3.2:3b"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if c.LLMModel != "llama3.1" || c.LLMSmallModel != "llama3.2:3b" || c.LLMTimeout != 45*time.Second || c.LLMMaxRetries != 0 {
+		t.Fatalf("llm settings: %+v", c)
+	}
+	d, _ := Load(env(nil))
+	if d.LLMTimeout != DefaultLLMTimeout || d.LLMMaxRetries != DefaultLLMMaxRetries {
+		t.Fatalf("defaults: %+v", d)
 	}
 }
 

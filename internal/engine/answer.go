@@ -22,6 +22,12 @@ type Answer struct {
 	// Token counts with the o200k_base tokenizer: input is the question plus every passage
 	// text the engine read to compose the reply; output is the reply text.
 	InputTokens, OutputTokens int
+	// Calls are the billed units of work behind the reply; their tokens sum to InputTokens
+	// and OutputTokens. A fallback composed without reading anything has none.
+	Calls []Call
+	// Degraded marks a reply the built-in engine wrote because the model provider failed:
+	// nothing was spent on it, so nothing is charged.
+	Degraded bool
 }
 
 // Answer retrieves passages for the question and composes an extractive reply: the best one
@@ -30,6 +36,14 @@ type Answer struct {
 // that asks the visitor to rephrase. With Sales Mode, a question about products also gets
 // product cards (see salesAnswer).
 func (e *Engine) Answer(ctx context.Context, req Request) (Answer, error) {
+	a, err := e.answer(ctx, req)
+	if err == nil && (a.InputTokens > 0 || a.OutputTokens > 0) {
+		a.Calls = []Call{{Name: "engine", InputTokens: a.InputTokens, OutputTokens: a.OutputTokens}}
+	}
+	return a, err
+}
+
+func (e *Engine) answer(ctx context.Context, req Request) (Answer, error) {
 	lg := questionLang(req.Lang, req.Question)
 	r, err := e.retrieve(ctx, req.AccountID, req.Question, lg)
 	if err != nil {
@@ -128,16 +142,21 @@ func (e *Engine) fallback(question string, ph tonePhrases) Answer {
 // sourceLine names the cited document: "Source: Returns (https://…)", or the title alone
 // for a document without a URL (a Q&A, an article).
 func sourceLine(lg string, h *store.ChunkHit) string {
+	return SourceLine(lg, h.Title, h.URL)
+}
+
+// SourceLine is the line that names a reply's source document in lg.
+func SourceLine(lg, title, url string) string {
 	label, ok := sourceLabels[lg]
 	if !ok {
 		label = sourceLabels[lang.EN]
 	}
-	name := h.Title
+	name := title
 	switch {
 	case name == "":
-		name = h.URL
-	case h.URL != "":
-		name += " (" + h.URL + ")"
+		name = url
+	case url != "":
+		name += " (" + url + ")"
 	}
 	return label + ": " + name
 }

@@ -68,6 +68,15 @@ type Request struct {
 	// products as cards, and the reply names no product outside them. Off, the reply is the
 	// plain extractive one and carries no cards.
 	SalesMode bool
+	// Business is the account's name, as the assistant introduces itself.
+	Business string
+	// ToneCustom is the account's style note. Model-backed engines follow it; the built-in
+	// engine's phrases come from the preset alone.
+	ToneCustom string
+	// Summary is the conversation's summary of the turns older than History.
+	Summary string
+	// History is the conversation's recent messages before Question, oldest first.
+	History []Turn
 }
 
 // Card is a product card with the document it was learned from.

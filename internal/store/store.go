@@ -58,6 +58,11 @@ const (
 	EventCacheShared = "cache_shared"
 	EventFallback    = "fallback"
 	EventSystem      = "system"
+	// EventSummary is the context-summary sub-call, recorded apart from the answer it ran for.
+	EventSummary = "summary"
+	// EventDegraded is an answer the built-in engine gave because the model provider failed;
+	// it is free and does not count against the quota.
+	EventDegraded = "degraded"
 )
 
 // Document types of the knowledge base.
@@ -89,8 +94,11 @@ type Account struct {
 	DailyAnswers   int // 0 = unlimited
 	InputRate      int64
 	OutputRate     int64
-	CreatedAt      time.Time
-	UpdatedAt      time.Time
+	// ReservedMicro is the part of the balance held by answers in progress (see
+	// Billing.Reserve). It is read-only: only Reserve, Release and SaveTurn move it.
+	ReservedMicro int64
+	CreatedAt     time.Time
+	UpdatedAt     time.Time
 }
 
 // APIKey is a secret key record. Only the SHA-256 hash of the key and its public prefix are
@@ -111,8 +119,10 @@ type Conversation struct {
 	AccountID int64
 	Lang      string
 	Summary   string
-	CreatedAt time.Time
-	UpdatedAt time.Time
+	// SummarizedThrough is the id of the newest message folded into Summary (0 = none).
+	SummarizedThrough int64
+	CreatedAt         time.Time
+	UpdatedAt         time.Time
 }
 
 // Product is a product card as learned from the KB.
@@ -146,6 +156,36 @@ type Charge struct {
 	AmountMicro  int64
 	InputTokens  int
 	OutputTokens int
+	// Calls are the provider calls (sub-calls) the charge sums, each with its own tokens.
+	Calls []CallUsage
+	// EventID is set by SaveTurn to the usage event it wrote.
+	EventID int64
+}
+
+// CallUsage is one provider call of a charge.
+type CallUsage struct {
+	Call         string // "plan", "reply", "check", "summary", "engine"
+	Model        string
+	InputTokens  int
+	OutputTokens int
+	CostMicro    int64
+}
+
+// Reservation is part of an account's balance held for an answer in progress, so that
+// concurrent sends cannot spend the same money. It lapses at ExpiresAt if never released
+// (a crashed process), and SaveTurn releases it in the transaction that charges the answer.
+type Reservation struct {
+	ID          int64
+	AccountID   int64
+	AmountMicro int64
+	CreatedAt   time.Time
+	ExpiresAt   time.Time
+}
+
+// SummaryUpdate replaces a conversation's summary in the transaction of a turn.
+type SummaryUpdate struct {
+	Text    string
+	Through int64 // id of the newest message the summary covers
 }
 
 // CacheEntry is a reusable answer of this account, keyed by the normalised question.
@@ -157,6 +197,8 @@ type CacheEntry struct {
 	Question  string
 	Answer    string
 	DocIDs    []int64
+	// Terms are the question's analyzed content terms; SimilarCached finds entries by them.
+	Terms     []string
 	MessageID int64
 	Hits      int
 	CreatedAt time.Time
@@ -181,6 +223,17 @@ type Turn struct {
 	Cache *CacheEntry
 	// CacheHitID, when non-zero, is the cache entry that served this reply; its hit count rises.
 	CacheHitID int64
+	// ReservationID, when non-zero, is released in the same transaction. The charge is then
+	// taken from the balance the reservation held: should it exceed what is free, it is capped
+	// at the free balance and Capped reports the written-off rest, so a settled answer never
+	// fails for money.
+	ReservationID int64
+	Capped        int64
+	// Extra are further usage events of the turn (the context summary), each charged and
+	// recorded like Charge but never counted against the quota.
+	Extra []Charge
+	// Summary, when non-nil, becomes the conversation's summary.
+	Summary *SummaryUpdate
 }
 
 // Document is one KB record ready to store, with its chunks already analyzed.
@@ -393,12 +446,20 @@ type Conversations interface {
 	SaveTurn(ctx context.Context, t *Turn) error
 	// CachedAnswer returns the account's cache entry for (lang, key), or ErrNotFound.
 	CachedAnswer(ctx context.Context, accountID int64, lang, key string) (CacheEntry, error)
+	// SimilarCached returns the account's cache entries in lang that share at least one of
+	// terms, most shared terms first, at most limit, each with its Terms filled.
+	SimilarCached(ctx context.Context, accountID int64, lang string, terms []string, limit int) ([]CacheEntry, error)
 	// CountEvents counts usage events of a type since a time.
 	CountEvents(ctx context.Context, accountID int64, eventType string, since time.Time) (int, error)
 	// SaveFeedback stores (or replaces) the rating of an assistant message of the account.
 	// A not_helpful rating withdraws any cached answer made from that message.
 	SaveFeedback(ctx context.Context, f *Feedback) error
 	ReviewList(ctx context.Context, accountID int64) ([]ReviewItem, error)
+	// ResolveReview answers a not_helpful review item: in one transaction it upserts doc (a
+	// curated Q&A entry built by the caller) like ImportDocuments, marks the feedback
+	// resolved and fills doc.ID. ErrNotFound when the account has no not_helpful feedback
+	// with that id.
+	ResolveReview(ctx context.Context, accountID, feedbackID int64, doc *Document) error
 	// TopQuestions returns the most asked cached questions in lang.
 	TopQuestions(ctx context.Context, accountID int64, lang string, limit int) ([]string, error)
 }
@@ -406,8 +467,8 @@ type Conversations interface {
 // KB stores knowledge-base documents, their chunks and the full-text index.
 type KB interface {
 	// ImportDocuments upserts docs in one transaction (pages by URL, Q&A by question and
-	// language, products by URL or name, articles by slug) and withdraws the account's cached
-	// answers when anything changed.
+	// language, products by URL or name, articles by slug) and withdraws the cached answers
+	// drawn from any document it changed.
 	ImportDocuments(ctx context.Context, accountID int64, docs []Document) (ImportResult, error)
 	SearchChunks(ctx context.Context, accountID int64, q SearchQuery) ([]ChunkHit, error)
 	TermStats(ctx context.Context, accountID int64, terms []SearchTerm) (TermStats, error)
@@ -429,6 +490,14 @@ type Billing interface {
 	UsageSummary(ctx context.Context, accountID int64, since time.Time, recent int) (UsageSummary, error)
 	// AverageCost is the mean cost of the last n charged answers; ok is false when there are none.
 	AverageCost(ctx context.Context, accountID int64, n int) (avg int64, ok bool, err error)
+	// Reserve holds amount of the account's balance for ttl. It fails with
+	// ErrInsufficientBalance when the balance less every live reservation is below amount.
+	// Lapsed reservations of the account are released first.
+	Reserve(ctx context.Context, accountID, amountMicro int64, ttl time.Duration) (Reservation, error)
+	// Release gives a reservation back; releasing one that is gone is not an error.
+	Release(ctx context.Context, accountID, reservationID int64) error
+	// UsageCalls returns the provider calls recorded for a usage event, in call order.
+	UsageCalls(ctx context.Context, accountID, eventID int64) ([]CallUsage, error)
 }
 
 // Store is everything svc persists.

@@ -9,14 +9,14 @@ import (
 )
 
 const accountColumns = `id, name, email, plan, lang, balance_micro, sales_mode, tone_preset, tone_custom,
-	send_rate_per_min, daily_answers, input_rate_micro, output_rate_micro, created_at, updated_at`
+	send_rate_per_min, daily_answers, input_rate_micro, output_rate_micro, reserved_micro, created_at, updated_at`
 
 func scanAccount(row interface{ Scan(...any) error }) (store.Account, error) {
 	var a store.Account
 	var sales int
 	var created, updated string
 	err := row.Scan(&a.ID, &a.Name, &a.Email, &a.Plan, &a.Lang, &a.BalanceMicro, &sales, &a.TonePreset,
-		&a.ToneCustom, &a.SendRatePerMin, &a.DailyAnswers, &a.InputRate, &a.OutputRate, &created, &updated)
+		&a.ToneCustom, &a.SendRatePerMin, &a.DailyAnswers, &a.InputRate, &a.OutputRate, &a.ReservedMicro, &created, &updated)
 	a.SalesMode = sales != 0
 	a.CreatedAt, a.UpdatedAt = parseTS(created), parseTS(updated)
 	return a, err

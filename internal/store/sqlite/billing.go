@@ -68,3 +68,22 @@ func (s *Store) AverageCost(ctx context.Context, accountID int64, n int) (int64,
 	}
 	return (total + count - 1) / count, true, nil
 }
+
+// UsageCalls returns the provider calls of one of the account's usage events, in call order.
+func (s *Store) UsageCalls(ctx context.Context, accountID, eventID int64) ([]store.CallUsage, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT call, model, input_tokens, output_tokens, cost_micro FROM usage_calls
+		WHERE event_id = ? AND account_id = ? ORDER BY ord`, eventID, accountID)
+	if err != nil {
+		return nil, fmt.Errorf("usage calls: %w", err)
+	}
+	defer rows.Close()
+	out := []store.CallUsage{}
+	for rows.Next() {
+		var c store.CallUsage
+		if err := rows.Scan(&c.Call, &c.Model, &c.InputTokens, &c.OutputTokens, &c.CostMicro); err != nil {
+			return nil, fmt.Errorf("usage calls: %w", err)
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}

@@ -41,8 +41,9 @@ type queryer interface {
 func (s *Store) getConversation(ctx context.Context, q queryer, accountID int64) (store.Conversation, error) {
 	var c store.Conversation
 	var created, updated string
-	err := q.QueryRowContext(ctx, `SELECT id, account_id, lang, summary, created_at, updated_at FROM conversations
-		WHERE account_id = ? AND scope = ?`, accountID, apiScope).Scan(&c.ID, &c.AccountID, &c.Lang, &c.Summary, &created, &updated)
+	err := q.QueryRowContext(ctx, `SELECT id, account_id, lang, summary, summarized_through, created_at, updated_at
+		FROM conversations WHERE account_id = ? AND scope = ?`, accountID, apiScope).Scan(&c.ID, &c.AccountID, &c.Lang,
+		&c.Summary, &c.SummarizedThrough, &created, &updated)
 	if err != nil {
 		return c, notFound(err, "get conversation")
 	}
@@ -99,11 +100,24 @@ func (s *Store) LastMessages(ctx context.Context, accountID, conversationID int6
 }
 
 // SaveTurn commits a question, its reply and everything that depends on the reply in one
-// transaction. The balance only moves through a conditional UPDATE, so concurrent turns can
-// never take it below zero; the quota is re-counted inside the transaction for the same reason.
+// transaction. The balance only moves through a conditional UPDATE (see charge), so concurrent
+// turns can never take it below what reservations hold; the quota is re-counted inside the
+// transaction for the same reason. The charges' amounts and event ids and t.Capped are written
+// back only once the transaction has committed, so a failed turn can be retried as it was.
 func (s *Store) SaveTurn(ctx context.Context, t *store.Turn) error {
+	charges := make([]store.Charge, 0, 1+len(t.Extra))
+	charges = append(append(charges, t.Charge), t.Extra...)
+	for i, c := range charges {
+		switch {
+		case c.AmountMicro < 0:
+			return fmt.Errorf("save turn: charge %d is negative (%d micro-USD)", i, c.AmountMicro)
+		case c.EventType == "" && (i > 0 || len(c.Calls) > 0):
+			return fmt.Errorf("save turn: charge %d has provider calls or is extra but no event type", i)
+		}
+	}
 	now := s.now().UTC()
-	return s.inTx(ctx, func(tx *sql.Tx) error {
+	var capped int64
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		if t.Charge.EventType == store.EventAnswer && t.QuotaLimit > 0 {
 			var used int
 			if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM usage_events WHERE account_id = ?
@@ -114,17 +128,27 @@ func (s *Store) SaveTurn(ctx context.Context, t *store.Turn) error {
 				return store.ErrQuotaReached
 			}
 		}
-		var balance int64
-		if t.Charge.AmountMicro > 0 {
-			err := tx.QueryRowContext(ctx, `UPDATE accounts SET balance_micro = balance_micro - ?
-				WHERE id = ? AND balance_micro >= ? RETURNING balance_micro`,
-				t.Charge.AmountMicro, t.AccountID, t.Charge.AmountMicro).Scan(&balance)
-			if err == sql.ErrNoRows {
-				return store.ErrInsufficientBalance
+		// Reservations of crashed sends stop holding money here too, not only at the next Reserve.
+		if err := releaseLapsed(ctx, tx, t.AccountID, now); err != nil {
+			return err
+		}
+		if t.ReservationID != 0 {
+			if err := releaseReservation(ctx, tx, t.AccountID, t.ReservationID); err != nil {
+				return err
 			}
+		}
+		balances := make([]int64, len(charges))
+		for i := range charges {
+			c := &charges[i]
+			if c.AmountMicro == 0 {
+				continue
+			}
+			taken, balance, err := charge(ctx, tx, t.AccountID, c.AmountMicro, t.ReservationID != 0)
 			if err != nil {
-				return fmt.Errorf("charge: %w", err)
+				return err
 			}
+			capped += c.AmountMicro - taken
+			c.AmountMicro, balances[i] = taken, balance
 		}
 		for _, m := range []*store.Message{&t.User, &t.Reply} {
 			m.AccountID, m.ConversationID, m.CreatedAt = t.AccountID, t.ConversationID, now
@@ -132,34 +156,25 @@ func (s *Store) SaveTurn(ctx context.Context, t *store.Turn) error {
 				return err
 			}
 		}
-		if t.Charge.AmountMicro > 0 {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO ledger (account_id, kind, amount_micro, balance_after, message_id, note, created_at)
-				VALUES (?, 'charge', ?, ?, ?, ?, ?)`, t.AccountID, -t.Charge.AmountMicro, balance, t.Reply.ID,
-				t.Charge.EventType, ts(now)); err != nil {
-				return fmt.Errorf("insert ledger: %w", err)
-			}
-		}
-		if t.Charge.EventType != "" {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO usage_events (account_id, event_type, cost_micro, input_tokens,
-				output_tokens, message_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`, t.AccountID, t.Charge.EventType,
-				t.Charge.AmountMicro, t.Charge.InputTokens, t.Charge.OutputTokens, t.Reply.ID, ts(now)); err != nil {
-				return fmt.Errorf("insert usage: %w", err)
+		for i := range charges {
+			if err := recordCharge(ctx, tx, t.AccountID, t.Reply.ID, &charges[i], balances[i], now); err != nil {
+				return err
 			}
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE conversations SET lang = ?, updated_at = ? WHERE id = ? AND account_id = ?`,
 			t.Lang, ts(now), t.ConversationID, t.AccountID); err != nil {
 			return fmt.Errorf("update conversation: %w", err)
 		}
+		if u := t.Summary; u != nil {
+			if _, err := tx.ExecContext(ctx, `UPDATE conversations SET summary = ?, summarized_through = ?
+				WHERE id = ? AND account_id = ?`, u.Text, u.Through, t.ConversationID, t.AccountID); err != nil {
+				return fmt.Errorf("update summary: %w", err)
+			}
+		}
 		if c := t.Cache; c != nil {
 			c.AccountID, c.MessageID, c.CreatedAt = t.AccountID, t.Reply.ID, now
-			err := tx.QueryRowContext(ctx, `INSERT INTO answer_cache (account_id, lang, qkey, question, answer, doc_ids,
-				message_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-				ON CONFLICT (account_id, lang, qkey) DO UPDATE SET question = excluded.question, answer = excluded.answer,
-				doc_ids = excluded.doc_ids, message_id = excluded.message_id, created_at = excluded.created_at
-				RETURNING id`, c.AccountID, c.Lang, c.Key, c.Question, c.Answer, formatIDs(c.DocIDs), c.MessageID,
-				ts(now)).Scan(&c.ID)
-			if err != nil {
-				return fmt.Errorf("store cache: %w", err)
+			if err := saveCacheEntry(ctx, tx, c); err != nil {
+				return err
 			}
 		}
 		if t.CacheHitID != 0 {
@@ -176,6 +191,93 @@ func (s *Store) SaveTurn(ctx context.Context, t *store.Turn) error {
 		}
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	t.Charge = charges[0]
+	copy(t.Extra, charges[1:])
+	t.Capped = capped
+	return nil
+}
+
+// recordCharge writes a charge's ledger row (when money moved), its usage event and the
+// event's provider calls, and sets c.EventID. A charge without an event type records no event.
+func recordCharge(ctx context.Context, tx *sql.Tx, accountID, messageID int64, c *store.Charge, balance int64,
+	now time.Time) error {
+	if c.AmountMicro > 0 {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO ledger (account_id, kind, amount_micro, balance_after, message_id,
+			note, created_at) VALUES (?, 'charge', ?, ?, ?, ?, ?)`, accountID, -c.AmountMicro, balance, messageID,
+			c.EventType, ts(now)); err != nil {
+			return fmt.Errorf("insert ledger: %w", err)
+		}
+	}
+	if c.EventType == "" {
+		return nil
+	}
+	if err := tx.QueryRowContext(ctx, `INSERT INTO usage_events (account_id, event_type, cost_micro, input_tokens,
+		output_tokens, message_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`, accountID, c.EventType,
+		c.AmountMicro, c.InputTokens, c.OutputTokens, messageID, ts(now)).Scan(&c.EventID); err != nil {
+		return fmt.Errorf("insert usage: %w", err)
+	}
+	for i, call := range c.Calls {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO usage_calls (event_id, account_id, ord, call, model, input_tokens,
+			output_tokens, cost_micro) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, c.EventID, accountID, i, call.Call, call.Model,
+			call.InputTokens, call.OutputTokens, call.CostMicro); err != nil {
+			return fmt.Errorf("insert usage call: %w", err)
+		}
+	}
+	return nil
+}
+
+// saveCacheEntry upserts c under (account, lang, key) and replaces its term and document rows.
+func saveCacheEntry(ctx context.Context, tx *sql.Tx, c *store.CacheEntry) error {
+	err := tx.QueryRowContext(ctx, `INSERT INTO answer_cache (account_id, lang, qkey, question, answer, doc_ids,
+		message_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (account_id, lang, qkey) DO UPDATE SET question = excluded.question, answer = excluded.answer,
+		doc_ids = excluded.doc_ids, message_id = excluded.message_id, created_at = excluded.created_at
+		RETURNING id`, c.AccountID, c.Lang, c.Key, c.Question, c.Answer, formatIDs(c.DocIDs), c.MessageID,
+		ts(c.CreatedAt)).Scan(&c.ID)
+	if err != nil {
+		return fmt.Errorf("store cache: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM answer_cache_terms WHERE entry_id = ?`, c.ID); err != nil {
+		return fmt.Errorf("replace cache terms: %w", err)
+	}
+	for _, term := range distinctTerms(c.Terms) {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO answer_cache_terms (entry_id, account_id, lang, term)
+			VALUES (?, ?, ?, ?)`, c.ID, c.AccountID, c.Lang, term); err != nil {
+			return fmt.Errorf("store cache term: %w", err)
+		}
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM answer_cache_docs WHERE entry_id = ?`, c.ID); err != nil {
+		return fmt.Errorf("replace cache documents: %w", err)
+	}
+	seen := map[int64]bool{}
+	for _, id := range c.DocIDs {
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		if _, err := tx.ExecContext(ctx, `INSERT INTO answer_cache_docs (entry_id, account_id, doc_id) VALUES (?, ?, ?)`,
+			c.ID, c.AccountID, id); err != nil {
+			return fmt.Errorf("store cache document: %w", err)
+		}
+	}
+	return nil
+}
+
+// distinctTerms drops empty and repeated terms, keeping the first occurrence's order.
+func distinctTerms(terms []string) []string {
+	out := make([]string, 0, len(terms))
+	seen := make(map[string]bool, len(terms))
+	for _, t := range terms {
+		if t == "" || seen[t] {
+			continue
+		}
+		seen[t] = true
+		out = append(out, t)
+	}
+	return out
 }
 
 func insertMessage(ctx context.Context, tx *sql.Tx, m *store.Message) error {
@@ -197,19 +299,119 @@ func insertMessage(ctx context.Context, tx *sql.Tx, m *store.Message) error {
 	return nil
 }
 
-// CachedAnswer looks up the account's cached answer for a normalised question.
-func (s *Store) CachedAnswer(ctx context.Context, accountID int64, lang, key string) (store.CacheEntry, error) {
+const cacheColumns = `e.id, e.account_id, e.lang, e.qkey, e.question, e.answer, e.doc_ids, COALESCE(e.message_id, 0),
+	e.hits, e.created_at`
+
+func scanCacheEntry(row interface{ Scan(...any) error }) (store.CacheEntry, error) {
 	var c store.CacheEntry
 	var docIDs, created string
-	err := s.r.QueryRowContext(ctx, `SELECT id, account_id, lang, qkey, question, answer, doc_ids,
-		COALESCE(message_id, 0), hits, created_at FROM answer_cache WHERE account_id = ? AND lang = ? AND qkey = ?`,
-		accountID, lang, key).Scan(&c.ID, &c.AccountID, &c.Lang, &c.Key, &c.Question, &c.Answer, &docIDs,
-		&c.MessageID, &c.Hits, &created)
+	err := row.Scan(&c.ID, &c.AccountID, &c.Lang, &c.Key, &c.Question, &c.Answer, &docIDs, &c.MessageID, &c.Hits, &created)
+	c.DocIDs, c.CreatedAt = parseIDs(docIDs), parseTS(created)
+	return c, err
+}
+
+// CachedAnswer looks up the account's cached answer for a normalised question.
+func (s *Store) CachedAnswer(ctx context.Context, accountID int64, lang, key string) (store.CacheEntry, error) {
+	tx, err := s.r.BeginTx(ctx, nil)
+	if err != nil {
+		return store.CacheEntry{}, fmt.Errorf("cached answer: %w", err)
+	}
+	defer tx.Rollback()
+	c, err := scanCacheEntry(tx.QueryRowContext(ctx, `SELECT `+cacheColumns+` FROM answer_cache e
+		WHERE e.account_id = ? AND e.lang = ? AND e.qkey = ?`, accountID, lang, key))
 	if err != nil {
 		return c, notFound(err, "cached answer")
 	}
-	c.DocIDs, c.CreatedAt = parseIDs(docIDs), parseTS(created)
-	return c, nil
+	entries := []store.CacheEntry{c}
+	if err := fillCacheTerms(ctx, tx, accountID, entries); err != nil {
+		return c, err
+	}
+	return entries[0], nil
+}
+
+// SimilarCached returns the account's cache entries in lang sharing the most distinct terms
+// with terms, the newest first among equals.
+func (s *Store) SimilarCached(ctx context.Context, accountID int64, lang string, terms []string, limit int) ([]store.CacheEntry, error) {
+	terms = distinctTerms(terms)
+	if len(terms) == 0 {
+		return []store.CacheEntry{}, nil
+	}
+	if limit <= 0 {
+		limit = 10
+	}
+	args := make([]any, 0, len(terms)+4)
+	args = append(args, accountID, lang)
+	for _, t := range terms {
+		args = append(args, t)
+	}
+	args = append(args, limit, accountID)
+	tx, err := s.r.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("similar cached: %w", err)
+	}
+	defer tx.Rollback()
+	rows, err := tx.QueryContext(ctx, `SELECT `+cacheColumns+`
+		FROM (SELECT entry_id, COUNT(*) AS shared FROM answer_cache_terms
+			WHERE account_id = ? AND lang = ? AND term IN (`+placeholders(len(terms))+`)
+			GROUP BY entry_id ORDER BY shared DESC, entry_id DESC LIMIT ?) AS m
+		JOIN answer_cache e ON e.id = m.entry_id
+		WHERE e.account_id = ? ORDER BY m.shared DESC, e.id DESC`, args...)
+	if err != nil {
+		return nil, fmt.Errorf("similar cached: %w", err)
+	}
+	out := []store.CacheEntry{}
+	for rows.Next() {
+		c, err := scanCacheEntry(rows)
+		if err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("similar cached: %w", err)
+		}
+		out = append(out, c)
+	}
+	err = rows.Err()
+	rows.Close()
+	if err != nil {
+		return nil, fmt.Errorf("similar cached: %w", err)
+	}
+	if err := fillCacheTerms(ctx, tx, accountID, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// fillCacheTerms reads the terms of entries (in term order) in one query.
+func fillCacheTerms(ctx context.Context, tx *sql.Tx, accountID int64, entries []store.CacheEntry) error {
+	if len(entries) == 0 {
+		return nil
+	}
+	index := make(map[int64]int, len(entries))
+	args := make([]any, 0, len(entries)+1)
+	args = append(args, accountID)
+	for i, e := range entries {
+		index[e.ID] = i
+		args = append(args, e.ID)
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT entry_id, term FROM answer_cache_terms
+		WHERE account_id = ? AND entry_id IN (`+placeholders(len(entries))+`) ORDER BY entry_id, term`, args...)
+	if err != nil {
+		return fmt.Errorf("cache terms: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var term string
+		if err := rows.Scan(&id, &term); err != nil {
+			return fmt.Errorf("cache terms: %w", err)
+		}
+		e := &entries[index[id]]
+		e.Terms = append(e.Terms, term)
+	}
+	return rows.Err()
+}
+
+// placeholders returns n comma-separated bind parameters.
+func placeholders(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?,", n), ",")
 }
 
 // CountEvents counts usage events of one type since a time.

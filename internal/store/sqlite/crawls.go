@@ -33,7 +33,8 @@ func (s *Store) PageStates(ctx context.Context, accountID, siteID int64) (map[st
 	return out, rows.Err()
 }
 
-// SavePage replaces what one page yields, in one transaction.
+// SavePage replaces what one page yields, in one transaction, and withdraws the cached answers
+// drawn from a document it updated or deleted.
 func (s *Store) SavePage(ctx context.Context, accountID, siteID int64, p store.PageState, docs []store.Document) (store.ImportResult, error) {
 	var res store.ImportResult
 	now := s.now().UTC()
@@ -41,7 +42,7 @@ func (s *Store) SavePage(ctx context.Context, accountID, siteID int64, p store.P
 		if err := s.siteExists(ctx, tx, accountID, siteID); err != nil {
 			return err
 		}
-		changed := false
+		var ch docChanges
 		keep := map[int64]bool{}
 		for i := range docs {
 			d := &docs[i]
@@ -50,7 +51,7 @@ func (s *Store) SavePage(ctx context.Context, accountID, siteID int64, p store.P
 			if err != nil {
 				return err
 			}
-			changed = changed || c
+			ch.upserted(c, d.ID)
 			keep[d.ID] = true
 		}
 		old, err := sourceDocuments(ctx, tx, accountID, siteID, []string{p.URL})
@@ -64,7 +65,7 @@ func (s *Store) SavePage(ctx context.Context, accountID, siteID int64, p store.P
 			if err := deleteDocument(ctx, tx, id); err != nil {
 				return err
 			}
-			changed = true
+			ch.deleted(id)
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO site_pages (site_id, account_id, url, etag, last_modified, hash, links,
 			fetched_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (site_id, url) DO UPDATE SET etag = excluded.etag,
@@ -73,10 +74,7 @@ func (s *Store) SavePage(ctx context.Context, accountID, siteID int64, p store.P
 			siteID, accountID, p.URL, p.ETag, p.LastModified, p.Hash, strings.Join(p.Links, "\n"), ts(now)); err != nil {
 			return fmt.Errorf("save page state: %w", err)
 		}
-		if changed {
-			return withdrawCache(ctx, tx, accountID)
-		}
-		return nil
+		return withdrawCache(ctx, tx, accountID, ch)
 	})
 	return res, err
 }
@@ -93,7 +91,8 @@ func (s *Store) TouchPage(ctx context.Context, accountID, siteID int64, p store.
 	})
 }
 
-// RemovePages deletes pages and every document learned from them.
+// RemovePages deletes pages and every document learned from them, withdrawing the cached
+// answers drawn from those documents.
 func (s *Store) RemovePages(ctx context.Context, accountID, siteID int64, urls []string) (int, error) {
 	removed := 0
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
@@ -101,10 +100,12 @@ func (s *Store) RemovePages(ctx context.Context, accountID, siteID int64, urls [
 		if err != nil {
 			return err
 		}
+		var ch docChanges
 		for _, id := range ids {
 			if err := deleteDocument(ctx, tx, id); err != nil {
 				return err
 			}
+			ch.deleted(id)
 		}
 		for _, u := range urls {
 			res, err := tx.ExecContext(ctx, `DELETE FROM site_pages WHERE site_id = ? AND account_id = ? AND url = ?`,
@@ -115,10 +116,7 @@ func (s *Store) RemovePages(ctx context.Context, accountID, siteID int64, urls [
 			n, _ := res.RowsAffected()
 			removed += int(n)
 		}
-		if len(ids) > 0 {
-			return withdrawCache(ctx, tx, accountID)
-		}
-		return nil
+		return withdrawCache(ctx, tx, accountID, ch)
 	})
 	return removed, err
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -44,43 +45,92 @@ func naturalKey(d *store.Document) string {
 }
 
 // ImportDocuments upserts docs in one transaction; unchanged documents (same hash) are left
-// alone. When anything changed, the account's cached answers are withdrawn, because any of
-// them may rest on text that is no longer there.
+// alone. The cached answers drawn from a document it updated are withdrawn, because they may
+// rest on text that is no longer there; a new document withdraws nothing.
 func (s *Store) ImportDocuments(ctx context.Context, accountID int64, docs []store.Document) (store.ImportResult, error) {
 	var res store.ImportResult
 	now := s.now().UTC()
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
-		changed := false
+		var ch docChanges
 		for i := range docs {
 			c, err := upsertDocument(ctx, tx, accountID, &docs[i], now, &res)
 			if err != nil {
 				return err
 			}
-			changed = changed || c
+			ch.upserted(c, docs[i].ID)
 		}
-		if changed {
-			return withdrawCache(ctx, tx, accountID)
-		}
-		return nil
+		return withdrawCache(ctx, tx, accountID, ch)
 	})
 	return res, err
 }
 
-func withdrawCache(ctx context.Context, tx *sql.Tx, accountID int64) error {
-	if _, err := tx.ExecContext(ctx, `DELETE FROM answer_cache WHERE account_id = ?`, accountID); err != nil {
+// docChange is what upsertDocument did to a document.
+type docChange int
+
+const (
+	docUnchanged docChange = iota
+	docInserted
+	docUpdated
+)
+
+// docChanges collects what one transaction did to an account's documents, for withdrawCache.
+type docChanges struct {
+	written bool    // any document inserted, updated or deleted
+	stale   []int64 // documents updated or deleted: answers drawn from them are stale
+}
+
+func (c *docChanges) upserted(change docChange, docID int64) {
+	switch change {
+	case docInserted:
+		c.written = true
+	case docUpdated:
+		c.written = true
+		c.stale = append(c.stale, docID)
+	}
+}
+
+func (c *docChanges) deleted(docID int64) {
+	c.written = true
+	c.stale = append(c.stale, docID)
+}
+
+// withdrawBatch bounds the document ids bound in one DELETE.
+const withdrawBatch = 500
+
+// withdrawCache withdraws the account's cached answers drawn from a stale document of ch. An
+// entry that names no document (made before answer_cache_docs existed, or from no document)
+// may rest on anything, so it is withdrawn whenever any document was written.
+func withdrawCache(ctx context.Context, tx *sql.Tx, accountID int64, ch docChanges) error {
+	if !ch.written {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM answer_cache WHERE account_id = ?
+		AND NOT EXISTS (SELECT 1 FROM answer_cache_docs d WHERE d.entry_id = answer_cache.id)`, accountID); err != nil {
 		return fmt.Errorf("withdraw cache: %w", err)
+	}
+	for ids := range slices.Chunk(ch.stale, withdrawBatch) {
+		args := make([]any, 0, len(ids)+2)
+		args = append(args, accountID, accountID)
+		for _, id := range ids {
+			args = append(args, id)
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM answer_cache WHERE account_id = ? AND id IN (SELECT entry_id
+			FROM answer_cache_docs WHERE account_id = ? AND doc_id IN (`+placeholders(len(ids))+`))`, args...); err != nil {
+			return fmt.Errorf("withdraw cache: %w", err)
+		}
 	}
 	return nil
 }
 
 // upsertDocument inserts d or updates the document with its natural key, counting what it
-// did in res; it reports whether anything was written.
+// did in res, and reports what it did.
 func upsertDocument(ctx context.Context, tx *sql.Tx, accountID int64, d *store.Document, now time.Time,
-	res *store.ImportResult) (bool, error) {
+	res *store.ImportResult) (docChange, error) {
 	d.AccountID = accountID
 	key := naturalKey(d)
 	var id int64
 	var hash string
+	change := docUpdated
 	err := tx.QueryRowContext(ctx, `SELECT id, hash FROM documents WHERE account_id = ? AND type = ? AND natural_key = ?`,
 		accountID, d.Type, key).Scan(&id, &hash)
 	switch {
@@ -90,32 +140,33 @@ func upsertDocument(ctx context.Context, tx *sql.Tx, accountID int64, d *store.D
 			accountID, nullInt(d.SiteID), d.Type, key, d.URL, d.Title, d.Body, d.Lang, d.Hash, d.SourceURL,
 			ts(now), ts(now)).Scan(&d.ID)
 		if err != nil {
-			return false, fmt.Errorf("insert document: %w", err)
+			return docUnchanged, fmt.Errorf("insert document: %w", err)
 		}
 		d.CreatedAt = now
+		change = docInserted
 	case err != nil:
-		return false, fmt.Errorf("find document: %w", err)
+		return docUnchanged, fmt.Errorf("find document: %w", err)
 	case hash == d.Hash && d.Hash != "":
 		d.ID = id
 		res.Unchanged++
-		return false, nil
+		return docUnchanged, nil
 	default:
 		d.ID = id
 		if _, err := tx.ExecContext(ctx, `UPDATE documents SET site_id = ?, url = ?, title = ?, body = ?, lang = ?,
 			hash = ?, source_url = ?, updated_at = ? WHERE id = ?`, nullInt(d.SiteID), d.URL, d.Title, d.Body, d.Lang,
 			d.Hash, d.SourceURL, ts(now), id); err != nil {
-			return false, fmt.Errorf("update document: %w", err)
+			return docUnchanged, fmt.Errorf("update document: %w", err)
 		}
 		if err := deleteChunks(ctx, tx, id); err != nil {
-			return false, err
+			return docUnchanged, err
 		}
 	}
 	d.UpdatedAt = now
 	if err := insertChunks(ctx, tx, accountID, d); err != nil {
-		return false, err
+		return docUnchanged, err
 	}
 	if err := upsertTyped(ctx, tx, accountID, d); err != nil {
-		return false, err
+		return docUnchanged, err
 	}
 	switch d.Type {
 	case store.DocPage:
@@ -127,7 +178,7 @@ func upsertDocument(ctx context.Context, tx *sql.Tx, accountID int64, d *store.D
 	case store.DocArticle:
 		res.Articles++
 	}
-	return true, nil
+	return change, nil
 }
 
 func deleteChunks(ctx context.Context, tx *sql.Tx, docID int64) error {

@@ -2,9 +2,16 @@ package sqlite_test
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/pressly/goose/v3"
 
 	"svc/internal/store"
 	"svc/internal/store/sqlite"
@@ -13,7 +20,12 @@ import (
 
 func open(t *testing.T, dir string) *sqlite.Store {
 	t.Helper()
-	s, err := sqlite.Open(context.Background(), dir, sqlite.Options{})
+	return openAt(t, dir, nil)
+}
+
+func openAt(t *testing.T, dir string, now func() time.Time) *sqlite.Store {
+	t.Helper()
+	s, err := sqlite.Open(context.Background(), dir, sqlite.Options{Now: now})
 	if err != nil {
 		t.Fatalf("open: %v", err)
 	}
@@ -21,7 +33,7 @@ func open(t *testing.T, dir string) *sqlite.Store {
 }
 
 func TestConformance(t *testing.T) {
-	storetest.Run(t, func(t *testing.T) store.Store { return open(t, t.TempDir()) })
+	storetest.Run(t, func(t *testing.T, now func() time.Time) store.Store { return openAt(t, t.TempDir(), now) })
 }
 
 // Two stores on one data directory stand for `svc serve` and an operator command running at
@@ -85,5 +97,172 @@ func TestReopenKeepsDataAndMigrationsAreIdempotent(t *testing.T) {
 	}
 	if err := s2.Ping(context.Background()); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// migrationsAt brings the database in dir to exactly version with goose, from the same files
+// the store embeds, bypassing the store (which always migrates to the newest version).
+func migrationsAt(t *testing.T, dir string, version int64) {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, sqlite.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	p, err := goose.NewProvider(goose.DialectSQLite3, db, os.DirFS("migrations"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	current, err := p.GetDBVersion(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if current <= version {
+		_, err = p.UpTo(context.Background(), version)
+	} else {
+		_, err = p.DownTo(context.Background(), version)
+	}
+	if err != nil {
+		t.Fatalf("migrate to %d: %v", version, err)
+	}
+}
+
+func rawExec(t *testing.T, dir string, stmts ...string) {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, sqlite.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, q := range stmts {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+}
+
+func columns(t *testing.T, dir, table string) map[string]bool {
+	t.Helper()
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, sqlite.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rows, err := db.Query(`SELECT name FROM pragma_table_info(?)`, table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	out := map[string]bool{}
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			t.Fatal(err)
+		}
+		out[name] = true
+	}
+	return out
+}
+
+// A database written by a release at migration 2 opens, gains migration 3 and keeps its data;
+// its cached answers, which name no documents, are withdrawn by the next KB change. Migration
+// 3's Down step takes the schema back to 2 with the data still there.
+func TestUpgradeFromMigration2(t *testing.T) {
+	dir := t.TempDir()
+	migrationsAt(t, dir, 2)
+	const at = "2025-01-02T03:04:05.000000Z"
+	rawExec(t, dir,
+		`INSERT INTO accounts (id, name, plan, lang, balance_micro, tone_preset, send_rate_per_min, daily_answers,
+			input_rate_micro, output_rate_micro, created_at, updated_at)
+			VALUES (1, 'Old', 'starter', 'en', 7000, 'professional', 15, 200, 3000000, 25000000, '`+at+`', '`+at+`')`,
+		`INSERT INTO ledger (account_id, kind, amount_micro, balance_after, note, created_at)
+			VALUES (1, 'topup', 7000, 7000, 'opening balance', '`+at+`')`,
+		`INSERT INTO conversations (id, account_id, lang, summary, created_at, updated_at)
+			VALUES (1, 1, 'en', 'an old summary', '`+at+`', '`+at+`')`,
+		`INSERT INTO messages (id, conversation_id, account_id, role, body, created_at) VALUES
+			(1, 1, 1, 'user', 'Where is my order?', '`+at+`'),
+			(2, 1, 1, 'assistant', 'Under Orders.', '`+at+`')`,
+		`INSERT INTO usage_events (account_id, event_type, cost_micro, message_id, created_at)
+			VALUES (1, 'answer', 0, 2, '`+at+`')`,
+		`INSERT INTO documents (id, account_id, type, natural_key, url, title, body, lang, hash, created_at, updated_at)
+			VALUES (1, 1, 'page', 'https://old.test/orders', 'https://old.test/orders', 'Orders', 'Under Orders.', 'en',
+			'o1', '`+at+`', '`+at+`')`,
+		`INSERT INTO chunks (id, account_id, document_id, ord, text, terms, term_count)
+			VALUES (1, 1, 1, 0, 'Under Orders.', 'order', 1)`,
+		`INSERT INTO chunks_fts (rowid, terms, tenant) VALUES (1, 'order', 'a1')`,
+		`INSERT INTO answer_cache (account_id, lang, qkey, question, answer, doc_ids, message_id, created_at)
+			VALUES (1, 'en', 'order', 'Where is my order?', 'Under Orders.', '1', 2, '`+at+`')`,
+	)
+
+	s := open(t, dir)
+	ctx := context.Background()
+	a, err := s.GetAccount(ctx, 1)
+	if err != nil || a.Name != "Old" || a.BalanceMicro != 7000 || a.ReservedMicro != 0 {
+		t.Fatalf("account after upgrade: %v %+v", err, a)
+	}
+	c, err := s.OpenConversation(ctx, 1, "de")
+	if err != nil || c.ID != 1 || c.Summary != "an old summary" || c.SummarizedThrough != 0 {
+		t.Fatalf("conversation after upgrade: %v %+v", err, c)
+	}
+	if msgs, _ := s.Messages(ctx, 1, 1, 0, 10); len(msgs) != 2 {
+		t.Fatalf("messages after upgrade: %+v", msgs)
+	}
+	if hits, _ := s.SearchChunks(ctx, 1, store.SearchQuery{Terms: []store.SearchTerm{{Text: "order"}}}); len(hits) != 1 {
+		t.Fatalf("index after upgrade: %+v", hits)
+	}
+	if e, err := s.CachedAnswer(ctx, 1, "en", "order"); err != nil || len(e.DocIDs) != 1 || len(e.Terms) != 0 {
+		t.Fatalf("cache after upgrade: %v %+v", err, e)
+	}
+
+	// The new columns and tables work on the upgraded file.
+	r, err := s.Reserve(ctx, 1, 5000, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := &store.Turn{AccountID: 1, ConversationID: 1, Lang: "en", ReservationID: r.ID,
+		User:    store.Message{Role: store.RoleUser, Body: "And my invoice?"},
+		Reply:   store.Message{Role: store.RoleAssistant, Body: "Under Invoices.", Source: store.SourceAI},
+		Charge:  store.Charge{EventType: store.EventAnswer, AmountMicro: 4000, Calls: []store.CallUsage{{Call: "reply", CostMicro: 4000}}},
+		Summary: &store.SummaryUpdate{Text: "a new summary", Through: 2}}
+	if err := s.SaveTurn(ctx, tr); err != nil {
+		t.Fatal(err)
+	}
+	if calls, _ := s.UsageCalls(ctx, 1, tr.Charge.EventID); len(calls) != 1 {
+		t.Fatalf("calls: %+v", calls)
+	}
+	if a, _ := s.GetAccount(ctx, 1); a.BalanceMicro != 3000 || a.ReservedMicro != 0 {
+		t.Fatalf("after a reserved turn: %+v", a)
+	}
+
+	// The pre-upgrade entry names no documents: a new document, which withdraws nothing
+	// recorded, still withdraws it.
+	if _, err := s.ImportDocuments(ctx, 1, []store.Document{{Type: store.DocPage, URL: "https://old.test/new", Title: "New",
+		Lang: "en", Hash: "n1", Chunks: []store.Chunk{{Text: "New.", Terms: "new"}}}}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.CachedAnswer(ctx, 1, "en", "order"); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("a pre-upgrade cache entry survived a KB change: %v", err)
+	}
+	s.Close()
+
+	migrationsAt(t, dir, 2)
+	if cols := columns(t, dir, "accounts"); cols["reserved_micro"] || !cols["balance_micro"] {
+		t.Fatalf("accounts after down: %v", cols)
+	}
+	if cols := columns(t, dir, "conversations"); cols["summarized_through"] || !cols["summary"] {
+		t.Fatalf("conversations after down: %v", cols)
+	}
+	for _, table := range []string{"reservations", "usage_calls", "answer_cache_terms", "answer_cache_docs"} {
+		if cols := columns(t, dir, table); len(cols) != 0 {
+			t.Fatalf("%s still exists after down: %v", table, cols)
+		}
+	}
+	s = open(t, dir) // and up again
+	defer s.Close()
+	if a, err := s.GetAccount(ctx, 1); err != nil || a.BalanceMicro != 3000 || a.ReservedMicro != 0 {
+		t.Fatalf("account after down and up: %v %+v", err, a)
+	}
+	if c, _ := s.OpenConversation(ctx, 1, "en"); c.Summary != "a new summary" || c.SummarizedThrough != 0 {
+		t.Fatalf("conversation after down and up: %+v", c)
 	}
 }

@@ -1,0 +1,40 @@
+package cli
+
+import (
+	"fmt"
+	"log/slog"
+
+	"svc/internal/chat"
+	"svc/internal/config"
+	"svc/internal/engine"
+	"svc/internal/llm"
+	"svc/internal/llmanswer"
+	"svc/internal/store"
+)
+
+// newAnswerer builds the answer engine the configuration names: the built-in engine, or the
+// model-backed engine on top of it (which still retrieves with it and falls back to it).
+func newAnswerer(cfg config.Config, st store.Store, log *slog.Logger) (chat.Answerer, error) {
+	eng, err := engine.New(st, engine.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("start engine: %w", err)
+	}
+	if cfg.LLMProvider == "" || cfg.LLMProvider == "builtin" {
+		return eng, nil
+	}
+	retries := cfg.LLMMaxRetries
+	if retries == 0 {
+		retries = -1 // llm.Config reads 0 as "the default"
+	}
+	client, err := llm.New(llm.Config{Provider: cfg.LLMProvider, BaseURL: cfg.LLMBaseURL, APIKey: cfg.LLMAPIKey,
+		Model: cfg.LLMModel, Timeout: cfg.LLMTimeout, MaxRetries: retries})
+	if err != nil {
+		return nil, fmt.Errorf("language model provider: %w", err)
+	}
+	a, err := llmanswer.New(client, eng, st, llmanswer.Options{Model: cfg.LLMModel, SmallModel: cfg.LLMSmallModel}, log)
+	if err != nil {
+		return nil, err
+	}
+	log.Info("answers by language model", "provider", cfg.LLMProvider, "model", cfg.LLMModel, "small_model", cfg.LLMSmallModel)
+	return a, nil
+}

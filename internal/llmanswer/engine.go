@@ -1,0 +1,165 @@
+package llmanswer
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+
+	"svc/internal/engine"
+	"svc/internal/llm"
+)
+
+// Engine answers with a language model. It is safe for concurrent use.
+type Engine struct {
+	llm    llm.Client
+	base   *engine.Engine
+	kb     engine.Searcher
+	opts   Options
+	canary string // a marker in the reply prompt: a reply that repeats it leaked the prompt
+	log    *slog.Logger
+}
+
+// New returns an engine that writes with client and reads the knowledge base through base
+// (retrieval, product cards, the offline answer) and kb (the products a reply names).
+func New(client llm.Client, base *engine.Engine, kb engine.Searcher, opts Options, log *slog.Logger) (*Engine, error) {
+	if client == nil || base == nil || kb == nil {
+		return nil, errors.New("llmanswer: nil client, engine or searcher")
+	}
+	if log == nil {
+		log = slog.Default()
+	}
+	var b [6]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		return nil, fmt.Errorf("llmanswer: canary: %w", err)
+	}
+	return &Engine{llm: client, base: base, kb: kb, opts: opts.withDefaults(), canary: "ref-" + hex.EncodeToString(b[:]), log: log}, nil
+}
+
+// turnOut is one answer in progress: the calls made so far, which are what it costs.
+type turnOut struct {
+	calls []engine.Call
+}
+
+func (t *turnOut) add(name string, r llm.Response) {
+	t.calls = append(t.calls, engine.Call{Name: name, Model: r.Model, InputTokens: r.InputTokens, OutputTokens: r.OutputTokens})
+}
+
+// finish totals the calls into the answer.
+func (t *turnOut) finish(a engine.Answer) engine.Answer {
+	a.Calls = t.calls
+	a.InputTokens, a.OutputTokens = 0, 0
+	for _, c := range t.calls {
+		a.InputTokens += c.InputTokens
+		a.OutputTokens += c.OutputTokens
+	}
+	if a.DocIDs == nil {
+		a.DocIDs = []int64{}
+	}
+	if a.Passages == nil {
+		a.Passages = []engine.Passage{}
+	}
+	return a
+}
+
+// Answer runs the sub-calls: plan (only with conversation context to resolve), retrieve,
+// reply, local guard, check. A provider failure hands the question to the built-in engine
+// (Degraded, charged nothing); the caller's cancellation is returned as an error.
+func (e *Engine) Answer(ctx context.Context, req engine.Request) (engine.Answer, error) {
+	a, err := e.answer(ctx, req)
+	if err == nil || ctx.Err() != nil {
+		return a, err
+	}
+	var perr *llm.Error
+	if !errors.As(err, &perr) && !errors.Is(err, llm.ErrCircuitOpen) && !errors.Is(err, errBadOutput) {
+		return engine.Answer{}, err
+	}
+	e.log.Warn("model answer failed; built-in engine answers instead", "account", req.AccountID, "err", err)
+	b, berr := e.base.Answer(ctx, req)
+	if berr != nil {
+		return engine.Answer{}, berr
+	}
+	b.Degraded, b.Calls, b.InputTokens, b.OutputTokens = true, nil, 0, 0
+	return b, nil
+}
+
+// errBadOutput is a reply the pipeline could not read (a planner that returned no JSON
+// twice, say); it is treated like a provider failure.
+var errBadOutput = errors.New("llmanswer: unreadable model output")
+
+func (e *Engine) answer(ctx context.Context, req engine.Request) (engine.Answer, error) {
+	out := &turnOut{}
+	lg := req.Lang
+	if instructionLike(req.Question) {
+		// A message that only tries to subvert the assistant gets the fallback, and costs
+		// nothing: no model is shown it.
+		return out.finish(e.fallback(ctx, req)), nil
+	}
+	pl := plan{Standalone: req.Question, Answerable: true}
+	if needsPlan(req) {
+		p, resp, err := e.plan(ctx, req)
+		if err != nil {
+			return engine.Answer{}, err
+		}
+		out.add("plan", resp)
+		pl = p
+	}
+	ctxt, err := e.gather(ctx, req, pl)
+	if err != nil {
+		return engine.Answer{}, err
+	}
+	if !pl.Answerable || ctxt.empty() {
+		return out.finish(e.fallback(ctx, req)), nil
+	}
+	text, resp, err := e.reply(ctx, req, pl, ctxt)
+	if err != nil {
+		return engine.Answer{}, err
+	}
+	out.add("reply", resp)
+	body, cited, ok := parseReply(text)
+	if !ok {
+		return out.finish(e.fallback(ctx, req)), nil
+	}
+	body, cards, ok, err := e.guard(ctx, req, body, ctxt)
+	if err != nil {
+		return engine.Answer{}, err
+	}
+	if !ok {
+		e.log.Info("reply failed the local guard", "account", req.AccountID)
+		return out.finish(e.fallback(ctx, req)), nil
+	}
+	supported, resp, err := e.check(ctx, ctxt, body)
+	if err != nil {
+		return engine.Answer{}, err
+	}
+	out.add("check", resp)
+	if !supported {
+		e.log.Info("reply failed the quality check", "account", req.AccountID)
+		return out.finish(e.fallback(ctx, req)), nil
+	}
+	if src := ctxt.sourceLine(lg, cited); src != "" {
+		body += "\n" + src
+	}
+	return out.finish(engine.Answer{
+		Text:      body,
+		Confident: true,
+		DocIDs:    ctxt.docIDs(cited, cards),
+		Passages:  ctxt.passages,
+		Cards:     cards,
+	}), nil
+}
+
+// fallback is the built-in engine's rephrase suggestion in the request's language and tone.
+func (e *Engine) fallback(ctx context.Context, req engine.Request) engine.Answer {
+	return engine.Answer{Text: engine.FallbackText(req.Lang, req.Tone)}
+}
+
+// needsPlan reports whether planning can change the outcome: only when there is earlier
+// conversation for the message to refer to. A first message is its own standalone question,
+// and retrieval decides whether the KB holds anything on it.
+func needsPlan(req engine.Request) bool {
+	return len(req.History) > 0 || strings.TrimSpace(req.Summary) != ""
+}

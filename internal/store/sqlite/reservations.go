@@ -1,0 +1,154 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"svc/internal/store"
+)
+
+// Reservations hold part of an account's balance for an answer in progress. accounts.reserved_micro
+// is always the sum of the account's rows in reservations: every statement that inserts or
+// deletes a row moves the column in the same transaction, and rows are only ever deleted with
+// DELETE ... RETURNING, so that of two transactions racing for one row only the one that
+// deleted it gives its amount back.
+
+// Reserve holds amountMicro of the account's free balance (balance less live reservations)
+// for ttl, after releasing the account's lapsed reservations.
+func (s *Store) Reserve(ctx context.Context, accountID, amountMicro int64, ttl time.Duration) (store.Reservation, error) {
+	r := store.Reservation{AccountID: accountID, AmountMicro: amountMicro}
+	if amountMicro <= 0 {
+		return r, fmt.Errorf("reserve %d micro-USD: the amount must be positive", amountMicro)
+	}
+	if ttl <= 0 {
+		return r, fmt.Errorf("reserve for %v: the time to live must be positive", ttl)
+	}
+	now := s.now().UTC()
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		if err := releaseLapsed(ctx, tx, accountID, now); err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, `UPDATE accounts SET reserved_micro = reserved_micro + ?
+			WHERE id = ? AND balance_micro - reserved_micro >= ?`, amountMicro, accountID, amountMicro)
+		if err != nil {
+			return fmt.Errorf("reserve: %w", err)
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return fmt.Errorf("reserve: %w", err)
+		}
+		if n == 0 {
+			if _, err := getAccountTx(ctx, tx, accountID); err != nil {
+				return err
+			}
+			return fmt.Errorf("reserve %d micro-USD: %w", amountMicro, store.ErrInsufficientBalance)
+		}
+		r.CreatedAt, r.ExpiresAt = now, now.Add(ttl)
+		if err := tx.QueryRowContext(ctx, `INSERT INTO reservations (account_id, amount_micro, created_at, expires_at)
+			VALUES (?, ?, ?, ?) RETURNING id`, accountID, amountMicro, ts(r.CreatedAt), ts(r.ExpiresAt)).Scan(&r.ID); err != nil {
+			return fmt.Errorf("insert reservation: %w", err)
+		}
+		return nil
+	})
+	if err != nil {
+		return store.Reservation{}, err
+	}
+	return r, nil
+}
+
+// Release gives a reservation of the account back; one already gone is not an error.
+func (s *Store) Release(ctx context.Context, accountID, reservationID int64) error {
+	return s.inTx(ctx, func(tx *sql.Tx) error {
+		return releaseReservation(ctx, tx, accountID, reservationID)
+	})
+}
+
+func releaseReservation(ctx context.Context, tx *sql.Tx, accountID, reservationID int64) error {
+	var amount int64
+	err := tx.QueryRowContext(ctx, `DELETE FROM reservations WHERE id = ? AND account_id = ? RETURNING amount_micro`,
+		reservationID, accountID).Scan(&amount)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("release reservation: %w", err)
+	}
+	return unreserve(ctx, tx, accountID, amount)
+}
+
+// releaseLapsed releases the account's reservations that expired at or before now.
+func releaseLapsed(ctx context.Context, tx *sql.Tx, accountID int64, now time.Time) error {
+	rows, err := tx.QueryContext(ctx, `DELETE FROM reservations WHERE account_id = ? AND expires_at <= ?
+		RETURNING amount_micro`, accountID, ts(now))
+	if err != nil {
+		return fmt.Errorf("release lapsed reservations: %w", err)
+	}
+	var total int64
+	for rows.Next() {
+		var amount int64
+		if err := rows.Scan(&amount); err != nil {
+			rows.Close()
+			return fmt.Errorf("release lapsed reservations: %w", err)
+		}
+		total += amount
+	}
+	err = rows.Err()
+	rows.Close()
+	if err != nil {
+		return fmt.Errorf("release lapsed reservations: %w", err)
+	}
+	return unreserve(ctx, tx, accountID, total)
+}
+
+func unreserve(ctx context.Context, tx *sql.Tx, accountID, amount int64) error {
+	if amount == 0 {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE accounts SET reserved_micro = reserved_micro - ? WHERE id = ?`,
+		amount, accountID); err != nil {
+		return fmt.Errorf("release reserved balance: %w", err)
+	}
+	return nil
+}
+
+// chargeAttempts bounds the capped charge's retries. Inside SQLite's IMMEDIATE transaction the
+// free balance cannot move between the read and the update, so the second attempt always
+// lands; the bound only matters on an engine where another transaction can change the row
+// between the two statements.
+const chargeAttempts = 3
+
+// charge takes amount from the account's free balance (balance less reservations) and returns
+// what it took and the balance after. Uncapped, it takes all of amount or fails with
+// ErrInsufficientBalance. Capped, it takes at most what is free, possibly nothing. The balance
+// only moves through the conditional UPDATE, so it can never go below what reservations hold
+// nor below zero, whatever runs concurrently.
+func charge(ctx context.Context, tx *sql.Tx, accountID, amount int64, capped bool) (taken, balance int64, err error) {
+	want := amount
+	for range chargeAttempts {
+		err := tx.QueryRowContext(ctx, `UPDATE accounts SET balance_micro = balance_micro - ?
+			WHERE id = ? AND balance_micro - reserved_micro >= ? RETURNING balance_micro`,
+			want, accountID, want).Scan(&balance)
+		if err == nil {
+			return want, balance, nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return 0, 0, fmt.Errorf("charge: %w", err)
+		}
+		if !capped {
+			return 0, 0, fmt.Errorf("charge %d micro-USD: %w", amount, store.ErrInsufficientBalance)
+		}
+		var free int64
+		if err := tx.QueryRowContext(ctx, `SELECT balance_micro - reserved_micro, balance_micro FROM accounts WHERE id = ?`,
+			accountID).Scan(&free, &balance); err != nil {
+			return 0, 0, notFound(err, "charge")
+		}
+		if free <= 0 {
+			return 0, balance, nil
+		}
+		want = min(free, amount)
+	}
+	return 0, 0, fmt.Errorf("charge: the free balance kept changing: %w", store.ErrConflict)
+}
