@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"errors"
+	"maps"
 	"math"
 	"strings"
 
@@ -121,7 +122,7 @@ func (p *pending) similar(ctx context.Context) (store.CacheEntry, bool, error) {
 	weight := idfWeights(st)
 	best, bestScore := -1, 0.0
 	for i, c := range cands {
-		if keyKind(c.Key) != p.q.kind {
+		if keyKind(c.Key) != p.q.kind || !sameNumbers(p.q.terms, c.Terms) {
 			continue
 		}
 		if sc := similarity(p.q.terms, c.Terms, weight); sc > bestScore {
@@ -132,6 +133,21 @@ func (p *pending) similar(ctx context.Context) (store.CacheEntry, bool, error) {
 		return store.CacheEntry{}, false, nil
 	}
 	return cands[best], true, nil
+}
+
+// sameNumbers reports whether two term lists hold the same numbers: "a 27 cm foot" and "a 28
+// cm foot" ask different things however alike the rest is.
+func sameNumbers(a, b []string) bool {
+	nums := func(ts []string) map[string]bool {
+		m := map[string]bool{}
+		for _, t := range ts {
+			if strings.ContainsAny(t, "0123456789") {
+				m[t] = true
+			}
+		}
+		return m
+	}
+	return maps.Equal(nums(a), nums(b))
 }
 
 // idfWeights weighs a term by its rarity among the account's chunks; a term the KB never

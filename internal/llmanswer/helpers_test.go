@@ -4,8 +4,6 @@ import (
 	"context"
 	"io"
 	"log/slog"
-	"regexp"
-	"strings"
 	"testing"
 	"time"
 
@@ -15,6 +13,7 @@ import (
 	"svc/internal/kb"
 	"svc/internal/llm"
 	"svc/internal/llm/llmtest"
+	"svc/internal/llmanswer/llmanswertest"
 	"svc/internal/store/sqlite"
 )
 
@@ -29,86 +28,13 @@ type fixture struct {
 	acct int64
 }
 
-// subCall tells which sub-call a recorded call was, by its system prompt.
-func subCall(c llmtest.Call) string {
-	switch {
-	case strings.HasPrefix(c.System, "You prepare"):
-		return "plan"
-	case strings.HasPrefix(c.System, "You are the customer assistant"):
-		return "reply"
-	case strings.HasPrefix(c.System, "You check"):
-		return "check"
-	case strings.HasPrefix(c.System, "Update the running summary"):
-		return "summary"
-	}
-	return "?"
-}
+// subCall, script and usage are the shared script of the fake provider.
+var (
+	subCall = llmanswertest.SubCall
+	usage   = llmanswertest.Usage
+)
 
-// script answers each sub-call; a nil entry answers like a faithful model.
-type script map[string]func(llmtest.Call) llmtest.Step
-
-// Known token counts of the faithful fake, so charges can be checked exactly.
-var usage = map[string][2]int{"plan": {310, 42}, "reply": {1210, 88}, "check": {1105, 7}, "summary": {505, 61}}
-
-func (s script) step(c llmtest.Call) llmtest.Step {
-	kind := subCall(c)
-	if f, ok := s[kind]; ok && f != nil {
-		return f(c)
-	}
-	u := usage[kind]
-	st := llmtest.Step{InputTokens: u[0], OutputTokens: u[1]}
-	switch kind {
-	case "plan":
-		st.Text = `{"standalone": "` + lastVisitorQuestion(c) + `", "queries": [], "answerable": true}`
-	case "reply":
-		st.Text = faithfulReply(c)
-	case "check":
-		st.Text = `{"supported": true}`
-	case "summary":
-		st.Text = "Visitor asked about delivery."
-	}
-	return st
-}
-
-var passage1 = regexp.MustCompile(`(?s)\[1\] [^\n]*\n(.*?)(?:\n\[2\] |\n</kb>)`)
-
-// faithfulReply answers with the sentence of passage 1 that shares the most words with the
-// question, citing it: what a grounded model does.
-func faithfulReply(c llmtest.Call) string {
-	m := passage1.FindStringSubmatch(c.Messages[0].Content)
-	if m == nil {
-		return noAnswer
-	}
-	q := strings.Fields(strings.ToLower(lastVisitorQuestion(c)))
-	best, bestN := "", -1
-	for _, p := range regexp.MustCompile(`[.!?]\s+`).Split(m[1], -1) {
-		n := 0
-		for _, w := range strings.Fields(strings.ToLower(p)) {
-			for _, x := range q {
-				if strings.Trim(w, ",.?!:") == strings.Trim(x, ",.?!:") {
-					n++
-				}
-			}
-		}
-		if strings.ContainsAny(p, "0123456789") {
-			n += 100 // a fact beats a restated question
-		}
-		if n > bestN {
-			best, bestN = p, n
-		}
-	}
-	return strings.TrimRight(best, ".") + ". [1]"
-}
-
-func lastVisitorQuestion(c llmtest.Call) string {
-	body := c.Messages[0].Content
-	i := strings.Index(body, "<question>\n")
-	j := strings.Index(body, "\n</question>")
-	if i < 0 || j < i {
-		return ""
-	}
-	return body[i+len("<question>\n") : j]
-}
+type script = llmanswertest.Script
 
 func newFixture(t *testing.T, protocol string, s script) *fixture {
 	t.Helper()
@@ -129,7 +55,7 @@ func newFixture(t *testing.T, protocol string, s script) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := llmtest.Start(t, llmtest.Options{APIKey: "test-key", Script: s.step})
+	srv := llmtest.Start(t, llmtest.Options{APIKey: "test-key", Script: s.Step})
 	cfg := llm.Config{Provider: protocol, APIKey: "test-key", MaxRetries: -1, Timeout: 2 * time.Second}
 	if protocol == llmtest.ProtocolOpenAI {
 		cfg.BaseURL = srv.OpenAIBaseURL()
