@@ -19,10 +19,12 @@ import (
 const curatedMatch = 0.8
 
 // similarMatch is how alike (IDF-weighted Dice, see similarity) a question and an earlier
-// answered question of the same language and kind must be for the earlier answer to be
-// served from the cache. Tuned on internal/chat/testdata/rewordings.json so that no question
-// with a different answer is ever served; see BENCHMARKS.md for the hit rate it buys.
-const similarMatch = 0.75
+// answered question of the same language and kind must be before their evidence is
+// compared. Words alone cannot tell "how much does the tent cost" from "how much does the
+// tent weigh", nor "price" from "cost"; the evidence (the sentences the built-in engine
+// answers each from) can, so the word test only has to rule out questions on other
+// subjects. Tuned on internal/chat/testdata/rewordings.json; see BENCHMARKS.md.
+const similarMatch = 0.5
 
 // similarCandidates is how many entries sharing terms with the question are compared.
 const similarCandidates = 12
@@ -97,9 +99,11 @@ func (p *pending) fromCache(ctx context.Context) (SendResult, bool, error) {
 }
 
 // similar finds the earlier answer of a question worded differently but saying the same:
-// same language, same kind of answer, and similar enough terms weighed by how rare each is
-// in the account's KB, so that the words that tell subjects apart ("Germany", "Austria")
-// count for more than the words every question shares ("delivery").
+// same language, same kind of answer, the same numbers, terms similar enough when weighed
+// by how rare each is in the account's KB (so the words that tell subjects apart count for
+// more than those every question shares), and above all the same evidence: the built-in
+// engine answers both from the same sentences. The evidence costs one search, made only
+// when some entry passes the cheaper tests.
 func (p *pending) similar(ctx context.Context) (store.CacheEntry, bool, error) {
 	cands, err := p.svc.st.SimilarCached(ctx, p.acct.ID, p.lang, p.q.terms, similarCandidates)
 	if err != nil || len(cands) == 0 {
@@ -121,15 +125,27 @@ func (p *pending) similar(ctx context.Context) (store.CacheEntry, bool, error) {
 	}
 	weight := idfWeights(st)
 	best, bestScore := -1, 0.0
+	evidence, read := "", false
 	for i, c := range cands {
-		if keyKind(c.Key) != p.q.kind || !sameNumbers(p.q.terms, c.Terms) {
+		if k := keyKind(c.Key); c.Evidence == "" || k != p.q.kind && k != "" && p.q.kind != "" ||
+			!sameNumbers(p.q.terms, c.Terms) || swapsTerms(p.q.terms, c.Terms) {
 			continue
 		}
-		if sc := similarity(p.q.terms, c.Terms, weight); sc > bestScore {
+		sc := similarity(p.q.terms, c.Terms, weight)
+		if sc < similarMatch || sc <= bestScore {
+			continue
+		}
+		if !read {
+			if evidence, err = p.svc.engine.Evidence(ctx, p.acct.ID, p.text, p.lang); err != nil {
+				return store.CacheEntry{}, false, err
+			}
+			read = true
+		}
+		if c.Evidence == evidence {
 			best, bestScore = i, sc
 		}
 	}
-	if best < 0 || bestScore < similarMatch {
+	if best < 0 {
 		return store.CacheEntry{}, false, nil
 	}
 	return cands[best], true, nil
@@ -148,6 +164,33 @@ func sameNumbers(a, b []string) bool {
 		return m
 	}
 	return maps.Equal(nums(a), nums(b))
+}
+
+// swapsTerms reports whether each question has a term the other lacks: one subject or
+// attribute put in place of another ("weigh" for "cost", "Ankara" for "Istanbul"). A
+// rewording that only adds or drops words around the same ones is accepted; a swap is
+// refused even when it is a synonym ("price" for "cost"), because a missed hit costs one
+// answer and a wrong hit misleads a visitor. Weighing the swapped terms by rarity was tried
+// and let wrong answers through (BENCHMARKS.md).
+func swapsTerms(a, b []string) bool {
+	return missing(a, b) && missing(b, a)
+}
+
+// missing reports whether some term of xs has no counterpart in ys.
+func missing(xs, ys []string) bool {
+	for _, x := range xs {
+		found := false
+		for _, y := range ys {
+			if x == y || textindex.Extends(x, y, nearMinLen) {
+				found = true
+				break
+			}
+		}
+		if !found {
+			return true
+		}
+	}
+	return false
 }
 
 // idfWeights weighs a term by its rarity among the account's chunks; a term the KB never

@@ -141,9 +141,16 @@ func (p *pending) compose(ctx context.Context, midnight time.Time) (SendResult, 
 		}
 		t = p.turn(reply, p.charge(store.EventAnswer, ans.Calls, true))
 		t.QuotaLimit, t.QuotaSince = a.DailyAnswers, midnight
-		if p.q.key != "" {
-			t.Cache = &store.CacheEntry{Lang: p.lang, Key: p.q.key, Question: p.text, Answer: ans.Text, DocIDs: ans.DocIDs,
-				Terms: p.q.terms}
+		// The answer is cached under the question it answers: a follow-up that the planner
+		// made standalone is cached as that, never as the fragment whose sense came from
+		// this conversation.
+		q, asked := p.q, p.text
+		if ans.Question != "" && ans.Question != p.text {
+			q, asked = newQuestionKey(ans.Question, p.lang), ans.Question
+		}
+		if q.key != "" {
+			t.Cache = &store.CacheEntry{Lang: p.lang, Key: q.key, Question: asked, Answer: ans.Text, DocIDs: ans.DocIDs,
+				Terms: q.terms, Evidence: ans.Evidence}
 		}
 	}
 	t.Extra, t.Summary, t.ReservationID = extra, summary, p.reservation

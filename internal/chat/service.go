@@ -21,6 +21,9 @@ type Answerer interface {
 	// Budget is the most tokens an answer to req (and a summary of fold, when given) may
 	// use; the send reserves their price before it starts. 0, 0 asks for no reservation.
 	Budget(req engine.Request, fold []engine.Turn) (in, out int)
+	// Evidence names the KB sentences a question is answered from, without composing or
+	// billing anything (engine.Answer.Evidence); "" when nothing answers it.
+	Evidence(ctx context.Context, accountID int64, question, lang string) (string, error)
 }
 
 // Limits of the conversation surface (SERVICE.md, Limits).

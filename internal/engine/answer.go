@@ -2,6 +2,8 @@ package engine
 
 import (
 	"context"
+	"crypto/sha256"
+	"fmt"
 	"strings"
 
 	"svc/internal/lang"
@@ -28,6 +30,14 @@ type Answer struct {
 	// Degraded marks a reply the built-in engine wrote because the model provider failed:
 	// nothing was spent on it, so nothing is charged.
 	Degraded bool
+	// Question is the question the reply answers: the request's, or the planner's standalone
+	// form of a follow-up. An answer is cached under it, never under a fragment whose sense
+	// came from the conversation.
+	Question string
+	// Evidence names the passage sentences the built-in engine would answer Question from
+	// ("" when it has no confident answer). Two questions with the same evidence ask for the
+	// same thing; the cache uses it to tell a rewording from a question that only looks alike.
+	Evidence string
 }
 
 // Answer retrieves passages for the question and composes an extractive reply: the best one
@@ -40,7 +50,32 @@ func (e *Engine) Answer(ctx context.Context, req Request) (Answer, error) {
 	if err == nil && (a.InputTokens > 0 || a.OutputTokens > 0) {
 		a.Calls = []Call{{Name: "engine", InputTokens: a.InputTokens, OutputTokens: a.OutputTokens}}
 	}
+	a.Question = req.Question
 	return a, err
+}
+
+// Evidence is Answer's retrieval and extraction alone: it names the sentences the engine
+// would answer the question from, or "" when none answers it confidently. It costs one
+// search and is never billed.
+func (e *Engine) Evidence(ctx context.Context, accountID int64, question, lg string) (string, error) {
+	lg = questionLang(lg, question)
+	r, err := e.retrieve(ctx, accountID, question, lg)
+	if err != nil {
+		return "", err
+	}
+	if !e.confident(&r.q, bestPerDoc(r.ranked, e.opts.AnswerPassages)) {
+		return "", nil
+	}
+	return evidenceOf(e.rank.extractAnswer(&r.q, r.ranked, question, e.opts.MaxReplyChars)), nil
+}
+
+// evidenceOf is a short stable name of an extraction: its document and a hash of its text.
+func evidenceOf(ex extract) string {
+	if ex.text == "" {
+		return ""
+	}
+	sum := sha256.Sum256([]byte(ex.text))
+	return fmt.Sprintf("%d:%x", ex.docID, sum[:8])
 }
 
 func (e *Engine) answer(ctx context.Context, req Request) (Answer, error) {
@@ -56,12 +91,16 @@ func (e *Engine) answer(ctx context.Context, req Request) (Answer, error) {
 		ex = e.rank.extractAnswer(&r.q, r.ranked, req.Question, e.opts.MaxReplyChars)
 	}
 	if req.SalesMode {
-		return e.salesAnswer(ctx, req, lg, ph, &r, cands, ex)
+		a, err := e.salesAnswer(ctx, req, lg, ph, &r, cands, ex)
+		a.Evidence = evidenceOf(ex)
+		return a, err
 	}
 	if ex.text == "" {
 		return e.fallback(req.Question, ph), nil
 	}
-	return e.extractive(req.Question, lg, ph, r.ranked, cands, ex), nil
+	a := e.extractive(req.Question, lg, ph, r.ranked, cands, ex)
+	a.Evidence = evidenceOf(ex)
+	return a, nil
 }
 
 // extractive wraps the extracted sentences in the lead-in and the source line.

@@ -19,6 +19,7 @@ type kbContext struct {
 	products string // the <products> block
 	numbers  map[string]bool
 	links    []string
+	evidence string // the built-in engine's evidence for the standalone question
 }
 
 func (c *kbContext) empty() bool { return len(c.passages) == 0 && len(c.cards) == 0 }
@@ -33,7 +34,7 @@ func (e *Engine) gather(ctx context.Context, req engine.Request, pl plan) (*kbCo
 	if err != nil {
 		return nil, err
 	}
-	c := &kbContext{numbers: map[string]bool{}}
+	c := &kbContext{numbers: map[string]bool{}, evidence: base.Evidence}
 	if !base.Confident && len(base.Cards) == 0 && len(pl.Queries) == 0 {
 		// The built-in engine's evidence test found nothing that covers the question, and no
 		// planner offered other wording: a model would only be paid to say so.

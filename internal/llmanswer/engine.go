@@ -149,7 +149,14 @@ func (e *Engine) answer(ctx context.Context, req engine.Request) (engine.Answer,
 		DocIDs:    ctxt.docIDs(cited, cards),
 		Passages:  ctxt.passages,
 		Cards:     cards,
+		Question:  pl.Standalone,
+		Evidence:  ctxt.evidence,
 	}), nil
+}
+
+// Evidence is the built-in engine's: the model never decides what a question is about.
+func (e *Engine) Evidence(ctx context.Context, accountID int64, question, lang string) (string, error) {
+	return e.base.Evidence(ctx, accountID, question, lang)
 }
 
 // fallback is the built-in engine's rephrase suggestion in the request's language and tone.

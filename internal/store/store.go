@@ -198,7 +198,10 @@ type CacheEntry struct {
 	Answer    string
 	DocIDs    []int64
 	// Terms are the question's analyzed content terms; SimilarCached finds entries by them.
-	Terms     []string
+	Terms []string
+	// Evidence names the KB sentences the question is answered from (engine.Answer.Evidence);
+	// a similar question is served the entry only when its evidence is the same.
+	Evidence  string
 	MessageID int64
 	Hits      int
 	CreatedAt time.Time

@@ -232,10 +232,11 @@ func recordCharge(ctx context.Context, tx *sql.Tx, accountID, messageID int64, c
 // saveCacheEntry upserts c under (account, lang, key) and replaces its term and document rows.
 func saveCacheEntry(ctx context.Context, tx *sql.Tx, c *store.CacheEntry) error {
 	err := tx.QueryRowContext(ctx, `INSERT INTO answer_cache (account_id, lang, qkey, question, answer, doc_ids,
-		message_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+		evidence, message_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (account_id, lang, qkey) DO UPDATE SET question = excluded.question, answer = excluded.answer,
-		doc_ids = excluded.doc_ids, message_id = excluded.message_id, created_at = excluded.created_at
-		RETURNING id`, c.AccountID, c.Lang, c.Key, c.Question, c.Answer, formatIDs(c.DocIDs), c.MessageID,
+		doc_ids = excluded.doc_ids, evidence = excluded.evidence, message_id = excluded.message_id,
+		created_at = excluded.created_at
+		RETURNING id`, c.AccountID, c.Lang, c.Key, c.Question, c.Answer, formatIDs(c.DocIDs), c.Evidence, c.MessageID,
 		ts(c.CreatedAt)).Scan(&c.ID)
 	if err != nil {
 		return fmt.Errorf("store cache: %w", err)
@@ -299,13 +300,14 @@ func insertMessage(ctx context.Context, tx *sql.Tx, m *store.Message) error {
 	return nil
 }
 
-const cacheColumns = `e.id, e.account_id, e.lang, e.qkey, e.question, e.answer, e.doc_ids, COALESCE(e.message_id, 0),
-	e.hits, e.created_at`
+const cacheColumns = `e.id, e.account_id, e.lang, e.qkey, e.question, e.answer, e.doc_ids, e.evidence,
+	COALESCE(e.message_id, 0), e.hits, e.created_at`
 
 func scanCacheEntry(row interface{ Scan(...any) error }) (store.CacheEntry, error) {
 	var c store.CacheEntry
 	var docIDs, created string
-	err := row.Scan(&c.ID, &c.AccountID, &c.Lang, &c.Key, &c.Question, &c.Answer, &docIDs, &c.MessageID, &c.Hits, &created)
+	err := row.Scan(&c.ID, &c.AccountID, &c.Lang, &c.Key, &c.Question, &c.Answer, &docIDs, &c.Evidence, &c.MessageID,
+		&c.Hits, &created)
 	c.DocIDs, c.CreatedAt = parseIDs(docIDs), parseTS(created)
 	return c, err
 }

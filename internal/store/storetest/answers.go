@@ -404,7 +404,8 @@ func saveCached(t *testing.T, s store.Store, a store.Account, lang, key string, 
 		t.Fatal(err)
 	}
 	tr := turn(a, c, key+"?", "answer to "+key, store.Charge{EventType: store.EventCacheShared})
-	tr.Cache = &store.CacheEntry{Lang: lang, Key: key, Question: key + "?", Answer: "answer to " + key, Terms: terms, DocIDs: docIDs}
+	tr.Cache = &store.CacheEntry{Lang: lang, Key: key, Question: key + "?", Answer: "answer to " + key, Terms: terms, DocIDs: docIDs,
+		Evidence: "ev:" + key}
 	if err := s.SaveTurn(ctx(), tr); err != nil {
 		t.Fatalf("save cached %q: %v", key, err)
 	}
@@ -466,7 +467,7 @@ func testSimilarCached(t *testing.T, s store.Store) {
 
 	got, _ := s.SimilarCached(ctx(), a.ID, "en", query, 1)
 	e := got[0]
-	if e.ID != best.ID || e.Answer != "answer to ship cost time" || e.MessageID != best.MessageID ||
+	if e.ID != best.ID || e.Answer != "answer to ship cost time" || e.MessageID != best.MessageID || e.Evidence != "ev:ship cost time" ||
 		!slices.Equal(e.DocIDs, []int64{14}) || !slices.Equal(sortedTerms(e.Terms), []string{"cost", "free", "ship", "time"}) ||
 		len(e.Terms) != 4 {
 		t.Fatalf("entry not filled: %+v", e)

@@ -33,6 +33,10 @@ CREATE TABLE usage_calls (
 );
 
 -- One row per distinct analyzed term of a cached question.
+-- evidence names the KB sentences the built-in engine answers the cached question from; a
+-- similar question is served the entry only when its own evidence is the same.
+ALTER TABLE answer_cache ADD COLUMN evidence TEXT NOT NULL DEFAULT '';
+
 CREATE TABLE answer_cache_terms (
     entry_id   INTEGER NOT NULL REFERENCES answer_cache (id) ON DELETE CASCADE,
     account_id INTEGER NOT NULL REFERENCES accounts (id),
@@ -56,6 +60,7 @@ CREATE INDEX answer_cache_docs_doc ON answer_cache_docs (account_id, doc_id);
 -- +goose Down
 DROP TABLE answer_cache_docs;
 DROP TABLE answer_cache_terms;
+ALTER TABLE answer_cache DROP COLUMN evidence;
 DROP TABLE usage_calls;
 ALTER TABLE conversations DROP COLUMN summarized_through;
 DROP TABLE reservations;

@@ -1,0 +1,161 @@
+package llm
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// Providers, by wire protocol. "openai" covers every server that speaks Chat Completions.
+const (
+	ProviderOpenAI    = "openai"
+	ProviderAnthropic = "anthropic"
+)
+
+// Default models: small, fast and cheap, and ones that still accept max_tokens and a
+// temperature, which every Request sends. OpenAI's newer reasoning models reject both on Chat
+// Completions, and Anthropic's models after Claude Opus 4.6 reject any temperature but 1.
+const (
+	DefaultOpenAIModel    = "gpt-4o-mini"
+	DefaultAnthropicModel = "claude-haiku-4-5"
+)
+
+// Default base URLs, in the form each SDK expects: OpenAI's includes the /v1 that its paths
+// leave out; Anthropic's does not, since its paths start with v1/.
+const (
+	DefaultOpenAIBaseURL    = "https://api.openai.com/v1"
+	DefaultAnthropicBaseURL = "https://api.anthropic.com"
+)
+
+// Defaults of the zero Config fields.
+const (
+	DefaultTimeout         = 30 * time.Second
+	DefaultMaxRetries      = 2
+	DefaultBreakerFailures = 5
+	DefaultBreakerCooldown = 30 * time.Second
+)
+
+// Config selects a provider and how hard to try it. The zero value of each field means its
+// default.
+type Config struct {
+	Provider string // ProviderOpenAI or ProviderAnthropic
+	BaseURL  string
+	// APIKey may be empty for OpenAI-compatible local servers (Ollama, llama.cpp); Anthropic
+	// always needs one.
+	APIKey string
+	Model  string
+	// Timeout bounds each attempt, not the whole call: the caller's context does that.
+	Timeout time.Duration
+	// MaxRetries is the number of attempts after the first; 0 means the default, a negative
+	// value means no retry at all.
+	MaxRetries int
+	// BreakerFailures is how many Complete calls in a row must fail (after their retries)
+	// before the breaker opens.
+	BreakerFailures int
+	// BreakerCooldown is how long the breaker stays open before one probe is let through.
+	BreakerCooldown time.Duration
+	// HTTPClient is optional; the default has no overall timeout, since Timeout and the
+	// caller's context govern every attempt.
+	HTTPClient *http.Client
+}
+
+// New builds the client for cfg: the provider's SDK client, wrapped in retries, wrapped in
+// the circuit breaker, so that one Complete call counts once for the breaker however many
+// attempts it took.
+func New(cfg Config) (Client, error) {
+	return build(cfg, realClock())
+}
+
+func build(cfg Config, clk clock) (Client, error) {
+	cfg, err := cfg.normalized()
+	if err != nil {
+		return nil, err
+	}
+	var provider Client
+	switch cfg.Provider {
+	case ProviderOpenAI:
+		provider = newOpenAI(cfg, clk.now)
+	case ProviderAnthropic:
+		provider = newAnthropic(cfg, clk.now)
+	}
+	retries := newRetrier(provider, cfg.Provider, cfg.MaxRetries, clk)
+	return newBreaker(retries, cfg.Provider, cfg.BreakerFailures, cfg.BreakerCooldown, clk.now), nil
+}
+
+// normalized validates cfg and fills in the defaults. Errors never quote the API key.
+func (c Config) normalized() (Config, error) {
+	c.Provider = strings.ToLower(strings.TrimSpace(c.Provider))
+	// Keys pasted into environment files often carry a trailing newline; no key has spaces.
+	c.APIKey = strings.TrimSpace(c.APIKey)
+	c.BaseURL = strings.TrimSpace(c.BaseURL)
+	c.Model = strings.TrimSpace(c.Model)
+	switch c.Provider {
+	case ProviderOpenAI:
+		c.BaseURL = cmp.Or(c.BaseURL, DefaultOpenAIBaseURL)
+		c.Model = cmp.Or(c.Model, DefaultOpenAIModel)
+	case ProviderAnthropic:
+		if c.APIKey == "" {
+			return c, errors.New("llm: anthropic needs an API key")
+		}
+		c.BaseURL = cmp.Or(c.BaseURL, DefaultAnthropicBaseURL)
+		c.Model = cmp.Or(c.Model, DefaultAnthropicModel)
+	case "":
+		return c, errors.New("llm: no provider configured")
+	default:
+		return c, fmt.Errorf("llm: unknown provider %q (want %q or %q)", c.Provider, ProviderOpenAI, ProviderAnthropic)
+	}
+	if err := checkBaseURL(c.BaseURL); err != nil {
+		return c, err
+	}
+	if c.Timeout <= 0 {
+		c.Timeout = DefaultTimeout
+	}
+	switch {
+	case c.MaxRetries == 0:
+		c.MaxRetries = DefaultMaxRetries
+	case c.MaxRetries < 0:
+		c.MaxRetries = 0
+	}
+	if c.BreakerFailures <= 0 {
+		c.BreakerFailures = DefaultBreakerFailures
+	}
+	if c.BreakerCooldown <= 0 {
+		c.BreakerCooldown = DefaultBreakerCooldown
+	}
+	if c.HTTPClient == nil {
+		c.HTTPClient = defaultHTTPClient()
+	}
+	return c, nil
+}
+
+// checkBaseURL accepts an absolute http(s) URL. The message names only the scheme and host
+// problem, since a URL can carry credentials.
+func checkBaseURL(raw string) error {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return errors.New("llm: base URL does not parse")
+	}
+	if u.Scheme != "http" && u.Scheme != "https" {
+		return errors.New("llm: base URL must start with http:// or https://")
+	}
+	if u.Host == "" {
+		return errors.New("llm: base URL has no host")
+	}
+	if u.RawQuery != "" || u.Fragment != "" {
+		return errors.New("llm: base URL must not have a query or fragment")
+	}
+	return nil
+}
+
+// defaultHTTPClient owns its transport, so that nothing else that tunes
+// http.DefaultTransport changes how we talk to providers.
+func defaultHTTPClient() *http.Client {
+	if t, ok := http.DefaultTransport.(*http.Transport); ok {
+		return &http.Client{Transport: t.Clone()}
+	}
+	return &http.Client{Transport: http.DefaultTransport}
+}
