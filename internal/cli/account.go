@@ -62,8 +62,8 @@ func (f *settingsFlags) register(c *command, withBalance bool) {
 	c.fs.IntVar(&f.sendRate, "send-rate-per-min", 0, "sends a minute per key (default 15)")
 	c.fs.IntVar(&f.dailyAnswers, "daily-answers", 0, "daily unique AI answers; 0 = unlimited (default by plan)")
 	c.fs.StringVar(&f.salesMode, "sales-mode", "", "on or off (default on)")
-	c.fs.StringVar(&f.inputPerM, "input-usd-per-m", "", "price of 1M input tokens in USD (default 3.00)")
-	c.fs.StringVar(&f.outputPerM, "output-usd-per-m", "", "price of 1M output tokens in USD (default 25.00)")
+	c.fs.StringVar(&f.inputPerM, "input-per-m-usd", "", "price of 1M input tokens in USD (default 3.00)")
+	c.fs.StringVar(&f.outputPerM, "output-per-m-usd", "", "price of 1M output tokens in USD (default 25.00)")
 	if withBalance {
 		c.fs.StringVar(&f.balance, "balance-usd", "", "opening balance in USD")
 	}
@@ -103,7 +103,7 @@ func (f *settingsFlags) settings(c *command) (account.Settings, error) {
 	for _, r := range []struct {
 		flag, value string
 		to          **int64
-	}{{"input-usd-per-m", f.inputPerM, &s.InputRate}, {"output-usd-per-m", f.outputPerM, &s.OutputRate}} {
+	}{{"input-per-m-usd", f.inputPerM, &s.InputRate}, {"output-per-m-usd", f.outputPerM, &s.OutputRate}} {
 		if !c.set(r.flag) {
 			continue
 		}
