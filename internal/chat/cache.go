@@ -105,9 +105,21 @@ func (p *pending) fromCache(ctx context.Context) (SendResult, bool, error) {
 // engine answers both from the same sentences. The evidence costs one search, made only
 // when some entry passes the cheaper tests.
 func (p *pending) similar(ctx context.Context) (store.CacheEntry, bool, error) {
-	cands, err := p.svc.st.SimilarCached(ctx, p.acct.ID, p.lang, p.q.terms, similarCandidates)
-	if err != nil || len(cands) == 0 {
+	found, err := p.svc.st.SimilarCached(ctx, p.acct.ID, p.lang, p.q.terms, similarCandidates)
+	if err != nil {
 		return store.CacheEntry{}, false, err
+	}
+	// The word tests that need no statistics come first; most entries fail them, and the
+	// statistics and the evidence are then never read.
+	var cands []store.CacheEntry
+	for _, c := range found {
+		if k := keyKind(c.Key); c.Evidence != "" && (k == p.q.kind || k == "" || p.q.kind == "") &&
+			sameNumbers(p.q.terms, c.Terms) && !swapsTerms(p.q.terms, c.Terms) {
+			cands = append(cands, c)
+		}
+	}
+	if len(cands) == 0 {
+		return store.CacheEntry{}, false, nil
 	}
 	seen := map[string]bool{}
 	var terms []store.SearchTerm
@@ -127,10 +139,6 @@ func (p *pending) similar(ctx context.Context) (store.CacheEntry, bool, error) {
 	best, bestScore := -1, 0.0
 	evidence, read := "", false
 	for i, c := range cands {
-		if k := keyKind(c.Key); c.Evidence == "" || k != p.q.kind && k != "" && p.q.kind != "" ||
-			!sameNumbers(p.q.terms, c.Terms) || swapsTerms(p.q.terms, c.Terms) {
-			continue
-		}
 		sc := similarity(p.q.terms, c.Terms, weight)
 		if sc < similarMatch || sc <= bestScore {
 			continue

@@ -381,20 +381,25 @@ func (s *Store) SimilarCached(ctx context.Context, accountID int64, lang string,
 	return out, nil
 }
 
-// fillCacheTerms reads the terms of entries (in term order) in one query.
+// fillCacheTerms reads the terms of entries (in term order) in one query. The entries were
+// read for the account in the same transaction, so their ids are the tenant filter; naming
+// account_id as well made SQLite pick the (account_id, lang, term) index and scan every term
+// of the account's cache.
 func fillCacheTerms(ctx context.Context, tx *sql.Tx, accountID int64, entries []store.CacheEntry) error {
 	if len(entries) == 0 {
 		return nil
 	}
 	index := make(map[int64]int, len(entries))
-	args := make([]any, 0, len(entries)+1)
-	args = append(args, accountID)
+	args := make([]any, 0, len(entries))
 	for i, e := range entries {
+		if e.AccountID != accountID {
+			return fmt.Errorf("cache terms: entry %d is not the account's", e.ID)
+		}
 		index[e.ID] = i
 		args = append(args, e.ID)
 	}
 	rows, err := tx.QueryContext(ctx, `SELECT entry_id, term FROM answer_cache_terms
-		WHERE account_id = ? AND entry_id IN (`+placeholders(len(entries))+`) ORDER BY entry_id, term`, args...)
+		WHERE entry_id IN (`+placeholders(len(entries))+`) ORDER BY entry_id, term`, args...)
 	if err != nil {
 		return fmt.Errorf("cache terms: %w", err)
 	}
