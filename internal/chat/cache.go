@@ -187,14 +187,7 @@ func swapsTerms(a, b []string) bool {
 // missing reports whether some term of xs has no counterpart in ys.
 func missing(xs, ys []string) bool {
 	for _, x := range xs {
-		found := false
-		for _, y := range ys {
-			if x == y || textindex.Extends(x, y, nearMinLen) {
-				found = true
-				break
-			}
-		}
-		if !found {
+		if termMatch(x, ys) == 0 {
 			return true
 		}
 	}
@@ -231,18 +224,24 @@ func similarity(a, b []string, w func(string) float64) float64 {
 func weightedMatch(xs, ys []string, w func(string) float64) float64 {
 	sum := 0.0
 	for _, x := range xs {
-		best := 0.0
-		for _, y := range ys {
-			switch {
-			case x == y:
-				best = 1
-			case best < nearMatch && textindex.Extends(x, y, nearMinLen):
-				best = nearMatch
-			}
-		}
-		sum += best * w(x)
+		sum += termMatch(x, ys) * w(x)
 	}
 	return sum
+}
+
+// termMatch is how well x's best counterpart in ys matches it: 1 for the same term,
+// nearMatch for a term that only extends the other, 0 for none.
+func termMatch(x string, ys []string) float64 {
+	best := 0.0
+	for _, y := range ys {
+		switch {
+		case x == y:
+			return 1
+		case best < nearMatch && textindex.Extends(x, y, nearMinLen):
+			best = nearMatch
+		}
+	}
+	return best
 }
 
 // curated finds a curated Q&A entry in the question's language whose question says the same.
@@ -298,18 +297,5 @@ const (
 
 // matched sums, for every term of xs, how well its best counterpart in ys matches it.
 func matched(xs, ys []string) float64 {
-	total := 0.0
-	for _, x := range xs {
-		best := 0.0
-		for _, y := range ys {
-			switch {
-			case x == y:
-				best = 1
-			case best < nearMatch && textindex.Extends(x, y, nearMinLen):
-				best = nearMatch
-			}
-		}
-		total += best
-	}
-	return total
+	return weightedMatch(xs, ys, func(string) float64 { return 1 })
 }
