@@ -102,4 +102,3 @@ func measured(base *engine.Engine, call llmtest.Call, text string, mu *sync.Mute
 	mu.Unlock()
 	return llmtest.Step{Text: text, InputTokens: n, OutputTokens: o}
 }
-
