@@ -22,12 +22,8 @@ func newAnswerer(cfg config.Config, st store.Store, log *slog.Logger) (chat.Answ
 	if cfg.LLMProvider == "" || cfg.LLMProvider == "builtin" {
 		return eng, nil
 	}
-	retries := cfg.LLMMaxRetries
-	if retries == 0 {
-		retries = -1 // llm.Config reads 0 as "the default"
-	}
 	client, err := llm.New(llm.Config{Provider: cfg.LLMProvider, BaseURL: cfg.LLMBaseURL, APIKey: cfg.LLMAPIKey,
-		Model: cfg.LLMModel, Timeout: cfg.LLMTimeout, MaxRetries: retries})
+		Model: cfg.LLMModel, Timeout: cfg.LLMTimeout, MaxRetries: cfg.LLMMaxRetries})
 	if err != nil {
 		return nil, fmt.Errorf("language model provider: %w", err)
 	}

@@ -34,13 +34,12 @@ const (
 // Defaults of the zero Config fields.
 const (
 	DefaultTimeout         = 30 * time.Second
-	DefaultMaxRetries      = 2
 	DefaultBreakerFailures = 5
 	DefaultBreakerCooldown = 30 * time.Second
 )
 
-// Config selects a provider and how hard to try it. The zero value of each field means its
-// default.
+// Config selects a provider and how hard to try it. The zero value of each field but
+// MaxRetries means its default.
 type Config struct {
 	Provider string // ProviderOpenAI or ProviderAnthropic
 	BaseURL  string
@@ -50,8 +49,9 @@ type Config struct {
 	Model  string
 	// Timeout bounds each attempt, not the whole call: the caller's context does that.
 	Timeout time.Duration
-	// MaxRetries is the number of attempts after the first; 0 means the default, a negative
-	// value means no retry at all.
+	// MaxRetries is the number of attempts after the first, as given: 0 (or less) is no
+	// retry. Unlike the other fields it has no default here, because "retry zero times" must
+	// be sayable; the service's default lives in config.DefaultLLMMaxRetries.
 	MaxRetries int
 	// BreakerFailures is how many Complete calls in a row must fail (after their retries)
 	// before the breaker opens.
@@ -114,12 +114,7 @@ func (c Config) normalized() (Config, error) {
 	if c.Timeout <= 0 {
 		c.Timeout = DefaultTimeout
 	}
-	switch {
-	case c.MaxRetries == 0:
-		c.MaxRetries = DefaultMaxRetries
-	case c.MaxRetries < 0:
-		c.MaxRetries = 0
-	}
+	c.MaxRetries = max(c.MaxRetries, 0)
 	if c.BreakerFailures <= 0 {
 		c.BreakerFailures = DefaultBreakerFailures
 	}

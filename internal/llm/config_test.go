@@ -50,7 +50,7 @@ func TestConfigDefaults(t *testing.T) {
 		want Config
 	}{
 		{Config{Provider: "openai"}, Config{Provider: "openai", BaseURL: DefaultOpenAIBaseURL, Model: DefaultOpenAIModel,
-			Timeout: 30 * time.Second, MaxRetries: 2, BreakerFailures: 5, BreakerCooldown: 30 * time.Second}},
+			Timeout: 30 * time.Second, MaxRetries: 0, BreakerFailures: 5, BreakerCooldown: 30 * time.Second}},
 		{Config{Provider: "anthropic", APIKey: " k\n", MaxRetries: -3, Timeout: time.Second, Model: "claude-x"},
 			Config{Provider: "anthropic", APIKey: "k", BaseURL: DefaultAnthropicBaseURL, Model: "claude-x",
 				Timeout: time.Second, MaxRetries: 0, BreakerFailures: 5, BreakerCooldown: 30 * time.Second}},

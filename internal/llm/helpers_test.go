@@ -76,7 +76,7 @@ func baseURL(fake *llmtest.Server, provider string) string {
 // fake clock. tweak adjusts the Config before it is built.
 func newTestClient(t *testing.T, fake *llmtest.Server, provider string, clk *fakeClock, tweak func(*Config)) Client {
 	t.Helper()
-	cfg := Config{Provider: provider, BaseURL: baseURL(fake, provider), APIKey: testKey, Timeout: 5 * time.Second}
+	cfg := Config{Provider: provider, BaseURL: baseURL(fake, provider), APIKey: testKey, Timeout: 5 * time.Second, MaxRetries: 2}
 	if tweak != nil {
 		tweak(&cfg)
 	}
@@ -89,7 +89,7 @@ func newTestClient(t *testing.T, fake *llmtest.Server, provider string, clk *fak
 
 // ask is a small valid request.
 func ask(text string) Request {
-	return Request{Call: "test", Messages: []Message{{Role: RoleUser, Content: text}}, MaxTokens: 64}
+	return Request{Messages: []Message{{Role: RoleUser, Content: text}}, MaxTokens: 64}
 }
 
 // asError insists err is an *Error and returns it.

@@ -26,8 +26,6 @@ type Message struct {
 
 // Request is one completion.
 type Request struct {
-	// Call names the sub-call ("plan", "reply", "check", "summary") for logs and metrics.
-	Call string
 	// Model overrides the client's default model when not empty.
 	Model    string
 	System   string
