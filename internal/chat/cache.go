@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"svc/internal/engine"
-
 	"svc/internal/store"
 	"svc/internal/textindex"
 )

@@ -92,11 +92,11 @@ func (e *Engine) Summarize(_ context.Context, req SummaryRequest) (Summary, erro
 		label := labels.visitor
 		if t.Role == "assistant" {
 			label = labels.assistant
-			if s := splitLine(text, lg); len(s) > 0 {
+			if s := SplitLine(text, lg); len(s) > 0 {
 				text = s[0]
 			}
 		}
-		lines = append(lines, label+": "+clipRunes(text, summaryLineChars))
+		lines = append(lines, label+": "+Clip(text, summaryLineChars))
 	}
 	for len(lines) > 1 && utf8.RuneCountInString(strings.Join(lines, "\n")) > summaryMaxChars {
 		lines = lines[1:]
@@ -105,8 +105,8 @@ func (e *Engine) Summarize(_ context.Context, req SummaryRequest) (Summary, erro
 	return Summary{Text: text, Calls: []Call{{Name: "summary", InputTokens: in, OutputTokens: e.CountTokens(text)}}}, nil
 }
 
-// clipRunes cuts s to at most n characters, marking the cut.
-func clipRunes(s string, n int) string {
+// Clip cuts s to at most n characters, marking the cut with an ellipsis.
+func Clip(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}

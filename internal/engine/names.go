@@ -33,7 +33,7 @@ func (g NameGuard) Apply(text string, cards []Card) (string, []Card) {
 	var lines []string
 	for _, line := range strings.Split(text, "\n") {
 		var kept []string
-		for _, s := range splitLine(line, g.Lang) {
+		for _, s := range SplitLine(line, g.Lang) {
 			m := newMentions(s, g.Lang)
 			need := m.uncovered(cards, addable, g.Others)
 			if len(need) == 0 {

@@ -22,7 +22,7 @@ import (
 func splitSentences(text, lang string) []textSpan {
 	var out []textSpan
 	for i, line := range strings.Split(text, "\n") {
-		for _, s := range splitLine(line, lang) {
+		for _, s := range SplitLine(line, lang) {
 			out = append(out, textSpan{text: s, line: i})
 		}
 	}
@@ -35,7 +35,9 @@ type textSpan struct {
 	line int
 }
 
-func splitLine(line, lang string) []string {
+// SplitLine splits one line of text into sentences in lang, keeping the periods of
+// abbreviations, ordinals and decimals inside their sentence.
+func SplitLine(line, lang string) []string {
 	var out []string
 	start := 0
 	for i := 0; i < len(line); {

@@ -19,7 +19,7 @@ func (e *Engine) Budget(req engine.Request, fold []engine.Turn) (in, out int) {
 	question := count(req.Question) + count(req.Summary)
 	ctxCap := e.opts.ContextTokens + promptOverhead
 	if needsPlan(req) {
-		in += count(planSystem(req.Lang)) + count(renderHistory(req.History, maxHistoryMsgs, historyClip)) + question + promptOverhead
+		in += count(planSystem(req.Lang)) + count(renderHistory(req.History, len(req.History), historyClip)) + question + promptOverhead
 		out += e.opts.PlanTokens
 		question += maxPlanChars / 2 // the standalone question may be longer than the message
 	}

@@ -12,7 +12,7 @@ import (
 // An unreadable verdict counts as "not supported": the check exists to fail closed.
 func (e *Engine) check(ctx context.Context, c *kbContext, body string) (bool, llm.Response, error) {
 	user := c.blocks() + fence("reply", body)
-	resp, err := e.llm.Complete(ctx, llm.Request{Call: "check", Model: e.opts.SmallModel, System: checkSystem(),
+	resp, err := e.llm.Complete(ctx, llm.Request{Model: e.opts.SmallModel, System: checkSystem(),
 		Messages: []llm.Message{{Role: llm.RoleUser, Content: user}}, MaxTokens: e.opts.CheckTokens, JSON: true})
 	if err != nil {
 		return false, resp, fmt.Errorf("check: %w", err)

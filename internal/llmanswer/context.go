@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"svc/internal/engine"
@@ -40,19 +41,29 @@ func (e *Engine) gather(ctx context.Context, req engine.Request, pl plan) (*kbCo
 		// planner offered other wording: a model would only be paid to say so.
 		return c, nil
 	}
+	// The built-in answer already retrieved the standalone question's passages; only the
+	// planner's queries (and a question it found no answer to) need a search of their own.
+	queries := pl.Queries
+	if len(base.Passages) == 0 {
+		queries = append([]string{pl.Standalone}, queries...)
+	}
 	seenDoc := map[int64]bool{}
 	var cands []engine.Passage
-	for _, q := range append([]string{pl.Standalone}, pl.Queries...) {
-		got, err := e.base.Retrieve(ctx, req.AccountID, q, req.Lang, e.opts.Passages)
-		if err != nil {
-			return nil, err
-		}
-		for _, p := range got {
+	add := func(ps []engine.Passage) {
+		for _, p := range ps {
 			if !seenDoc[p.DocID] {
 				seenDoc[p.DocID] = true
 				cands = append(cands, p)
 			}
 		}
+	}
+	add(base.Passages)
+	for _, q := range queries {
+		got, err := e.base.Retrieve(ctx, req.AccountID, q, req.Lang, e.opts.Passages)
+		if err != nil {
+			return nil, err
+		}
+		add(got)
 	}
 	c.cards = base.Cards
 	var kb, products strings.Builder
@@ -127,12 +138,9 @@ func (c *kbContext) blocks() string {
 func (c *kbContext) docIDs(cited []int, cards []engine.Card) []int64 {
 	var out []int64
 	add := func(id int64) {
-		for _, x := range out {
-			if x == id {
-				return
-			}
+		if !slices.Contains(out, id) {
+			out = append(out, id)
 		}
-		out = append(out, id)
 	}
 	for _, n := range cited {
 		if n >= 1 && n <= len(c.passages) {

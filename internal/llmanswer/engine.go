@@ -73,8 +73,10 @@ func (e *Engine) Answer(ctx context.Context, req engine.Request) (engine.Answer,
 	if err == nil || ctx.Err() != nil {
 		return a, err
 	}
+	// Only a provider's failure (an *llm.Error, the open breaker included) degrades; a store
+	// error is ours and surfaces as one.
 	var perr *llm.Error
-	if !errors.As(err, &perr) && !errors.Is(err, llm.ErrCircuitOpen) && !errors.Is(err, errBadOutput) {
+	if !errors.As(err, &perr) {
 		return engine.Answer{}, err
 	}
 	e.log.Warn("model answer failed; built-in engine answers instead", "account", req.AccountID, "err", err)
@@ -86,17 +88,13 @@ func (e *Engine) Answer(ctx context.Context, req engine.Request) (engine.Answer,
 	return b, nil
 }
 
-// errBadOutput is a reply the pipeline could not read (a planner that returned no JSON
-// twice, say); it is treated like a provider failure.
-var errBadOutput = errors.New("llmanswer: unreadable model output")
-
 func (e *Engine) answer(ctx context.Context, req engine.Request) (engine.Answer, error) {
 	out := &turnOut{}
 	lg := req.Lang
 	if instructionLike(req.Question) {
 		// A message that only tries to subvert the assistant gets the fallback, and costs
 		// nothing: no model is shown it.
-		return out.finish(e.fallback(ctx, req)), nil
+		return out.finish(e.fallback(req)), nil
 	}
 	pl := plan{Standalone: req.Question, Answerable: true}
 	if needsPlan(req) {
@@ -112,7 +110,7 @@ func (e *Engine) answer(ctx context.Context, req engine.Request) (engine.Answer,
 		return engine.Answer{}, err
 	}
 	if !pl.Answerable || ctxt.empty() {
-		return out.finish(e.fallback(ctx, req)), nil
+		return out.finish(e.fallback(req)), nil
 	}
 	text, resp, err := e.reply(ctx, req, pl, ctxt)
 	if err != nil {
@@ -121,7 +119,7 @@ func (e *Engine) answer(ctx context.Context, req engine.Request) (engine.Answer,
 	out.add("reply", resp)
 	body, cited, ok := parseReply(text)
 	if !ok {
-		return out.finish(e.fallback(ctx, req)), nil
+		return out.finish(e.fallback(req)), nil
 	}
 	body, cards, ok, err := e.guard(ctx, req, body, ctxt)
 	if err != nil {
@@ -129,7 +127,7 @@ func (e *Engine) answer(ctx context.Context, req engine.Request) (engine.Answer,
 	}
 	if !ok {
 		e.log.Info("reply failed the local guard", "account", req.AccountID)
-		return out.finish(e.fallback(ctx, req)), nil
+		return out.finish(e.fallback(req)), nil
 	}
 	supported, resp, err := e.check(ctx, ctxt, body)
 	if err != nil {
@@ -138,7 +136,7 @@ func (e *Engine) answer(ctx context.Context, req engine.Request) (engine.Answer,
 	out.add("check", resp)
 	if !supported {
 		e.log.Info("reply failed the quality check", "account", req.AccountID)
-		return out.finish(e.fallback(ctx, req)), nil
+		return out.finish(e.fallback(req)), nil
 	}
 	if src := ctxt.sourceLine(lg, cited); src != "" {
 		body += "\n" + src
@@ -160,7 +158,7 @@ func (e *Engine) Evidence(ctx context.Context, accountID int64, question, lang s
 }
 
 // fallback is the built-in engine's rephrase suggestion in the request's language and tone.
-func (e *Engine) fallback(ctx context.Context, req engine.Request) engine.Answer {
+func (e *Engine) fallback(req engine.Request) engine.Answer {
 	return engine.Answer{Text: engine.FallbackText(req.Lang, req.Tone)}
 }
 

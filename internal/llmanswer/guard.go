@@ -3,6 +3,7 @@ package llmanswer
 import (
 	"context"
 	"regexp"
+	"slices"
 	"strings"
 
 	"svc/internal/engine"
@@ -41,7 +42,7 @@ func (e *Engine) guard(ctx context.Context, req engine.Request, body string, c *
 		}
 		var others []engine.Card
 		for _, n := range named {
-			if !hasCard(cards, n.DocID) {
+			if !slices.ContainsFunc(cards, func(c engine.Card) bool { return c.DocID == n.DocID }) {
 				others = append(others, n)
 			}
 		}
@@ -57,15 +58,6 @@ func (e *Engine) guard(ctx context.Context, req engine.Request, body string, c *
 func knownLink(l string, known []string) bool {
 	for _, k := range known {
 		if strings.TrimRight(k, ".,;:!?") == l {
-			return true
-		}
-	}
-	return false
-}
-
-func hasCard(cards []engine.Card, docID int64) bool {
-	for _, c := range cards {
-		if c.DocID == docID {
 			return true
 		}
 	}

@@ -56,7 +56,7 @@ func newFixture(t *testing.T, protocol string, s script) *fixture {
 		t.Fatal(err)
 	}
 	srv := llmtest.Start(t, llmtest.Options{APIKey: "test-key", Script: s.Step})
-	cfg := llm.Config{Provider: protocol, APIKey: "test-key", MaxRetries: -1, Timeout: 2 * time.Second}
+	cfg := llm.Config{Provider: protocol, APIKey: "test-key", MaxRetries: 0, Timeout: 2 * time.Second}
 	if protocol == llmtest.ProtocolOpenAI {
 		cfg.BaseURL = srv.OpenAIBaseURL()
 	} else {

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 
+	"svc/internal/engine"
 	"svc/internal/textindex"
 )
 
@@ -35,7 +36,7 @@ var instructionPatterns = []*regexp.Regexp{
 
 // instructionLike reports whether a piece of text reads as an instruction to an assistant.
 func instructionLike(text string) bool {
-	f := textindex.Fold(strings.ToLower(text))
+	f := textindex.Fold(text)
 	for _, re := range instructionPatterns {
 		if re.MatchString(f) {
 			return true
@@ -55,7 +56,7 @@ func dropInstructions(text, lg string) (string, int) {
 	dropped := 0
 	for _, line := range strings.Split(text, "\n") {
 		var kept []string
-		for _, s := range sentences(line, lg) {
+		for _, s := range engine.SplitLine(line, lg) {
 			if instructionLike(s) {
 				dropped++
 				continue
@@ -67,26 +68,4 @@ func dropInstructions(text, lg string) (string, int) {
 		}
 	}
 	return strings.Join(lines, "\n"), dropped
-}
-
-// sentenceEnd splits at a sentence terminator followed by space; good enough for finding
-// injected sentences, which need not be cut as finely as extraction does.
-var sentenceEnd = regexp.MustCompile(`([.!?…])\s+`)
-
-func sentences(line, _ string) []string {
-	line = strings.TrimSpace(line)
-	if line == "" {
-		return nil
-	}
-	idx := sentenceEnd.FindAllStringSubmatchIndex(line, -1)
-	var out []string
-	start := 0
-	for _, m := range idx {
-		out = append(out, strings.TrimSpace(line[start:m[3]]))
-		start = m[1]
-	}
-	if rest := strings.TrimSpace(line[start:]); rest != "" {
-		out = append(out, rest)
-	}
-	return out
 }

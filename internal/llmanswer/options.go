@@ -7,7 +7,9 @@ type Options struct {
 	Model, SmallModel string
 	// ContextTokens caps the KB passages and product lines of one prompt. Default 1400.
 	ContextTokens int
-	// Passages is how many passages (one per document) retrieval offers. Default 4.
+	// Passages is how many passages (one per document) a search for a planner's query, or
+	// for a question the built-in engine found no answer to, offers. Default 4. A question it
+	// answers brings the built-in answer's own passages (engine.Options.AnswerPassages).
 	Passages int
 	// Output caps per sub-call. Defaults: reply 300, plan 120, check 60, summary 220.
 	ReplyTokens, PlanTokens, CheckTokens, SummaryTokens int

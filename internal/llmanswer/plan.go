@@ -21,21 +21,21 @@ type plan struct {
 // Limits on what the planner may hand on: its output drives searches and the reply's
 // question, so it is bounded like a visitor's message.
 const (
-	maxQueries     = 3
-	maxQueryChars  = 200
-	maxPlanChars   = 600
-	historyClip    = 300 // characters of one earlier message shown to the planner
-	maxHistoryMsgs = 30
+	maxQueries    = 3
+	maxQueryChars = 200
+	maxPlanChars  = 600
+	historyClip   = 300 // characters of one earlier message shown to the planner
 )
 
+// plan shows the planner the whole history the caller chose as the context window.
 func (e *Engine) plan(ctx context.Context, req engine.Request) (plan, llm.Response, error) {
 	var user strings.Builder
 	if s := strings.TrimSpace(req.Summary); s != "" {
 		user.WriteString(fence("summary", s))
 	}
-	user.WriteString(fence("history", renderHistory(req.History, maxHistoryMsgs, historyClip)))
+	user.WriteString(fence("history", renderHistory(req.History, len(req.History), historyClip)))
 	user.WriteString(fence("question", req.Question))
-	resp, err := e.llm.Complete(ctx, llm.Request{Call: "plan", Model: e.opts.SmallModel, System: planSystem(req.Lang),
+	resp, err := e.llm.Complete(ctx, llm.Request{Model: e.opts.SmallModel, System: planSystem(req.Lang),
 		Messages: []llm.Message{{Role: llm.RoleUser, Content: user.String()}}, MaxTokens: e.opts.PlanTokens, JSON: true})
 	if err != nil {
 		return plan{}, resp, fmt.Errorf("plan: %w", err)
@@ -101,14 +101,7 @@ func renderHistory(h []engine.Turn, n, clip int) string {
 		if t.Role == "assistant" {
 			who = "assistant"
 		}
-		b.WriteString(who + ": " + clipText(strings.Join(strings.Fields(t.Text), " "), clip) + "\n")
+		b.WriteString(who + ": " + engine.Clip(strings.Join(strings.Fields(t.Text), " "), clip) + "\n")
 	}
 	return b.String()
-}
-
-func clipText(s string, n int) string {
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	return string([]rune(s)[:n-1]) + "…"
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -30,7 +31,7 @@ func (e *Engine) replyPrompt(req engine.Request, pl plan, c *kbContext) string {
 }
 
 func (e *Engine) reply(ctx context.Context, req engine.Request, pl plan, c *kbContext) (string, llm.Response, error) {
-	resp, err := e.llm.Complete(ctx, llm.Request{Call: "reply", Model: e.opts.Model,
+	resp, err := e.llm.Complete(ctx, llm.Request{Model: e.opts.Model,
 		System:   replySystem(req.Business, req.Lang, req.Tone, req.ToneCustom, e.canary),
 		Messages: []llm.Message{{Role: llm.RoleUser, Content: e.replyPrompt(req, pl, c)}}, MaxTokens: e.opts.ReplyTokens,
 		Temperature: 0.2})
@@ -51,19 +52,10 @@ func parseReply(text string) (body string, cited []int, ok bool) {
 	}
 	for _, m := range citeRe.FindAllStringSubmatch(text, -1) {
 		n, _ := strconv.Atoi(m[1])
-		if !containsInt(cited, n) {
+		if !slices.Contains(cited, n) {
 			cited = append(cited, n)
 		}
 	}
 	body = strings.TrimSpace(citeRe.ReplaceAllString(text, ""))
 	return body, cited, body != ""
-}
-
-func containsInt(xs []int, x int) bool {
-	for _, v := range xs {
-		if v == x {
-			return true
-		}
-	}
-	return false
 }

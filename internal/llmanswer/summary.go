@@ -19,7 +19,7 @@ func (e *Engine) Summarize(ctx context.Context, req engine.SummaryRequest) (engi
 		user.WriteString(fence("previous", p))
 	}
 	user.WriteString(fence("turns", renderHistory(req.Turns, len(req.Turns), 2*historyClip)))
-	resp, err := e.llm.Complete(ctx, llm.Request{Call: "summary", Model: e.opts.SmallModel, System: summarySystem(req.Lang),
+	resp, err := e.llm.Complete(ctx, llm.Request{Model: e.opts.SmallModel, System: summarySystem(req.Lang),
 		Messages: []llm.Message{{Role: llm.RoleUser, Content: user.String()}}, MaxTokens: e.opts.SummaryTokens})
 	if err != nil {
 		if ctx.Err() != nil {
@@ -32,6 +32,6 @@ func (e *Engine) Summarize(ctx context.Context, req engine.SummaryRequest) (engi
 	if text == "" || secretRe.MatchString(text) || strings.Contains(text, e.canary) {
 		return e.base.Summarize(ctx, req)
 	}
-	return engine.Summary{Text: clipText(text, 2000), Calls: []engine.Call{{Name: "summary", Model: resp.Model,
+	return engine.Summary{Text: engine.Clip(text, 2000), Calls: []engine.Call{{Name: "summary", Model: resp.Model,
 		InputTokens: resp.InputTokens, OutputTokens: resp.OutputTokens}}}, nil
 }
