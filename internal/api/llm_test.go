@@ -275,8 +275,12 @@ func TestReservationsBoundParallelSpending(t *testing.T) {
 }
 
 func TestCancelledSendChargesNothing(t *testing.T) {
-	h, srv := newModelHarness(t, llmanswertest.Script{"reply": func(llmtest.Call) llmtest.Step {
-		return llmtest.Step{Delay: 900 * time.Millisecond, Text: "late"}
+	// A good reply that arrives after the client has gone: were it committed, it would be
+	// charged and stored.
+	h, srv := newModelHarness(t, llmanswertest.Script{"reply": func(c llmtest.Call) llmtest.Step {
+		st := llmanswertest.Script{}.Step(c)
+		st.Delay = 900 * time.Millisecond
+		return st
 	}})
 	id, key := h.tenant(account.Settings{BalanceMicro: ptr(int64(1_000_000))})
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
