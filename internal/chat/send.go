@@ -88,7 +88,7 @@ func (p *pending) compose(ctx context.Context, midnight time.Time) (SendResult, 
 	req := engine.Request{AccountID: a.ID, Question: p.text, Lang: p.lang, Tone: a.TonePreset, ToneCustom: a.ToneCustom,
 		Business: a.Name, SalesMode: a.SalesMode, Summary: p.conv.Summary, History: window.history}
 	if in, out := s.engine.Budget(req, window.fold); in+out > 0 {
-		r, err := s.st.Reserve(ctx, a.ID, billing.Cost(in, out, a.InputRate, a.OutputRate), reserveTTL)
+		r, err := s.st.Reserve(ctx, a.ID, billing.Cost(in, out, a.InputRate, a.OutputRate), reserveTTL, nil)
 		if errors.Is(err, store.ErrInsufficientBalance) {
 			return p.commitSystem(ctx)
 		}

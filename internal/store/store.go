@@ -9,7 +9,9 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"time"
 )
 
@@ -20,6 +22,12 @@ var (
 	ErrInsufficientBalance = errors.New("store: insufficient balance")
 	ErrQuotaReached        = errors.New("store: daily answer quota reached")
 	ErrNotAssistant        = errors.New("store: message is not an assistant message")
+	// ErrLimitReached: the account already has as many active embed tokens as allowed.
+	ErrLimitReached = errors.New("store: limit reached")
+	// ErrRevoked: the embed token is revoked, which is permanent.
+	ErrRevoked = errors.New("store: revoked")
+	// ErrBudgetReached: the embed token's daily budget is spent or held by answers in progress.
+	ErrBudgetReached = errors.New("store: embed token daily budget reached")
 )
 
 // Plans and their default daily unique-answer limits (0 means unlimited).
@@ -63,6 +71,9 @@ const (
 	// EventDegraded is an answer the built-in engine gave because the model provider failed;
 	// it is free and does not count against the quota.
 	EventDegraded = "degraded"
+	// EventCacheOnly is a widget question that missed the cache while its embed token was
+	// cache-only (daily budget reached or surge protection): answered with a free notice.
+	EventCacheOnly = "cache_only"
 )
 
 // Document types of the knowledge base.
@@ -113,12 +124,15 @@ type APIKey struct {
 	LastUsedAt time.Time // zero when never used
 }
 
-// Conversation is the account's rolling conversation.
+// Conversation is the account's rolling API conversation, or one widget visitor's
+// conversation (EmbedTokenID and Visitor set).
 type Conversation struct {
-	ID        int64
-	AccountID int64
-	Lang      string
-	Summary   string
+	ID           int64
+	AccountID    int64
+	EmbedTokenID int64  // 0 for the API conversation
+	Visitor      string // the widget visitor's UUID; "" for the API conversation
+	Lang         string
+	Summary      string
 	// SummarizedThrough is the id of the newest message folded into Summary (0 = none).
 	SummarizedThrough int64
 	CreatedAt         time.Time
@@ -175,11 +189,12 @@ type CallUsage struct {
 // concurrent sends cannot spend the same money. It lapses at ExpiresAt if never released
 // (a crashed process), and SaveTurn releases it in the transaction that charges the answer.
 type Reservation struct {
-	ID          int64
-	AccountID   int64
-	AmountMicro int64
-	CreatedAt   time.Time
-	ExpiresAt   time.Time
+	ID           int64
+	AccountID    int64
+	EmbedTokenID int64 // set when the reservation counts against an embed token's budget
+	AmountMicro  int64
+	CreatedAt    time.Time
+	ExpiresAt    time.Time
 }
 
 // SummaryUpdate replaces a conversation's summary in the transaction of a turn.
@@ -237,6 +252,15 @@ type Turn struct {
 	Extra []Charge
 	// Summary, when non-nil, becomes the conversation's summary.
 	Summary *SummaryUpdate
+	// EmbedTokenID, when non-zero, attributes the turn's usage events to that embed token:
+	// they count as its spend (EmbedUsage, TokenBudget).
+	EmbedTokenID int64
+	// Budget, when non-nil, is the embed token's daily budget: when the turn's charges bring
+	// the token's spend since Budget.Since to Budget.LimitMicro or more, the commit also
+	// enqueues BudgetNotice for it (once per token and day, by its dedupe key) and sets
+	// NoticeQueued.
+	Budget       *TokenBudget
+	NoticeQueued bool
 }
 
 // Document is one KB record ready to store, with its chunks already analyzed.
@@ -389,10 +413,13 @@ type UsageSummary struct {
 type Feedback struct {
 	ID        int64
 	AccountID int64
-	MessageID int64
-	Rating    string
-	Comment   string
-	CreatedAt time.Time
+	// ConversationID, when non-zero, requires the message to belong to that conversation
+	// (a widget visitor may rate only their own messages): otherwise ErrNotFound.
+	ConversationID int64
+	MessageID      int64
+	Rating         string
+	Comment        string
+	CreatedAt      time.Time
 }
 
 // ReviewItem is an answer flagged not_helpful, with the question that led to it.
@@ -488,6 +515,139 @@ type KB interface {
 	CountDocuments(ctx context.Context, accountID int64) (map[string]int, error)
 }
 
+// Embed token statuses (DECISIONS.md: the revoked state is named "revoked").
+const (
+	EmbedActive  = "active"
+	EmbedRevoked = "revoked"
+)
+
+// EmbedToken is a public widget token. Only the SHA-256 of the full token and its prefix
+// ("svc_emb_" plus its first 8 characters) are stored.
+type EmbedToken struct {
+	ID               int64
+	AccountID        int64
+	Prefix           string
+	Hash             []byte
+	Label            string
+	Domains          []string // normalised allowed domains; their subdomains pass too
+	DailyBudgetMicro int64
+	Status           string
+	CreatedAt        time.Time
+	UpdatedAt        time.Time
+	LastUsedAt       time.Time // zero when never used
+	RevokedAt        time.Time // zero unless revoked
+}
+
+// EmbedUsage is one embed token's activity since a time (the start of the UTC day).
+type EmbedUsage struct {
+	SpendMicro    int64 // charged usage events of the token's turns
+	ReservedMicro int64 // live reservations held against the token's budget
+	Conversations int   // visitor conversations with a turn since
+	Visitors      int   // visitors who opened the widget since
+}
+
+// TokenBudget bounds a reservation or a turn by an embed token's daily budget.
+type TokenBudget struct {
+	TokenID    int64
+	LimitMicro int64
+	Since      time.Time // 00:00 UTC of the budget's day
+}
+
+// EmbedTokens stores widget tokens and the widget visitors' conversations.
+type EmbedTokens interface {
+	// CreateEmbedToken inserts t as active and fills its ID, Status and times. It fails with
+	// ErrLimitReached, writing nothing, when the account already has maxActive active
+	// tokens; the count and the insert are one transaction.
+	CreateEmbedToken(ctx context.Context, t *EmbedToken, maxActive int) error
+	// EmbedTokens returns all of the account's tokens, active ones first, newest first.
+	EmbedTokens(ctx context.Context, accountID int64) ([]EmbedToken, error)
+	// GetEmbedToken returns one of the account's tokens, or ErrNotFound.
+	GetEmbedToken(ctx context.Context, accountID, tokenID int64) (EmbedToken, error)
+	// UpdateEmbedToken writes t's Label, Domains and DailyBudgetMicro. ErrNotFound when the
+	// account has no such token, ErrRevoked when it is revoked.
+	UpdateEmbedToken(ctx context.Context, t *EmbedToken) error
+	// RevokeEmbedToken revokes the token for good; revoking a revoked token is not an error.
+	// ErrNotFound when the account has no such token.
+	RevokeEmbedToken(ctx context.Context, accountID, tokenID int64) error
+	// ActiveEmbedTokensByPrefix returns the active tokens with that prefix, of any account;
+	// the caller compares hashes in constant time.
+	ActiveEmbedTokensByPrefix(ctx context.Context, prefix string) ([]EmbedToken, error)
+	// ActiveEmbedDomains is the set of domains of every active token of every account, for
+	// CORS preflights, which carry no token.
+	ActiveEmbedDomains(ctx context.Context) ([]string, error)
+	// TouchEmbedToken records use of the token; it may skip writes within a minute of the last.
+	TouchEmbedToken(ctx context.Context, tokenID int64, at time.Time) error
+	// EmbedUsage reports the usage since a time of each of the account's tokens that had
+	// any, keyed by token id.
+	EmbedUsage(ctx context.Context, accountID int64, since time.Time) (map[int64]EmbedUsage, error)
+	// OpenVisitorConversation returns the conversation of (tokenID, visitor), creating it in
+	// lang, and records the visitor as seen now. The token must be the account's.
+	OpenVisitorConversation(ctx context.Context, accountID, tokenID int64, visitor, lang string) (Conversation, error)
+	// CountUserMessages counts the conversation's user messages created at or after since.
+	CountUserMessages(ctx context.Context, accountID, conversationID int64, since time.Time) (int, error)
+}
+
+// Notice kinds and statuses of the outbox.
+const (
+	NoticeBudgetReached = "embed_budget_reached"
+
+	NoticePending = "pending"
+	NoticeSent    = "sent"
+	NoticeFailed  = "failed" // given up after the last attempt
+)
+
+// Notice is an e-mail to an account owner waiting in the durable outbox. The store keeps
+// data only; the notify package composes and sends the message.
+type Notice struct {
+	ID            int64
+	AccountID     int64
+	Kind          string
+	DedupeKey     string // unique: a second notice with the same key is not queued
+	Payload       string // JSON, by kind (BudgetPayload)
+	Status        string
+	Attempts      int
+	NextAttemptAt time.Time
+	LastError     string
+	CreatedAt     time.Time
+	SentAt        time.Time // zero until sent
+}
+
+// BudgetPayload is the payload of a NoticeBudgetReached notice.
+type BudgetPayload struct {
+	TokenID    int64  `json:"token_id"`
+	Day        string `json:"day"` // YYYY-MM-DD, UTC
+	LimitMicro int64  `json:"limit_micro"`
+	SpendMicro int64  `json:"spend_micro"`
+}
+
+// BudgetNotice is the notice that an embed token's budget for the day starting at since is
+// reached; its dedupe key makes it once per token and day.
+func BudgetNotice(accountID int64, b TokenBudget, spendMicro int64) Notice {
+	day := b.Since.UTC().Format("2006-01-02")
+	p, _ := json.Marshal(BudgetPayload{TokenID: b.TokenID, Day: day, LimitMicro: b.LimitMicro, SpendMicro: spendMicro})
+	return Notice{AccountID: accountID, Kind: NoticeBudgetReached, DedupeKey: fmt.Sprintf("budget:%d:%s", b.TokenID, day),
+		Payload: string(p)}
+}
+
+// Outbox is the durable queue of owner notices: a notice is written in the transaction of
+// what caused it and leaves only once the mail server has accepted it.
+type Outbox interface {
+	// EnqueueNotice inserts n as pending and due at once, filling ID, Status and times,
+	// unless a notice with its DedupeKey exists: then it reports false and writes nothing.
+	EnqueueNotice(ctx context.Context, n *Notice) (queued bool, err error)
+	// ClaimNotices returns up to limit pending notices due at or before now, oldest first,
+	// and moves their NextAttemptAt to now+lease in the same transaction, so that another
+	// worker (or process) does not take them while this one sends.
+	ClaimNotices(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]Notice, error)
+	// NoticeSent marks a notice sent at at.
+	NoticeSent(ctx context.Context, noticeID int64, at time.Time) error
+	// NoticeFailed records a failed attempt: Attempts+1, LastError, and the next attempt at
+	// next, or status NoticeFailed when final.
+	NoticeFailed(ctx context.Context, noticeID int64, errText string, next time.Time, final bool) error
+	// Notices returns the account's notices, newest first.
+	Notices(ctx context.Context, accountID int64) ([]Notice, error)
+}
+
 // Billing reads usage.
 type Billing interface {
 	UsageSummary(ctx context.Context, accountID int64, since time.Time, recent int) (UsageSummary, error)
@@ -496,7 +656,14 @@ type Billing interface {
 	// Reserve holds amount of the account's balance for ttl. It fails with
 	// ErrInsufficientBalance when the balance less every live reservation is below amount.
 	// Lapsed reservations of the account are released first.
-	Reserve(ctx context.Context, accountID, amountMicro int64, ttl time.Duration) (Reservation, error)
+	//
+	// With budget, the reservation also counts against the embed token's daily budget: it
+	// fails with ErrBudgetReached (checked before the balance) when the token's spend since
+	// budget.Since plus its live reservations is already budget.LimitMicro or more. A
+	// reservation is granted while any of the budget is left, so concurrent answers can
+	// overshoot it by at most one reservation. The check and the insert are serialised per
+	// token (one transaction; a row lock on the token where the engine needs one).
+	Reserve(ctx context.Context, accountID, amountMicro int64, ttl time.Duration, budget *TokenBudget) (Reservation, error)
 	// Release gives a reservation back; releasing one that is gone is not an error.
 	Release(ctx context.Context, accountID, reservationID int64) error
 	// UsageCalls returns the provider calls recorded for a usage event, in call order.
@@ -512,6 +679,8 @@ type Store interface {
 	Conversations
 	KB
 	Billing
+	EmbedTokens
+	Outbox
 	Ping(ctx context.Context) error
 	Close() error
 }

@@ -18,7 +18,7 @@ import (
 
 // Reserve holds amountMicro of the account's free balance (balance less live reservations)
 // for ttl, after releasing the account's lapsed reservations.
-func (s *Store) Reserve(ctx context.Context, accountID, amountMicro int64, ttl time.Duration) (store.Reservation, error) {
+func (s *Store) Reserve(ctx context.Context, accountID, amountMicro int64, ttl time.Duration, budget *store.TokenBudget) (store.Reservation, error) {
 	r := store.Reservation{AccountID: accountID, AmountMicro: amountMicro}
 	if amountMicro <= 0 {
 		return r, fmt.Errorf("reserve %d micro-USD: the amount must be positive", amountMicro)

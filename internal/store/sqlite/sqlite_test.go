@@ -215,7 +215,7 @@ func TestUpgradeFromMigration2(t *testing.T) {
 	}
 
 	// The new columns and tables work on the upgraded file.
-	r, err := s.Reserve(ctx, 1, 5000, time.Minute)
+	r, err := s.Reserve(ctx, 1, 5000, time.Minute, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

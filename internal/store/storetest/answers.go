@@ -23,7 +23,7 @@ func account(t *testing.T, s store.Store, id int64) store.Account {
 
 func reserve(t *testing.T, s store.Store, accountID, amount int64) store.Reservation {
 	t.Helper()
-	r, err := s.Reserve(ctx(), accountID, amount, time.Minute)
+	r, err := s.Reserve(ctx(), accountID, amount, time.Minute, nil)
 	if err != nil {
 		t.Fatalf("reserve %d: %v", amount, err)
 	}
@@ -62,7 +62,7 @@ func testReserveAndRelease(t *testing.T, s store.Store, clock *Clock) {
 		{"unknown account", a.ID + 99, 5, time.Minute, store.ErrNotFound},
 		{"more than the balance", a.ID, 10_001, time.Minute, store.ErrInsufficientBalance},
 	} {
-		_, err := s.Reserve(ctx(), tc.accountID, tc.amount, tc.ttl)
+		_, err := s.Reserve(ctx(), tc.accountID, tc.amount, tc.ttl, nil)
 		if err == nil || (tc.want != nil && !errors.Is(err, tc.want)) {
 			t.Fatalf("%s: err %v, want %v", tc.name, err, tc.want)
 		}
@@ -80,7 +80,7 @@ func testReserveAndRelease(t *testing.T, s store.Store, clock *Clock) {
 	if r2.ID == r1.ID {
 		t.Fatalf("two reservations share id %d", r1.ID)
 	}
-	if _, err := s.Reserve(ctx(), a.ID, 1, time.Minute); !errors.Is(err, store.ErrInsufficientBalance) {
+	if _, err := s.Reserve(ctx(), a.ID, 1, time.Minute, nil); !errors.Is(err, store.ErrInsufficientBalance) {
 		t.Fatalf("reserve with nothing free: %v", err)
 	}
 	assertMoney(t, s, a.ID, 10_000, 10_000)
@@ -102,7 +102,7 @@ func testReserveAndRelease(t *testing.T, s store.Store, clock *Clock) {
 
 	// r2 lapses; the next Reserve releases it before it checks the free balance.
 	clock.Advance(time.Minute + time.Second)
-	r3, err := s.Reserve(ctx(), a.ID, 10_000, time.Hour)
+	r3, err := s.Reserve(ctx(), a.ID, 10_000, time.Hour, nil)
 	if err != nil {
 		t.Fatalf("reserve after a lapse: %v", err)
 	}
@@ -119,7 +119,7 @@ func testReserveAndRelease(t *testing.T, s store.Store, clock *Clock) {
 	if got := account(t, s, b.ID); got.ReservedMicro != 10_000 {
 		t.Fatalf("A's reserve touched B's reservations: %d", got.ReservedMicro)
 	}
-	if _, err := s.Reserve(ctx(), b.ID, 10_000, time.Minute); err != nil {
+	if _, err := s.Reserve(ctx(), b.ID, 10_000, time.Minute, nil); err != nil {
 		t.Fatalf("B reserve after its lapse: %v", err)
 	}
 	if err := s.Release(ctx(), b.ID, rb.ID); err != nil {
@@ -142,7 +142,7 @@ func testConcurrentReservations(t *testing.T, s store.Store) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_, err := s.Reserve(ctx(), a.ID, x, time.Minute)
+			_, err := s.Reserve(ctx(), a.ID, x, time.Minute, nil)
 			mu.Lock()
 			defer mu.Unlock()
 			switch {

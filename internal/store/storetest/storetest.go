@@ -40,12 +40,21 @@ func (c *Clock) Advance(d time.Duration) {
 	c.offset += d
 }
 
+// suiteTest is one conformance test on a fresh store.
+type suiteTest struct {
+	name string
+	fn   func(t *testing.T, s store.Store)
+}
+
+// clockedTest is one conformance test that moves the store's clock.
+type clockedTest struct {
+	name string
+	fn   func(t *testing.T, s store.Store, clock *Clock)
+}
+
 // Run runs every conformance test.
 func Run(t *testing.T, open Opener) {
-	tests := []struct {
-		name string
-		fn   func(t *testing.T, s store.Store)
-	}{
+	tests := []suiteTest{
 		{"AccountLifecycle", testAccountLifecycle},
 		{"BalanceAndLedger", testBalanceAndLedger},
 		{"KeyRotation", testKeyRotation},
@@ -74,6 +83,7 @@ func Run(t *testing.T, open Opener) {
 		{"CrawlCacheWithdrawalByDocument", testCrawlCacheWithdrawal},
 		{"ResolveReview", testResolveReview},
 	}
+	tests = append(append(tests, embedTests...), outboxTests...)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s := open(t, time.Now)
@@ -82,12 +92,10 @@ func Run(t *testing.T, open Opener) {
 		})
 	}
 	// These tests move the store's clock.
-	clocked := []struct {
-		name string
-		fn   func(t *testing.T, s store.Store, clock *Clock)
-	}{
+	clocked := []clockedTest{
 		{"ReserveAndRelease", testReserveAndRelease},
 	}
+	clocked = append(append(clocked, embedClockedTests...), outboxClockedTests...)
 	for _, tc := range clocked {
 		t.Run(tc.name, func(t *testing.T) {
 			clock := &Clock{}

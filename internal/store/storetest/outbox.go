@@ -1,0 +1,6 @@
+package storetest
+
+// outboxTests cover the Outbox.
+var outboxTests = []suiteTest{}
+
+var outboxClockedTests = []clockedTest{}
