@@ -1,0 +1,289 @@
+package embed
+
+import (
+	"sync"
+	"testing"
+	"time"
+)
+
+// t0 is the start of a minute, so minute n of a test is bucket n of a 1-minute window.
+var t0 = time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
+
+func minute(n int) time.Time { return t0.Add(time.Duration(n) * time.Minute) }
+
+// feed observes perMinute questions, spread over each of the minutes [from, from+minutes),
+// and reports whether any of them found the token in surge.
+func feed(s *Surge, token int64, from, minutes, perMinute int) bool {
+	surged := false
+	for m := from; m < from+minutes; m++ {
+		for i := range perMinute {
+			at := minute(m).Add(time.Duration(i) * time.Minute / time.Duration(perMinute))
+			if s.Observe(token, at) {
+				surged = true
+			}
+		}
+	}
+	return surged
+}
+
+// warm gives token 1 steady 15 questions a minute for minutes 0..29. The baseline at minute
+// 30 is then 15×(1−0.8^30) ≈ 14.9814 and the threshold ⌊4×14.9814⌋ = ⌊59.926⌋ = 59.
+func warm(t *testing.T, s *Surge) {
+	t.Helper()
+	if feed(s, 1, 0, 30, 15) {
+		t.Fatal("steady 15/min below the floor surged")
+	}
+}
+
+func TestSurgeDefaults(t *testing.T) {
+	got := NewSurge(SurgeOptions{Floor: -1, Alpha: 1.5}).opt
+	want := SurgeOptions{Window: time.Minute, Floor: 20, Factor: 4, Alpha: 0.2, Cooldown: 10 * time.Minute}
+	if got != want {
+		t.Fatalf("defaults = %+v, want %+v", got, want)
+	}
+	if th := NewSurge(SurgeOptions{}).Threshold(7, t0); th != 20 {
+		t.Errorf("threshold of an unknown token = %d, want the floor 20", th)
+	}
+}
+
+func TestSurgeSteadyTrafficBelowFloorNeverTriggers(t *testing.T) {
+	tests := []struct {
+		name      string
+		perMinute int
+	}{
+		{"light", 3},
+		{"at the floor exactly", 20},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := NewSurge(SurgeOptions{})
+			if feed(s, 1, 0, 180, tc.perMinute) {
+				t.Fatalf("steady %d/min for 3 hours surged", tc.perMinute)
+			}
+			if s.Active(1, minute(180)) {
+				t.Fatal("Active after steady traffic")
+			}
+		})
+	}
+}
+
+func TestSurgeSpikeTriggersWithinBucket(t *testing.T) {
+	s := NewSurge(SurgeOptions{})
+	for i := 1; i <= 20; i++ {
+		if s.Observe(1, t0.Add(time.Duration(i)*time.Second)) {
+			t.Fatalf("question %d of a fresh token surged; the floor is 20", i)
+		}
+	}
+	at := t0.Add(21 * time.Second)
+	if !s.Observe(1, at) {
+		t.Fatal("the 21st question in one minute did not surge")
+	}
+	if !s.Active(1, at) {
+		t.Fatal("Active false right after the spike")
+	}
+}
+
+func TestSurgeBaselineRaisesThreshold(t *testing.T) {
+	tests := []struct {
+		name      string
+		burst     int
+		surgeFrom int // the question of minute 30 that first surges; 0 for none
+	}{
+		{"40 in a minute is normal for a busy token", 40, 0},
+		{"59 is the threshold itself", 59, 0},
+		{"the 60th exceeds 59", 80, 60},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s := NewSurge(SurgeOptions{})
+			warm(t, s)
+			if th := s.Threshold(1, minute(30)); th != 59 {
+				t.Fatalf("threshold after 30 min of 15/min = %d, want 59", th)
+			}
+			first := 0
+			for i := 1; i <= tc.burst; i++ {
+				if s.Observe(1, minute(30).Add(time.Duration(i)*time.Millisecond)) && first == 0 {
+					first = i
+				}
+			}
+			if first != tc.surgeFrom {
+				t.Fatalf("first surging question = %d, want %d", first, tc.surgeFrom)
+			}
+		})
+	}
+}
+
+func TestSurgeRecoversAfterCooldown(t *testing.T) {
+	s := NewSurge(SurgeOptions{})
+	feed(s, 1, 0, 1, 30) // minute 0 spikes; surge until its end (10:01) + 10 minutes
+	tests := []struct {
+		at   time.Time
+		want bool
+	}{
+		{minute(1), true},
+		{minute(11).Add(-time.Nanosecond), true},
+		{minute(11), false},
+		{minute(90), false},
+	}
+	for _, tc := range tests {
+		if got := s.Active(1, tc.at); got != tc.want {
+			t.Errorf("Active at %s = %v, want %v", tc.at.Format(time.TimeOnly), got, tc.want)
+		}
+	}
+	if s.Observe(1, minute(11)) {
+		t.Error("the first question after the cooldown surged")
+	}
+}
+
+func TestSurgeSustainedAttackStaysAndKeepsBaseline(t *testing.T) {
+	s := NewSurge(SurgeOptions{})
+	warm(t, s)
+	for m := 30; m < 90; m++ {
+		feed(s, 1, m, 1, 200)
+		if !s.Active(1, minute(m).Add(59*time.Second)) {
+			t.Fatalf("not in surge at the end of attack minute %d", m)
+		}
+		if th := s.Threshold(1, minute(m+1)); th != 59 {
+			t.Fatalf("threshold after attack minute %d = %d, want the pre-attack 59", m, th)
+		}
+	}
+	// The last spiking bucket is minute 89: surge until minute 100. The cooldown's empty
+	// buckets are not folded either, so the token comes back with its old baseline.
+	if !s.Active(1, minute(100).Add(-time.Nanosecond)) || s.Active(1, minute(100)) {
+		t.Fatal("surge does not end exactly 10 minutes after the last spiking bucket")
+	}
+	if th := s.Threshold(1, minute(100)); th != 59 {
+		t.Fatalf("threshold after the attack = %d, want 59", th)
+	}
+	if feed(s, 1, 100, 5, 50) {
+		t.Fatal("50/min after the attack surged; the old baseline allows 59")
+	}
+}
+
+func TestSurgeQuietMinutesLowerBaseline(t *testing.T) {
+	// After warm, minutes 30.. are empty; each folds as zero: threshold ⌊4×14.9814×0.8^g⌋,
+	// never under the floor.
+	tests := []struct {
+		gap  int
+		want int
+	}{
+		{0, 59}, {1, 47}, {2, 38}, {3, 30}, {4, 24}, {5, 20}, {6, 20}, {61, 20},
+	}
+	s := NewSurge(SurgeOptions{})
+	warm(t, s)
+	for _, tc := range tests {
+		if got := s.Threshold(1, minute(30+tc.gap)); got != tc.want {
+			t.Errorf("threshold after %d quiet minutes = %d, want %d", tc.gap, got, tc.want)
+		}
+	}
+}
+
+func TestSurgeCatchUpCap(t *testing.T) {
+	// A huge factor makes the decayed baseline visible: one bucket of 15 gives a baseline of
+	// 3, and g empty buckets leave 3×0.8^g. Past 60 of them the baseline is simply 0.
+	tests := []struct {
+		empty int
+		want  int
+	}{
+		{59, 5746}, // ⌊1e9 × 3 × 0.8^59⌋
+		{60, 4597}, // ⌊1e9 × 3 × 0.8^60⌋
+		{61, 1000}, // capped: the floor
+	}
+	for _, tc := range tests {
+		s := NewSurge(SurgeOptions{Floor: 1000, Factor: 1e9})
+		feed(s, 1, 0, 1, 15)
+		if got := s.Threshold(1, minute(1+tc.empty)); got != tc.want {
+			t.Errorf("threshold after %d empty buckets = %d, want %d", tc.empty, got, tc.want)
+		}
+	}
+}
+
+func TestSurgeTokensAreIndependent(t *testing.T) {
+	s := NewSurge(SurgeOptions{})
+	warm(t, s)
+	feed(s, 2, 30, 1, 100)
+	if !s.Active(2, minute(31)) {
+		t.Fatal("token 2 not in surge after 100 questions in a minute")
+	}
+	if s.Active(1, minute(31)) || s.Observe(1, minute(31)) {
+		t.Fatal("token 2's surge reached token 1")
+	}
+	if th := s.Threshold(1, minute(31)); th != 47 {
+		t.Fatalf("token 1 threshold = %d, want 47 (minute 30 empty, folded as zero)", th)
+	}
+	if th := s.Threshold(3, minute(31)); th != 20 {
+		t.Fatalf("unseen token 3 threshold = %d, want the floor 20", th)
+	}
+}
+
+func TestSurgeReadsDoNotCount(t *testing.T) {
+	s := NewSurge(SurgeOptions{})
+	s.Observe(1, t0)
+	for range 100 {
+		s.Active(1, t0)
+		s.Threshold(1, minute(5))
+	}
+	if st := s.tokens[1]; st.count != 1 || st.bucket != s.bucketOf(t0) || st.baseline != 0 {
+		t.Fatalf("reads changed the state: %+v", *st)
+	}
+	if s.Active(1, t0) {
+		t.Fatal("Active after one question")
+	}
+}
+
+func TestSurgeClockSteppingBackCountsInCurrentBucket(t *testing.T) {
+	s := NewSurge(SurgeOptions{})
+	s.Observe(1, minute(5))
+	s.Observe(1, minute(4))
+	st := s.tokens[1]
+	if st.bucket != s.bucketOf(minute(5)) || st.count != 2 || st.baseline != 0 {
+		t.Fatalf("state after a step back = %+v, want bucket of minute 5 with 2 questions", *st)
+	}
+}
+
+func TestSurgeSweepsIdleTokens(t *testing.T) {
+	s := NewSurge(SurgeOptions{Cooldown: 3 * time.Hour})
+	s.Observe(1, t0)         // idle afterwards
+	feed(s, 2, 0, 1, 30)     // spikes: in surge until 13:01
+	s.Observe(3, minute(59)) // recent
+	s.Observe(4, minute(61)) // an hour and a minute on: sweeps
+	if _, ok := s.tokens[1]; ok {
+		t.Error("token idle for over an hour was kept")
+	}
+	for _, id := range []int64{2, 3, 4} {
+		if _, ok := s.tokens[id]; !ok {
+			t.Errorf("token %d was swept while in surge or recently used", id)
+		}
+	}
+	s.Observe(4, minute(181)) // token 2's surge is over, token 3 idle too
+	if len(s.tokens) != 1 {
+		t.Errorf("after every other token went idle, %d tokens are kept, want 1", len(s.tokens))
+	}
+	if s.Active(1, minute(61)) || s.Threshold(1, minute(61)) != 20 {
+		t.Error("a forgotten token does not start afresh")
+	}
+}
+
+func TestSurgeConcurrentObserve(t *testing.T) {
+	s := NewSurge(SurgeOptions{Floor: 500})
+	const workers, each = 8, 200
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := range each {
+				s.Observe(int64(w%2), t0.Add(time.Duration(i)*time.Millisecond))
+				s.Active(int64(w%2), t0)
+				s.Threshold(int64(w%2), t0)
+			}
+		})
+	}
+	wg.Wait()
+	for id := range int64(2) {
+		if got := s.tokens[id].count; got != workers/2*each {
+			t.Errorf("token %d counted %d questions, want %d", id, got, workers/2*each)
+		}
+		if !s.Active(id, t0) {
+			t.Errorf("token %d not in surge after 800 questions in a minute over a floor of 500", id)
+		}
+	}
+}
