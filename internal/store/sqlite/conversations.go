@@ -39,16 +39,24 @@ type queryer interface {
 }
 
 func (s *Store) getConversation(ctx context.Context, q queryer, accountID int64) (store.Conversation, error) {
+	c, _, err := conversationByScope(ctx, q, accountID, apiScope)
+	return c, err
+}
+
+// conversationByScope reads the account's conversation of a scope (the API's or a visitor's)
+// and when its visitor was last seen.
+func conversationByScope(ctx context.Context, q queryer, accountID int64, scope string) (store.Conversation, time.Time, error) {
 	var c store.Conversation
-	var created, updated string
-	err := q.QueryRowContext(ctx, `SELECT id, account_id, lang, summary, summarized_through, created_at, updated_at
-		FROM conversations WHERE account_id = ? AND scope = ?`, accountID, apiScope).Scan(&c.ID, &c.AccountID, &c.Lang,
-		&c.Summary, &c.SummarizedThrough, &created, &updated)
+	var created, updated, seen string
+	err := q.QueryRowContext(ctx, `SELECT id, account_id, COALESCE(embed_token_id, 0), visitor, lang, summary,
+		summarized_through, created_at, updated_at, last_seen_at
+		FROM conversations WHERE account_id = ? AND scope = ?`, accountID, scope).Scan(&c.ID, &c.AccountID,
+		&c.EmbedTokenID, &c.Visitor, &c.Lang, &c.Summary, &c.SummarizedThrough, &created, &updated, &seen)
 	if err != nil {
-		return c, notFound(err, "get conversation")
+		return c, time.Time{}, notFound(err, "get conversation")
 	}
 	c.CreatedAt, c.UpdatedAt = parseTS(created), parseTS(updated)
-	return c, nil
+	return c, parseTS(seen), nil
 }
 
 const messageColumns = `id, conversation_id, account_id, role, body, source, lang, low_confidence, products, doc_ids, created_at`
@@ -102,8 +110,10 @@ func (s *Store) LastMessages(ctx context.Context, accountID, conversationID int6
 // SaveTurn commits a question, its reply and everything that depends on the reply in one
 // transaction. The balance only moves through a conditional UPDATE (see charge), so concurrent
 // turns can never take it below what reservations hold; the quota is re-counted inside the
-// transaction for the same reason. The charges' amounts and event ids and t.Capped are written
-// back only once the transaction has committed, so a failed turn can be retried as it was.
+// transaction for the same reason. With t.Budget, the token's spend is summed after the charges,
+// in the same transaction, and the budget notice queued when it is reached. The charges'
+// amounts and event ids, t.Capped and t.NoticeQueued are written back only once the
+// transaction has committed, so a failed turn can be retried as it was.
 func (s *Store) SaveTurn(ctx context.Context, t *store.Turn) error {
 	charges := make([]store.Charge, 0, 1+len(t.Extra))
 	charges = append(append(charges, t.Charge), t.Extra...)
@@ -115,8 +125,12 @@ func (s *Store) SaveTurn(ctx context.Context, t *store.Turn) error {
 			return fmt.Errorf("save turn: charge %d has provider calls or is extra but no event type", i)
 		}
 	}
+	if b := t.Budget; b != nil && b.TokenID != t.EmbedTokenID {
+		return fmt.Errorf("save turn: the budget of embed token %d on a turn of embed token %d", b.TokenID, t.EmbedTokenID)
+	}
 	now := s.now().UTC()
 	var capped int64
+	var noticeQueued bool
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
 		if t.Charge.EventType == store.EventAnswer && t.QuotaLimit > 0 {
 			var used int
@@ -157,8 +171,22 @@ func (s *Store) SaveTurn(ctx context.Context, t *store.Turn) error {
 			}
 		}
 		for i := range charges {
-			if err := recordCharge(ctx, tx, t.AccountID, t.Reply.ID, &charges[i], balances[i], now); err != nil {
+			if err := recordCharge(ctx, tx, t.AccountID, t.Reply.ID, t.EmbedTokenID, &charges[i], balances[i], now); err != nil {
 				return err
+			}
+		}
+		if b := t.Budget; b != nil {
+			// The notice is queued in the transaction of the charge that reached the budget,
+			// so it exists exactly when the charge does; its dedupe key makes it once a day.
+			spend, _, err := tokenSpend(ctx, tx, t.AccountID, b.TokenID, b.Since, now)
+			if err != nil {
+				return err
+			}
+			if spend >= b.LimitMicro {
+				n := store.BudgetNotice(t.AccountID, *b, spend)
+				if noticeQueued, err = insertNotice(ctx, tx, &n, now); err != nil {
+					return err
+				}
 			}
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE conversations SET lang = ?, updated_at = ? WHERE id = ? AND account_id = ?`,
@@ -197,13 +225,15 @@ func (s *Store) SaveTurn(ctx context.Context, t *store.Turn) error {
 	t.Charge = charges[0]
 	copy(t.Extra, charges[1:])
 	t.Capped = capped
+	t.NoticeQueued = noticeQueued
 	return nil
 }
 
-// recordCharge writes a charge's ledger row (when money moved), its usage event and the
-// event's provider calls, and sets c.EventID. A charge without an event type records no event.
-func recordCharge(ctx context.Context, tx *sql.Tx, accountID, messageID int64, c *store.Charge, balance int64,
-	now time.Time) error {
+// recordCharge writes a charge's ledger row (when money moved), its usage event (attributed to
+// the embed token, when not 0) and the event's provider calls, and sets c.EventID. A charge
+// without an event type records no event.
+func recordCharge(ctx context.Context, tx *sql.Tx, accountID, messageID, embedTokenID int64, c *store.Charge,
+	balance int64, now time.Time) error {
 	if c.AmountMicro > 0 {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO ledger (account_id, kind, amount_micro, balance_after, message_id,
 			note, created_at) VALUES (?, 'charge', ?, ?, ?, ?, ?)`, accountID, -c.AmountMicro, balance, messageID,
@@ -215,8 +245,9 @@ func recordCharge(ctx context.Context, tx *sql.Tx, accountID, messageID int64, c
 		return nil
 	}
 	if err := tx.QueryRowContext(ctx, `INSERT INTO usage_events (account_id, event_type, cost_micro, input_tokens,
-		output_tokens, message_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`, accountID, c.EventType,
-		c.AmountMicro, c.InputTokens, c.OutputTokens, messageID, ts(now)).Scan(&c.EventID); err != nil {
+		output_tokens, message_id, embed_token_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, accountID,
+		c.EventType, c.AmountMicro, c.InputTokens, c.OutputTokens, messageID, nullInt(embedTokenID),
+		ts(now)).Scan(&c.EventID); err != nil {
 		return fmt.Errorf("insert usage: %w", err)
 	}
 	for i, call := range c.Calls {

@@ -8,15 +8,22 @@ import (
 	"svc/internal/store"
 )
 
-// SaveFeedback rates an assistant message of the account. The latest rating of a message wins.
+// SaveFeedback rates an assistant message of the account (and of f.ConversationID, when set).
+// The latest rating of a message wins.
 // A not_helpful rating also withdraws any cached answer made from that message, in the same
 // transaction, so the next identical question is answered afresh.
 func (s *Store) SaveFeedback(ctx context.Context, f *store.Feedback) error {
 	now := s.now().UTC()
 	return s.inTx(ctx, func(tx *sql.Tx) error {
 		var role string
-		err := tx.QueryRowContext(ctx, `SELECT role FROM messages WHERE id = ? AND account_id = ?`,
-			f.MessageID, f.AccountID).Scan(&role)
+		var conversationID int64
+		err := tx.QueryRowContext(ctx, `SELECT role, conversation_id FROM messages WHERE id = ? AND account_id = ?`,
+			f.MessageID, f.AccountID).Scan(&role, &conversationID)
+		if err == nil && f.ConversationID != 0 && conversationID != f.ConversationID {
+			// Another conversation's message is answered exactly like a missing one, so that a
+			// widget visitor learns nothing about ids outside their conversation.
+			err = sql.ErrNoRows
+		}
 		if err != nil {
 			return notFound(err, "feedback message")
 		}

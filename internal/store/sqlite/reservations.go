@@ -17,7 +17,16 @@ import (
 // deleted it gives its amount back.
 
 // Reserve holds amountMicro of the account's free balance (balance less live reservations)
-// for ttl, after releasing the account's lapsed reservations.
+// for ttl, after releasing the account's lapsed reservations. With budget, the reservation
+// also counts against the embed token's daily budget and is refused with ErrBudgetReached
+// when the token's spend since budget.Since plus its live reservations is the limit or more.
+//
+// The budget check cannot race with another Reserve or SaveTurn of the same token: SQLite's
+// IMMEDIATE transaction (the one writer connection here, the file lock across processes)
+// serialises every writer from its first statement, so what the sums read is still true at
+// the insert. An engine with concurrent writers (PostgreSQL) must lock the token row first;
+// the transaction therefore begins with the statement on that row (tokenStatus), which is
+// where SELECT ... FOR UPDATE goes.
 func (s *Store) Reserve(ctx context.Context, accountID, amountMicro int64, ttl time.Duration, budget *store.TokenBudget) (store.Reservation, error) {
 	r := store.Reservation{AccountID: accountID, AmountMicro: amountMicro}
 	if amountMicro <= 0 {
@@ -26,10 +35,28 @@ func (s *Store) Reserve(ctx context.Context, accountID, amountMicro int64, ttl t
 	if ttl <= 0 {
 		return r, fmt.Errorf("reserve for %v: the time to live must be positive", ttl)
 	}
+	if budget != nil {
+		r.EmbedTokenID = budget.TokenID
+	}
 	now := s.now().UTC()
 	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		if budget != nil {
+			if _, err := tokenStatus(ctx, tx, accountID, budget.TokenID); err != nil {
+				return err
+			}
+		}
 		if err := releaseLapsed(ctx, tx, accountID, now); err != nil {
 			return err
+		}
+		if budget != nil {
+			spend, reserved, err := tokenSpend(ctx, tx, accountID, budget.TokenID, budget.Since, now)
+			if err != nil {
+				return err
+			}
+			if spend+reserved >= budget.LimitMicro {
+				return fmt.Errorf("reserve for embed token %d: %d spent and %d reserved of %d: %w", budget.TokenID,
+					spend, reserved, budget.LimitMicro, store.ErrBudgetReached)
+			}
 		}
 		res, err := tx.ExecContext(ctx, `UPDATE accounts SET reserved_micro = reserved_micro + ?
 			WHERE id = ? AND balance_micro - reserved_micro >= ?`, amountMicro, accountID, amountMicro)
@@ -47,8 +74,9 @@ func (s *Store) Reserve(ctx context.Context, accountID, amountMicro int64, ttl t
 			return fmt.Errorf("reserve %d micro-USD: %w", amountMicro, store.ErrInsufficientBalance)
 		}
 		r.CreatedAt, r.ExpiresAt = now, now.Add(ttl)
-		if err := tx.QueryRowContext(ctx, `INSERT INTO reservations (account_id, amount_micro, created_at, expires_at)
-			VALUES (?, ?, ?, ?) RETURNING id`, accountID, amountMicro, ts(r.CreatedAt), ts(r.ExpiresAt)).Scan(&r.ID); err != nil {
+		if err := tx.QueryRowContext(ctx, `INSERT INTO reservations (account_id, embed_token_id, amount_micro, created_at,
+			expires_at) VALUES (?, ?, ?, ?, ?) RETURNING id`, accountID, nullInt(r.EmbedTokenID), amountMicro,
+			ts(r.CreatedAt), ts(r.ExpiresAt)).Scan(&r.ID); err != nil {
 			return fmt.Errorf("insert reservation: %w", err)
 		}
 		return nil

@@ -266,3 +266,105 @@ func TestUpgradeFromMigration2(t *testing.T) {
 		t.Fatalf("conversation after down and up: %+v", c)
 	}
 }
+
+// A database written by a release at migration 3 opens, gains migration 4 and keeps its data:
+// the API conversation stays the account's one API conversation, its old usage events and
+// reservations count against no embed token, and the widget's tables and columns work.
+// Migration 4's Down step takes the schema back to 3 with the data still there.
+func TestUpgradeFromMigration3(t *testing.T) {
+	dir := t.TempDir()
+	migrationsAt(t, dir, 3)
+	const at = "2025-01-02T03:04:05.000000Z"
+	rawExec(t, dir,
+		`INSERT INTO accounts (id, name, plan, lang, balance_micro, reserved_micro, tone_preset, send_rate_per_min,
+			daily_answers, input_rate_micro, output_rate_micro, created_at, updated_at)
+			VALUES (1, 'Old', 'starter', 'en', 100000, 1000, 'professional', 15, 200, 3000000, 25000000, '`+at+`', '`+at+`')`,
+		`INSERT INTO ledger (account_id, kind, amount_micro, balance_after, note, created_at)
+			VALUES (1, 'topup', 100000, 100000, 'opening balance', '`+at+`')`,
+		`INSERT INTO conversations (id, account_id, lang, summary, summarized_through, created_at, updated_at)
+			VALUES (1, 1, 'en', 'an old summary', 1, '`+at+`', '`+at+`')`,
+		`INSERT INTO messages (id, conversation_id, account_id, role, body, created_at) VALUES
+			(1, 1, 1, 'user', 'Where is my order?', '`+at+`'),
+			(2, 1, 1, 'assistant', 'Under Orders.', '`+at+`')`,
+		`INSERT INTO usage_events (account_id, event_type, cost_micro, message_id, created_at)
+			VALUES (1, 'answer', 0, 2, '`+at+`')`,
+		`INSERT INTO reservations (id, account_id, amount_micro, created_at, expires_at)
+			VALUES (1, 1, 1000, '`+at+`', '2999-01-01T00:00:00.000000Z')`,
+	)
+
+	s := open(t, dir)
+	ctx := context.Background()
+	a, err := s.GetAccount(ctx, 1)
+	if err != nil || a.Name != "Old" || a.BalanceMicro != 100000 || a.ReservedMicro != 1000 {
+		t.Fatalf("account after upgrade: %v %+v", err, a)
+	}
+	c, err := s.OpenConversation(ctx, 1, "de")
+	if err != nil || c.ID != 1 || c.Summary != "an old summary" || c.SummarizedThrough != 1 || c.EmbedTokenID != 0 || c.Visitor != "" {
+		t.Fatalf("conversation after upgrade: %v %+v", err, c)
+	}
+
+	// The new tables and columns work on the upgraded file.
+	tok := store.EmbedToken{AccountID: 1, Prefix: "svc_emb_0123abcd", Hash: []byte("hash"), Domains: []string{"old.test"},
+		DailyBudgetMicro: 3000}
+	if err := s.CreateEmbedToken(ctx, &tok, 5); err != nil {
+		t.Fatal(err)
+	}
+	vc, err := s.OpenVisitorConversation(ctx, 1, tok.ID, "visitor", "en")
+	if err != nil || vc.ID == 1 || vc.EmbedTokenID != tok.ID {
+		t.Fatalf("visitor conversation: %v %+v", err, vc)
+	}
+	since := time.Now().UTC().Truncate(24 * time.Hour)
+	budget := &store.TokenBudget{TokenID: tok.ID, LimitMicro: 3000, Since: since}
+	r, err := s.Reserve(ctx, 1, 2000, time.Minute, budget)
+	if err != nil || r.EmbedTokenID != tok.ID {
+		t.Fatalf("reserve with a budget: %v %+v", err, r)
+	}
+	tr := &store.Turn{AccountID: 1, ConversationID: vc.ID, Lang: "en", ReservationID: r.ID, EmbedTokenID: tok.ID, Budget: budget,
+		User:   store.Message{Role: store.RoleUser, Body: "And my invoice?"},
+		Reply:  store.Message{Role: store.RoleAssistant, Body: "Under Invoices.", Source: store.SourceAI},
+		Charge: store.Charge{EventType: store.EventAnswer, AmountMicro: 4000}}
+	if err := s.SaveTurn(ctx, tr); err != nil || !tr.NoticeQueued {
+		t.Fatalf("turn over the budget: %v, notice queued %v", err, tr.NoticeQueued)
+	}
+	if u, err := s.EmbedUsage(ctx, 1, time.Time{}); err != nil || len(u) != 1 ||
+		u[tok.ID] != (store.EmbedUsage{SpendMicro: 4000, Conversations: 1, Visitors: 1}) {
+		t.Fatalf("usage (the old event and reservation count against no token): %v %+v", err, u)
+	}
+	if err := s.SaveFeedback(ctx, &store.Feedback{AccountID: 1, ConversationID: 1, MessageID: 2, Rating: "helpful"}); err != nil {
+		t.Fatalf("feedback on an old message: %v", err)
+	}
+	if a, _ := s.GetAccount(ctx, 1); a.BalanceMicro != 96000 || a.ReservedMicro != 1000 {
+		t.Fatalf("after a widget turn: %+v", a)
+	}
+	s.Close()
+
+	migrationsAt(t, dir, 3)
+	for table, gone := range map[string]string{"conversations": "embed_token_id", "usage_events": "embed_token_id",
+		"reservations": "embed_token_id"} {
+		if cols := columns(t, dir, table); cols[gone] || !cols["account_id"] {
+			t.Fatalf("%s after down: %v", table, cols)
+		}
+	}
+	if cols := columns(t, dir, "conversations"); cols["visitor"] || cols["last_seen_at"] {
+		t.Fatalf("conversations after down: %v", cols)
+	}
+	for _, table := range []string{"embed_tokens", "notices"} {
+		if cols := columns(t, dir, table); len(cols) != 0 {
+			t.Fatalf("%s still exists after down: %v", table, cols)
+		}
+	}
+	s = open(t, dir) // and up again
+	defer s.Close()
+	if a, err := s.GetAccount(ctx, 1); err != nil || a.BalanceMicro != 96000 || a.ReservedMicro != 1000 {
+		t.Fatalf("account after down and up: %v %+v", err, a)
+	}
+	if c, err := s.OpenConversation(ctx, 1, "en"); err != nil || c.ID != 1 || c.Summary != "an old summary" {
+		t.Fatalf("conversation after down and up: %v %+v", err, c)
+	}
+	if msgs, _ := s.Messages(ctx, 1, vc.ID, 0, 10); len(msgs) != 2 {
+		t.Fatalf("the visitor's messages after down and up: %+v", msgs)
+	}
+	if toks, err := s.EmbedTokens(ctx, 1); err != nil || len(toks) != 0 {
+		t.Fatalf("tokens after down and up: %v %+v", err, toks)
+	}
+}
