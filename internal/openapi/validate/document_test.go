@@ -50,19 +50,29 @@ func TestDocumentReturnsACopy(t *testing.T) {
 // change to this table.
 func TestSurface(t *testing.T) {
 	chat := []string{"200", "401", "405", "500"}
+	token := []string{"200", "400", "401", "405", "413", "500"}
+	embedGet := []string{"200", "400", "401", "403", "405", "429", "500"}
+	embedPost := []string{"200", "400", "401", "403", "405", "413", "429", "500"}
+	preflight := []string{"204", "403", "500"}
+	const embed = "embedToken" // the one scheme of the widget's surface
 	want := map[string]map[string]struct {
 		id       string
 		statuses []string
-		open     bool // needs no key
+		open     bool   // needs no key
+		scheme   string // declares this one scheme instead of the document's secret key
 	}{
-		"/api/v1/chat/start":        {"get": {id: "chatStart", statuses: chat}},
-		"/api/v1/chat/send":         {"post": {id: "chatSend", statuses: []string{"200", "400", "401", "405", "413", "429", "500"}}},
-		"/api/v1/chat/suggestions":  {"get": {id: "chatSuggestions", statuses: chat}},
-		"/api/v1/chat/sync":         {"get": {id: "chatSync", statuses: []string{"200", "400", "401", "405", "500"}}},
-		"/api/v1/chat/feedback":     {"post": {id: "chatFeedback", statuses: []string{"200", "400", "401", "404", "405", "413", "500"}}},
-		"/api/v1/chat/apiKey":       {"get": {id: "chatApiKey", statuses: chat}},
-		"/api/v1/chat/usageSummary": {"get": {id: "chatUsageSummary", statuses: chat}},
-		"/api/v1/chat/getTone":      {"get": {id: "chatGetTone", statuses: chat}},
+		"/api/v1/chat/start":            {"get": {id: "chatStart", statuses: chat}},
+		"/api/v1/chat/send":             {"post": {id: "chatSend", statuses: []string{"200", "400", "401", "405", "413", "429", "500"}}},
+		"/api/v1/chat/suggestions":      {"get": {id: "chatSuggestions", statuses: chat}},
+		"/api/v1/chat/sync":             {"get": {id: "chatSync", statuses: []string{"200", "400", "401", "405", "500"}}},
+		"/api/v1/chat/feedback":         {"post": {id: "chatFeedback", statuses: []string{"200", "400", "401", "404", "405", "413", "500"}}},
+		"/api/v1/chat/apiKey":           {"get": {id: "chatApiKey", statuses: chat}},
+		"/api/v1/chat/usageSummary":     {"get": {id: "chatUsageSummary", statuses: chat}},
+		"/api/v1/chat/getTone":          {"get": {id: "chatGetTone", statuses: chat}},
+		"/api/v1/chat/embedTokens":      {"get": {id: "chatEmbedTokens", statuses: chat}},
+		"/api/v1/chat/embedTokenCreate": {"post": {id: "chatEmbedTokenCreate", statuses: token}},
+		"/api/v1/chat/embedTokenUpdate": {"post": {id: "chatEmbedTokenUpdate", statuses: []string{"200", "400", "401", "404", "405", "413", "500"}}},
+		"/api/v1/chat/embedTokenRevoke": {"post": {id: "chatEmbedTokenRevoke", statuses: []string{"200", "400", "401", "404", "405", "413", "500"}}},
 		"/api/v1/chat/{action}": {
 			"get":  {id: "chatUnknownActionGet", statuses: []string{"401", "404", "500"}},
 			"post": {id: "chatUnknownActionPost", statuses: []string{"401", "404", "500"}},
@@ -71,6 +81,33 @@ func TestSurface(t *testing.T) {
 			"get":  {id: "legacyChatGet", statuses: []string{"200", "400", "401", "404", "405", "500"}},
 			"post": {id: "legacyChatPost", statuses: []string{"200", "400", "401", "404", "405", "413", "429", "500"}},
 		},
+		"/api/v1/embed/start": {
+			"get":     {id: "embedStart", statuses: embedGet, scheme: embed},
+			"options": {id: "embedStartPreflight", statuses: preflight, open: true},
+		},
+		"/api/v1/embed/send": {
+			"post":    {id: "embedSend", statuses: embedPost, scheme: embed},
+			"options": {id: "embedSendPreflight", statuses: preflight, open: true},
+		},
+		"/api/v1/embed/sync": {
+			"get":     {id: "embedSync", statuses: embedGet, scheme: embed},
+			"options": {id: "embedSyncPreflight", statuses: preflight, open: true},
+		},
+		"/api/v1/embed/suggestions": {
+			"get":     {id: "embedSuggestions", statuses: embedGet, scheme: embed},
+			"options": {id: "embedSuggestionsPreflight", statuses: preflight, open: true},
+		},
+		"/api/v1/embed/feedback": {
+			"post":    {id: "embedFeedback", statuses: []string{"200", "400", "401", "403", "404", "405", "413", "429", "500"}, scheme: embed},
+			"options": {id: "embedFeedbackPreflight", statuses: preflight, open: true},
+		},
+		"/api/v1/embed/{action}": {
+			"get":     {id: "embedUnknownActionGet", statuses: []string{"401", "403", "429", "500"}, scheme: embed},
+			"post":    {id: "embedUnknownActionPost", statuses: []string{"401", "403", "429", "500"}, scheme: embed},
+			"options": {id: "embedUnknownActionPreflight", statuses: preflight, open: true},
+		},
+		"/widget.js":           {"get": {id: "widgetScript", statuses: []string{"200", "304", "405"}, open: true}},
+		"/demo/":               {"get": {id: "demoPage", statuses: []string{"200", "404"}, open: true}},
 		"/healthz":             {"get": {id: "healthz", statuses: []string{"200"}, open: true}},
 		"/readyz":              {"get": {id: "readyz", statuses: []string{"200", "503"}, open: true}},
 		"/api/v1/openapi.json": {"get": {id: "openapiDocument", statuses: []string{"200"}, open: true}},
@@ -90,6 +127,7 @@ func TestSurface(t *testing.T) {
 				methods = append(methods, m)
 			}
 		}
+		slices.Sort(methods)
 		if exp := sortedKeys(ops); !slices.Equal(methods, exp) {
 			t.Errorf("%s: methods %v, want %v", path, methods, exp)
 		}
@@ -112,10 +150,20 @@ func TestSurface(t *testing.T) {
 				t.Errorf("%s: statuses %v, want %v", where, got, w.statuses)
 			}
 			sec, declared := op["security"].([]any)
-			if w.open && (!declared || len(sec) != 0) {
-				t.Errorf("%s: must declare security: [] (no key)", where)
-			}
-			if !w.open && declared {
+			switch {
+			case w.open:
+				if !declared || len(sec) != 0 {
+					t.Errorf("%s: must declare security: [] (no key)", where)
+				}
+			case w.scheme != "":
+				var req map[string]any
+				if len(sec) == 1 {
+					req, _ = sec[0].(map[string]any)
+				}
+				if _, ok := req[w.scheme]; !ok || len(req) != 1 {
+					t.Errorf("%s: must declare security: [{%q: []}] and nothing else", where, w.scheme)
+				}
+			case declared:
 				t.Errorf("%s: must inherit the document's security", where)
 			}
 		}

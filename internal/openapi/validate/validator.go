@@ -46,6 +46,10 @@ type pathEntry struct {
 	// notAllowed is the 405 response documented on one of the path's operations. Its
 	// presence says that every undeclared method on the path answers 405.
 	notAllowed *response
+	// otherMethods, from the path item's x-svc-other-methods, lists by status what an
+	// undeclared method may get on a path that checks credentials before the method (the
+	// embed surface): it then replaces the "must be 405" rule.
+	otherMethods *operation
 }
 
 // segment is one slash-separated part of a path template: a literal, or a parameter
@@ -163,7 +167,8 @@ func (e *pathEntry) match(segs []string) bool {
 // Rules beyond plain OpenAPI, all stated in the document's info description:
 //   - /api.php?endpoint=chat&action=A is checked as /api/v1/chat/A;
 //   - a method a path does not declare must get the path's documented 405 (HEAD falls back
-//     to GET, without a body);
+//     to GET, without a body), or, when the path item has x-svc-other-methods, one of the
+//     responses listed there;
 //   - a path the document does not list must get the x-svc-unmatched-path response (404).
 func (v *Validator) ValidateResponse(method string, u *url.URL, status int, header http.Header, body []byte) error {
 	method = strings.ToUpper(method)
@@ -207,6 +212,15 @@ func (v *Validator) ValidateResponse(method string, u *url.URL, status int, head
 	op := entry.ops[method]
 	if op == nil && method == http.MethodHead {
 		op = entry.ops[http.MethodGet]
+	}
+	if op == nil && entry.otherMethods != nil {
+		where = fmt.Sprintf("%s [%s on %s] %d", where, method, entry.template, status)
+		resp := entry.otherMethods.lookup(status)
+		if resp == nil {
+			return fmt.Errorf("openapi: %s: %s does not take %s and status %d is not documented for other methods; documented: %s",
+				where, entry.template, method, status, strings.Join(entry.otherMethods.statuses(), ", "))
+		}
+		return resp.check(where, method, header, body)
 	}
 	if op == nil {
 		if entry.notAllowed == nil {
@@ -481,8 +495,28 @@ func (b builder) pathEntry(tmpl string, raw any) (*pathEntry, error) {
 		}
 		e.ops[strings.ToUpper(m)] = op
 	}
+	if raw, ok := item[otherMethodsKey]; ok {
+		at := ptr + "/" + otherMethodsKey
+		resps, ok := raw.(map[string]any)
+		if !ok || len(resps) == 0 {
+			return nil, fmt.Errorf("openapi: #%s must be a non-empty object of responses by status", at)
+		}
+		e.otherMethods = &operation{id: otherMethodsKey, responses: map[string]*response{}}
+		for code, rawResp := range resps {
+			r, err := b.response(rawResp, at+"/"+escapeToken(code))
+			if err != nil {
+				return nil, err
+			}
+			e.otherMethods.responses[strings.ToUpper(code)] = r
+		}
+	}
 	return e, nil
 }
+
+// otherMethodsKey is the path-item extension that lists, by status, the responses a method
+// the path does not declare may get, for paths that refuse a caller before they look at the
+// method (see ValidateResponse).
+const otherMethodsKey = "x-svc-other-methods"
 
 func (b builder) response(raw any, at string) (*response, error) {
 	obj, ptr, err := b.resolve(raw, at)

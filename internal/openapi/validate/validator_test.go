@@ -30,6 +30,14 @@ const (
 		`"all_time":{"events":1,"cost":0.0355},"recent":[{"id":1,"event_type":"answer","cost_usd":0.0355,"created_at":"2026-11-21T15:04:05Z"}],"price_per_message_usd":0.0355}}`
 	toneOK   = `{"success":true,"data":{"preset":"professional","custom":"","presets":["professional","warm","energetic"]}}`
 	healthOK = `{"success":true,"data":{"status":"ok"}}`
+
+	embedToken = `{"id":4,"token":"svc_emb_Q7xK2mPa…","label":"Shop","allowed_domains":["shop.test"],"daily_budget_usd":"1.0000",` +
+		`"status":"active","today_spend_usd":0.0355,"budget_used_pct":3,"conversations":1,"visitors":1,"last_used_at":null,"created_at":"2026-11-01T00:00:00Z"}`
+	embedTokensOK  = `{"success":true,"data":{"tokens":[` + embedToken + `]}}`
+	tokenCreateOK  = `{"success":true,"data":{"token":"svc_emb_Q7xK2mPa9dLr4TzW1vNc8YhB5sQe0JuF","id":4}}`
+	embedStartOK   = `{"success":true,"data":{"conversationId":9,"lang":"en","name":"Shop","mode":"normal","maxMessageChars":1000,"messages":[]}}`
+	embedStartBusy = `{"success":true,"data":{"conversationId":9,"lang":"en","name":"Shop","mode":"cache_only","reason":"surge","maxMessageChars":1000,"messages":[]}}`
+	embedSendOK    = `{"success":true,"data":{"conversationId":9,"messages":[` + userMsg + `,` + assistantMsg + `],"lowConfidence":false,"mode":"normal"}}`
 )
 
 func errBody(code string) string {
@@ -192,6 +200,69 @@ func TestValidateResponse(t *testing.T) {
 		{name: "legacy without action is no success", method: "GET", url: "/api.php?endpoint=chat", status: 200, body: healthOK,
 			want: []string{"[legacyChatGet] 200", "body /data"}},
 	}
+	js := http.Header{"Content-Type": {"text/javascript; charset=utf-8"}, "Etag": {`"0123456789abcdef0123456789abcdef"`},
+		"Cache-Control": {"public, max-age=300"}}
+	cors := http.Header{"Access-Control-Allow-Origin": {"https://shop.test"}, "Access-Control-Allow-Methods": {"GET, POST"},
+		"Access-Control-Allow-Headers": {"Content-Type, X-SVC-Embed-Token, X-SVC-Visitor"}, "Access-Control-Max-Age": {"600"}}
+	tests = append(tests, []struct {
+		name   string
+		method string
+		url    string
+		status int
+		header http.Header
+		body   string
+		want   []string
+	}{
+		// Embed-token management, also through the legacy form.
+		{name: "embedTokens", method: "GET", url: "/api/v1/chat/embedTokens", status: 200, body: embedTokensOK},
+		{name: "embedTokens shows no full token", method: "GET", url: "/api/v1/chat/embedTokens", status: 200,
+			body: strings.Replace(embedTokensOK, `svc_emb_Q7xK2mPa…`, `svc_emb_Q7xK2mPa9dLr4TzW1vNc8YhB5sQe0JuF`, 1),
+			want: []string{"body /data/tokens/0/token"}},
+		{name: "embedTokens budget with 2 decimals", method: "GET", url: "/api/v1/chat/embedTokens", status: 200,
+			body: strings.Replace(embedTokensOK, `"1.0000"`, `"1.00"`, 1), want: []string{"body /data/tokens/0/daily_budget_usd"}},
+		{name: "embedTokenCreate", method: "POST", url: "/api/v1/chat/embedTokenCreate", status: 200, body: tokenCreateOK},
+		{name: "embedTokenCreate limit_reached is 400", method: "POST", url: "/api/v1/chat/embedTokenCreate", status: 400, body: errBody("limit_reached")},
+		{name: "embedTokenUpdate 400 is bad_request only", method: "POST", url: "/api/v1/chat/embedTokenUpdate", status: 400,
+			body: errBody("limit_reached"), want: []string{"body /error"}},
+		{name: "embedTokenRevoke unknown id", method: "POST", url: "/api/v1/chat/embedTokenRevoke", status: 404, body: errBody("not_found")},
+		{name: "legacy embedTokenCreate", method: "POST", url: "/api.php?endpoint=chat&action=embedTokenCreate", status: 400, body: errBody("limit_reached")},
+
+		// The widget's surface.
+		{name: "embed start", method: "GET", url: "/api/v1/embed/start?lang=de", status: 200, body: embedStartOK},
+		{name: "embed start cache-only", method: "GET", url: "/api/v1/embed/start", status: 200, body: embedStartBusy},
+		{name: "embed cache-only needs a reason", method: "GET", url: "/api/v1/embed/start", status: 200,
+			body: strings.Replace(embedStartBusy, `"reason":"surge",`, ``, 1), want: []string{"missing property 'reason'"}},
+		{name: "embed normal has no reason", method: "GET", url: "/api/v1/embed/start", status: 200,
+			body: strings.Replace(embedStartOK, `"mode":"normal",`, `"mode":"normal","reason":"budget",`, 1), want: []string{"body /data"}},
+		{name: "embed send", method: "POST", url: "/api/v1/embed/send", status: 200, body: embedSendOK},
+		{name: "embed 403", method: "POST", url: "/api/v1/embed/send", status: 403, body: errBody("forbidden")},
+		{name: "embed 429 needs Retry-After", method: "GET", url: "/api/v1/embed/sync", status: 429, body: errBody("rate_limited"),
+			want: []string{"header Retry-After: required but missing"}},
+		{name: "embed feedback 404", method: "POST", url: "/api/v1/embed/feedback", status: 404, body: errBody("not_found")},
+		{name: "embed action out of scope", method: "GET", url: "/api/v1/embed/apiKey", status: 403, body: errBody("forbidden")},
+		{name: "embed action out of scope by PUT", method: "PUT", url: "/api/v1/embed/apiKey", status: 403, body: errBody("forbidden")},
+		{name: "embed wrong method refused for the token first", method: "POST", url: "/api/v1/embed/start", status: 401, body: errBody("unauthorized")},
+		{name: "embed wrong method 405", method: "GET", url: "/api/v1/embed/send", status: 405, body: errBody("method_not_allowed")},
+		{name: "embed wrong method is never a success", method: "DELETE", url: "/api/v1/embed/send", status: 200, body: embedSendOK,
+			want: []string{"[DELETE on /api/v1/embed/send] 200", "not documented for other methods", "401, 403, 405, 429, 500"}},
+		{name: "preflight", method: "OPTIONS", url: "/api/v1/embed/send", status: 204, header: cors},
+		{name: "preflight of any action", method: "OPTIONS", url: "/api/v1/embed/bogus", status: 204, header: cors},
+		{name: "preflight has no body", method: "OPTIONS", url: "/api/v1/embed/send", status: 204, header: cors, body: "{}",
+			want: []string{"describes no body"}},
+		{name: "preflight needs its headers", method: "OPTIONS", url: "/api/v1/embed/start", status: 204, header: http.Header{},
+			want: []string{"header Access-Control-Allow-Origin: required but missing"}},
+		{name: "preflight refused", method: "OPTIONS", url: "/api/v1/embed/start", status: 403, body: errBody("forbidden")},
+
+		// The widget script and the demo page.
+		{name: "widget.js", method: "GET", url: "/widget.js", status: 200, header: js, body: "(()=>{})();"},
+		{name: "widget.js HEAD", method: "HEAD", url: "/widget.js", status: 200, header: js},
+		{name: "widget.js 304", method: "GET", url: "/widget.js", status: 304, header: http.Header{"Etag": {`"0123456789abcdef0123456789abcdef"`}}},
+		{name: "widget.js needs its ETag", method: "GET", url: "/widget.js", status: 200,
+			header: http.Header{"Content-Type": {"text/javascript"}, "Cache-Control": {"no-store"}}, body: "x", want: []string{"header ETag"}},
+		{name: "widget.js POST", method: "POST", url: "/widget.js", status: 405, body: errBody("method_not_allowed")},
+		{name: "demo page", method: "GET", url: "/demo/", status: 200, header: http.Header{"Content-Type": {"text/html; charset=utf-8"}}, body: "<!doctype html>"},
+		{name: "demo page outside svc demo", method: "GET", url: "/demo/", status: 404, body: errBody("not_found")},
+	}...)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			u, err := url.Parse(tc.url)
