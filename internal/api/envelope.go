@@ -51,6 +51,8 @@ func statusOf(k errs.Kind) (int, string) {
 		return http.StatusTooManyRequests, "rate_limited"
 	case errs.LimitReached:
 		return http.StatusTooManyRequests, "limit_reached"
+	case errs.TooMany:
+		return http.StatusBadRequest, "limit_reached"
 	default:
 		return http.StatusInternalServerError, "server_error"
 	}

@@ -6,6 +6,7 @@ import (
 
 	"svc/internal/account"
 	"svc/internal/billing"
+	"svc/internal/chat"
 	"svc/internal/errs"
 	"svc/internal/store"
 )
@@ -54,13 +55,17 @@ func (s *Server) suggestions(w http.ResponseWriter, r *http.Request, c account.C
 	if err != nil {
 		return err
 	}
+	writeData(w, toSuggestionsView(sg))
+	return nil
+}
+
+func toSuggestionsView(sg chat.Suggestions) suggestionsView {
 	out := suggestionsView{Articles: make([]articleView, 0, len(sg.Articles)), Seeds: sg.Seeds}
 	for _, a := range sg.Articles {
 		out.Articles = append(out.Articles, articleView{ID: a.ID, Slug: a.Slug, Title: a.Title, Excerpt: a.Excerpt,
 			CategorySlug: a.CategorySlug, CategoryName: a.CategoryName, ViewCount: a.ViewCount})
 	}
-	writeData(w, out)
-	return nil
+	return out
 }
 
 func (s *Server) feedback(w http.ResponseWriter, r *http.Request, c account.Caller, p params) error {

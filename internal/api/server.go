@@ -7,6 +7,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"slices"
 	"strings"
 	"time"
@@ -15,6 +16,7 @@ import (
 	"svc/internal/chat"
 	"svc/internal/errs"
 	"svc/internal/openapi"
+	"svc/internal/ratelimit"
 	"svc/internal/store"
 )
 
@@ -23,19 +25,30 @@ type Deps struct {
 	Store    store.Store
 	Accounts *account.Service
 	Chat     *chat.Service
+	// Limiter counts the embed surface's requests per client address and per token; it may
+	// be the one chat uses, since their keys differ.
+	Limiter ratelimit.Limiter
+	// TrustedProxies are the networks whose X-Forwarded-For names the client (see clientIP).
+	TrustedProxies []netip.Prefix
+	// DemoPage, when set, is served at /demo/: a sample host page with the widget installed.
+	DemoPage []byte
 	Log      *slog.Logger
 	Now      func() time.Time
 }
 
 // Server serves the public API.
 type Server struct {
-	st       store.Store
-	accounts *account.Service
-	chat     *chat.Service
-	log      *slog.Logger
-	now      func() time.Time
-	actions  map[string]action
-	handler  http.Handler
+	st           store.Store
+	accounts     *account.Service
+	chat         *chat.Service
+	limiter      ratelimit.Limiter
+	trusted      []netip.Prefix
+	demoPage     []byte
+	log          *slog.Logger
+	now          func() time.Time
+	actions      map[string]action
+	embedActions map[string]embedAction
+	handler      http.Handler
 }
 
 // handlerFunc is a handler that returns its error to the one place that renders errors.
@@ -55,7 +68,11 @@ func New(d Deps) *Server {
 	if d.Now == nil {
 		d.Now = time.Now
 	}
-	s := &Server{st: d.Store, accounts: d.Accounts, chat: d.Chat, log: d.Log, now: d.Now}
+	if d.Limiter == nil {
+		d.Limiter = ratelimit.NewMemory()
+	}
+	s := &Server{st: d.Store, accounts: d.Accounts, chat: d.Chat, limiter: d.Limiter, trusted: d.TrustedProxies,
+		demoPage: d.DemoPage, log: d.Log, now: d.Now}
 	get, post := []string{http.MethodGet, http.MethodHead}, []string{http.MethodPost}
 	s.actions = map[string]action{
 		"start":        {get, s.start},
@@ -66,11 +83,22 @@ func New(d Deps) *Server {
 		"apiKey":       {get, s.apiKey},
 		"usageSummary": {get, s.usageSummary},
 		"getTone":      {get, s.getTone},
+
+		"embedTokens":      {get, s.embedTokens},
+		"embedTokenCreate": {post, s.embedTokenCreate},
+		"embedTokenUpdate": {post, s.embedTokenUpdate},
+		"embedTokenRevoke": {post, s.embedTokenRevoke},
 	}
+	s.embedActions = s.embedRoutes()
 	mux := http.NewServeMux()
 	mux.HandleFunc("/api/v1/chat/{action}", func(w http.ResponseWriter, r *http.Request) {
 		s.dispatch(w, r, r.PathValue("action"))
 	})
+	mux.HandleFunc("/api/v1/embed/{action}", s.embedDispatch)
+	mux.HandleFunc("/widget.js", s.widgetScript)
+	if len(s.demoPage) > 0 {
+		mux.HandleFunc("/demo/", s.demo)
+	}
 	mux.HandleFunc("/api.php", s.legacy)
 	mux.HandleFunc("/api/v1/openapi.json", s.openapi)
 	mux.HandleFunc("/healthz", s.healthz)

@@ -114,3 +114,30 @@ type toneView struct {
 	Custom  string   `json:"custom"`
 	Presets []string `json:"presets"`
 }
+
+// The widget's surface (internal, unversioned): the Chat API's shapes plus the token's mode.
+
+type embedStartView struct {
+	ConversationID  int64         `json:"conversationId"`
+	Lang            string        `json:"lang"`
+	Name            string        `json:"name"`
+	Mode            string        `json:"mode"`
+	Reason          string        `json:"reason,omitempty"`
+	MaxMessageChars int           `json:"maxMessageChars"`
+	Messages        []messageView `json:"messages"`
+}
+
+type embedSendView struct {
+	ConversationID int64         `json:"conversationId"`
+	Messages       []messageView `json:"messages"`
+	LowConfidence  bool          `json:"lowConfidence"`
+	Mode           string        `json:"mode"`
+	Reason         string        `json:"reason,omitempty"`
+}
+
+type embedSyncView struct {
+	ConversationID int64         `json:"conversationId"`
+	Messages       []messageView `json:"messages"`
+	Mode           string        `json:"mode"`
+	Reason         string        `json:"reason,omitempty"`
+}

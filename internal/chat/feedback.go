@@ -19,6 +19,12 @@ const (
 // Feedback rates an assistant message of the account's conversation. not_helpful puts the
 // answer on the review list and withdraws it from the answer cache.
 func (s *Service) Feedback(ctx context.Context, a store.Account, messageID int64, rating, comment string) error {
+	return s.feedback(ctx, &store.Feedback{AccountID: a.ID, MessageID: messageID, Rating: rating, Comment: comment})
+}
+
+// feedback validates and saves f; with f.ConversationID set, the message must be in it.
+func (s *Service) feedback(ctx context.Context, f *store.Feedback) error {
+	messageID, rating, comment := f.MessageID, f.Rating, f.Comment
 	if messageID <= 0 {
 		return errs.New(errs.BadRequest, "messageId must be a positive message id.")
 	}
@@ -32,7 +38,8 @@ func (s *Service) Feedback(ctx context.Context, a store.Account, messageID int64
 	if n := utf8.RuneCountInString(comment); n > MaxCommentChars {
 		return errs.Newf(errs.BadRequest, "The comment is %d characters long; at most %d are allowed.", n, MaxCommentChars)
 	}
-	err := s.st.SaveFeedback(ctx, &store.Feedback{AccountID: a.ID, MessageID: messageID, Rating: rating, Comment: comment})
+	f.Comment = comment
+	err := s.st.SaveFeedback(ctx, f)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return errs.New(errs.NotFound, "No message with that id in this conversation.")

@@ -22,12 +22,13 @@ type SendResult struct {
 	User           store.Message
 	Reply          store.Message
 	LowConfidence  bool
+	// Mode and Reason are the widget token's mode after the send (VisitorSend only).
+	Mode   string
+	Reason string
 }
 
-// Send runs the pipeline of SERVICE.md in its fixed order: validate, rate limit, detect the
-// language, small talk, this account's cache, daily quota, balance, retrieve and compose,
-// charge and store. Only the last step writes, and it writes the question, the reply and the
-// charge in one transaction.
+// Send runs the pipeline of SERVICE.md in its fixed order for the account's API
+// conversation: validate, rate limit, then answer (see answer).
 func (s *Service) Send(ctx context.Context, a store.Account, keyID int64, message string) (SendResult, error) {
 	text, err := validateMessage(message, MaxMessageChars)
 	if err != nil {
@@ -42,10 +43,18 @@ func (s *Service) Send(ctx context.Context, a store.Account, keyID int64, messag
 	if err != nil {
 		return SendResult{}, err
 	}
-	p := &pending{svc: s, acct: a, conv: conv, text: text, now: now}
-	p.lang = lang.DetectOr(text, conv.Lang)
+	return s.answer(ctx, &pending{svc: s, acct: a, conv: conv, text: text, now: now})
+}
 
-	if kind, phraseLang, ok := smalltalk.Match(text); ok {
+// answer runs the rest of the pipeline on a validated message: detect the language, small
+// talk, this account's cache, (for a widget) cache-only mode, daily quota, balance, retrieve
+// and compose, charge and store. Only the last step writes, and it writes the question, the
+// reply and the charge in one transaction.
+func (s *Service) answer(ctx context.Context, p *pending) (SendResult, error) {
+	a, now := p.acct, p.now
+	p.lang = lang.DetectOr(p.text, p.conv.Lang)
+
+	if kind, phraseLang, ok := smalltalk.Match(p.text); ok {
 		if phraseLang != "" {
 			p.lang = phraseLang
 		}
@@ -53,9 +62,14 @@ func (s *Service) Send(ctx context.Context, a store.Account, keyID int64, messag
 			store.Charge{EventType: store.EventCacheShared})
 	}
 
-	p.q = newQuestionKey(text, p.lang)
+	p.q = newQuestionKey(p.text, p.lang)
 	if res, ok, err := p.fromCache(ctx); err != nil || ok {
 		return res, err
+	}
+	// Past the cache every question would buy an answer: a widget token in a surge answers
+	// no more of them until the spike is over.
+	if w := p.widget; w != nil && s.surge != nil && s.surge.Observe(w.token.ID, now) {
+		return p.commitCacheOnly(ctx, ModeReasonSurge)
 	}
 
 	midnight := now.Truncate(24 * time.Hour)
@@ -87,12 +101,24 @@ func (p *pending) compose(ctx context.Context, midnight time.Time) (SendResult, 
 	}
 	req := engine.Request{AccountID: a.ID, Question: p.text, Lang: p.lang, Tone: a.TonePreset, ToneCustom: a.ToneCustom,
 		Business: a.Name, SalesMode: a.SalesMode, Summary: p.conv.Summary, History: window.history}
-	if in, out := s.engine.Budget(req, window.fold); in+out > 0 {
-		r, err := s.st.Reserve(ctx, a.ID, billing.Cost(in, out, a.InputRate, a.OutputRate), reserveTTL, nil)
-		if errors.Is(err, store.ErrInsufficientBalance) {
-			return p.commitSystem(ctx)
+	in, out := s.engine.Budget(req, window.fold)
+	var budget *store.TokenBudget
+	if w := p.widget; w != nil {
+		// A widget answer always reserves, even from an engine that asks for no reservation,
+		// because the reservation is what keeps parallel visitors inside the token's budget.
+		budget = &store.TokenBudget{TokenID: w.token.ID, LimitMicro: w.token.DailyBudgetMicro, Since: midnight}
+		if in+out == 0 {
+			in, out = builtinHoldIn, builtinHoldOut
 		}
-		if err != nil {
+	}
+	if in+out > 0 {
+		r, err := p.reserve(ctx, billing.Cost(in, out, a.InputRate, a.OutputRate), budget)
+		switch {
+		case errors.Is(err, store.ErrBudgetReached):
+			return p.budgetReached(ctx, budget)
+		case errors.Is(err, store.ErrInsufficientBalance):
+			return p.commitSystem(ctx)
+		case err != nil:
 			return SendResult{}, err
 		}
 		p.reservation = r.ID
@@ -153,11 +179,14 @@ func (p *pending) compose(ctx context.Context, midnight time.Time) (SendResult, 
 				Terms: q.terms, Evidence: ans.Evidence}
 		}
 	}
-	t.Extra, t.Summary, t.ReservationID = extra, summary, p.reservation
+	t.Extra, t.Summary, t.ReservationID, t.Budget = extra, summary, p.reservation, budget
 	res, err := p.save(ctx, t)
 	switch {
 	case err == nil:
 		p.reservation = 0 // released by the commit
+		if t.NoticeQueued && s.notify != nil {
+			s.notify()
+		}
 		if t.Capped > 0 {
 			s.log.Warn("answer cost more than its reservation; the excess was written off", "account", a.ID,
 				"written_off_micro", t.Capped)
@@ -255,6 +284,8 @@ type pending struct {
 	now  time.Time
 	// reservation is the balance held for this send's answer until its turn commits.
 	reservation int64
+	// widget is set when a widget visitor asked: the turn counts against its token.
+	widget *visitorTurn
 }
 
 func (p *pending) reply(body, source string, low bool) store.Message {
@@ -264,9 +295,13 @@ func (p *pending) reply(body, source string, low bool) store.Message {
 // turn pairs the question with its reply. The question carries the source of the reply that
 // answered it, so a client can tell how every message was handled.
 func (p *pending) turn(reply store.Message, charge store.Charge) *store.Turn {
-	return &store.Turn{AccountID: p.acct.ID, ConversationID: p.conv.ID, Lang: p.lang,
+	t := &store.Turn{AccountID: p.acct.ID, ConversationID: p.conv.ID, Lang: p.lang,
 		User:  store.Message{Role: store.RoleUser, Body: p.text, Source: reply.Source, Lang: p.lang},
 		Reply: reply, Charge: charge}
+	if p.widget != nil {
+		t.EmbedTokenID = p.widget.token.ID
+	}
+	return t
 }
 
 func (p *pending) save(ctx context.Context, t *store.Turn) (SendResult, error) {

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"time"
 
+	"svc/internal/embed"
 	"svc/internal/engine"
 	"svc/internal/ratelimit"
 	"svc/internal/store"
@@ -42,6 +43,8 @@ type Service struct {
 	st      store.Store
 	engine  Answerer
 	limiter ratelimit.Limiter
+	surge   *embed.Surge
+	notify  func()
 	now     func() time.Time
 	log     *slog.Logger
 }
@@ -51,8 +54,12 @@ type Deps struct {
 	Store   store.Store
 	Engine  Answerer
 	Limiter ratelimit.Limiter
-	Now     func() time.Time // time.Now when nil
-	Log     *slog.Logger     // slog.Default() when nil
+	// Surge watches widget tokens for question spikes; nil turns surge protection off.
+	Surge *embed.Surge
+	// Notify is called after a turn queued an owner notice, to wake the outbox; may be nil.
+	Notify func()
+	Now    func() time.Time // time.Now when nil
+	Log    *slog.Logger     // slog.Default() when nil
 }
 
 // New returns a Service.
@@ -63,7 +70,8 @@ func New(d Deps) *Service {
 	if d.Log == nil {
 		d.Log = slog.Default()
 	}
-	return &Service{st: d.Store, engine: d.Engine, limiter: d.Limiter, now: d.Now, log: d.Log}
+	return &Service{st: d.Store, engine: d.Engine, limiter: d.Limiter, surge: d.Surge, notify: d.Notify, now: d.Now,
+		log: d.Log}
 }
 
 // View is a conversation with some of its messages.

@@ -19,6 +19,10 @@ func (s *Service) Suggestions(ctx context.Context, a store.Account) (Suggestions
 	if err != nil {
 		return Suggestions{}, err
 	}
+	return s.suggestions(ctx, a, c)
+}
+
+func (s *Service) suggestions(ctx context.Context, a store.Account, c store.Conversation) (Suggestions, error) {
 	arts, err := s.st.Articles(ctx, a.ID, c.Lang, suggestedArticles)
 	if err != nil {
 		return Suggestions{}, err

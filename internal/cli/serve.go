@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/url"
+	"slices"
 	"time"
 
 	"svc/internal/account"
@@ -16,6 +18,8 @@ import (
 	"svc/internal/config"
 	"svc/internal/crawl"
 	"svc/internal/demo"
+	"svc/internal/embed"
+	"svc/internal/notify"
 	"svc/internal/ratelimit"
 	"svc/internal/store"
 )
@@ -42,31 +46,50 @@ func cmdServe(ctx context.Context, args []string, env Env, seed bool) error {
 	defer st.Close()
 
 	accounts := account.New(st, nil)
-	handler, err := NewHandler(st, accounts, c.cfg, log)
-	if err != nil {
-		return err
-	}
 	ln, err := net.Listen("tcp", c.cfg.Addr)
 	if err != nil {
 		return usagef("listen on %s: %v", c.cfg.Addr, err)
 	}
 	base := c.cfg.PublicURL
+	var opts AppOptions
 	if seed {
 		a, key, err := demo.Seed(ctx, st, accounts)
 		if err != nil {
 			ln.Close()
 			return err
 		}
-		if err := c.print(map[string]any{"account_id": a.ID, "api_key": key, "base_url": base,
-			"balance": billing.USD(a.BalanceMicro)}); err != nil {
+		token, err := demo.SeedWidget(ctx, st, accounts, a, demoDomains(base))
+		if err != nil {
 			ln.Close()
 			return err
 		}
-		fmt.Fprintf(env.Stderr, "\nDemo account %d is ready. Try:\n  curl -s %s/api/v1/chat/send -H 'Authorization: Bearer %s' --data-urlencode 'message=How long does delivery take?'\n\n",
-			a.ID, base, key)
+		opts.DemoPage = demo.Page(base+"/widget.js", token, "en")
+		snippet := fmt.Sprintf(`<script src="%s/widget.js" data-svc-token="%s" data-svc-lang="en" data-svc-color="#234d20" defer></script>`,
+			base, token)
+		if err := c.print(map[string]any{"account_id": a.ID, "api_key": key, "base_url": base,
+			"balance": billing.USD(a.BalanceMicro), "embed_token": token, "widget_snippet": snippet,
+			"demo_page_url": base + "/demo/"}); err != nil {
+			ln.Close()
+			return err
+		}
+		fmt.Fprintf(env.Stderr, "\nDemo account %d is ready.\n  Widget demo page: %s/demo/\n  Try the API:\n  curl -s %s/api/v1/chat/send -H 'Authorization: Bearer %s' --data-urlencode 'message=How long does delivery take?'\n\n",
+			a.ID, base, base, key)
 	} else if err := c.print(map[string]any{"addr": ln.Addr().String(), "base_url": base}); err != nil {
 		ln.Close()
 		return err
+	}
+	app, err := NewApp(st, accounts, c.cfg, log, opts)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	if app.Outbox != nil {
+		octx, stopOutbox := context.WithCancel(ctx)
+		outboxDone := make(chan struct{})
+		go func() { defer close(outboxDone); app.Outbox.Run(octx) }()
+		defer func() { stopOutbox(); <-outboxDone }()
+	} else {
+		log.Warn("SVC_SMTP_URL is not set: owner notices (embed budget reached) wait in the outbox until it is")
 	}
 	// The scheduler stops with ctx; serveHTTP returns after the HTTP drain, and the deferred
 	// wait lets an interrupted crawl release its site lease before the store closes.
@@ -76,17 +99,65 @@ func cmdServe(ctx context.Context, args []string, env Env, seed bool) error {
 	schedDone := make(chan struct{})
 	go func() { defer close(schedDone); sched.Run(sctx) }()
 	defer func() { stopSched(); <-schedDone }()
-	return serveHTTP(ctx, ln, handler, c.cfg.ShutdownTimeout, log)
+	return serveHTTP(ctx, ln, app.Handler, c.cfg.ShutdownTimeout, log)
 }
 
-// NewHandler wires the domain services into the HTTP handler; cfg must be validated.
-func NewHandler(st store.Store, accounts *account.Service, cfg config.Config, log *slog.Logger) (http.Handler, error) {
+// demoDomains are the domains the demo's embed token allows: the public URL's host, and
+// localhost and 127.0.0.1, where a newcomer opens the demo page.
+func demoDomains(publicURL string) []string {
+	out := []string{"localhost", "127.0.0.1"}
+	if u, err := url.Parse(publicURL); err == nil && u.Hostname() != "" && !slices.Contains(out, u.Hostname()) {
+		out = append(out, u.Hostname())
+	}
+	return out
+}
+
+// App is the wired service: the HTTP handler and the background work serve runs with it.
+type App struct {
+	Handler http.Handler
+	// Outbox delivers owner notices; nil when no SMTP server is configured, and then the
+	// notices wait, durable, in the store.
+	Outbox *notify.Worker
+}
+
+// AppOptions are the parts of App only some commands want.
+type AppOptions struct {
+	DemoPage []byte           // served at /demo/ when set
+	Now      func() time.Time // the clock of chat, the HTTP server and the outbox; time.Now when nil
+}
+
+// NewApp wires the domain services into the HTTP handler and the outbox worker; cfg must be
+// validated.
+func NewApp(st store.Store, accounts *account.Service, cfg config.Config, log *slog.Logger, opts AppOptions) (*App, error) {
 	eng, err := newAnswerer(cfg, st, log)
 	if err != nil {
 		return nil, err
 	}
-	chatSvc := chat.New(chat.Deps{Store: st, Engine: eng, Limiter: ratelimit.NewMemory(), Log: log})
-	return api.New(api.Deps{Store: st, Accounts: accounts, Chat: chatSvc, Log: log}), nil
+	app := &App{}
+	var kick func()
+	if cfg.SMTPURL != "" {
+		sender, err := notify.NewSMTP(cfg.SMTPURL, cfg.SMTPFrom)
+		if err != nil {
+			return nil, usagef("SVC_SMTP_URL: %v", err)
+		}
+		app.Outbox = notify.NewWorker(notify.Deps{Store: st, Sender: sender, Log: log, Now: opts.Now, PublicURL: cfg.PublicURL})
+		kick = app.Outbox.Kick
+	}
+	limiter := ratelimit.NewMemory()
+	chatSvc := chat.New(chat.Deps{Store: st, Engine: eng, Limiter: limiter, Surge: embed.NewSurge(embed.SurgeOptions{}),
+		Notify: kick, Now: opts.Now, Log: log})
+	app.Handler = api.New(api.Deps{Store: st, Accounts: accounts, Chat: chatSvc, Limiter: limiter,
+		TrustedProxies: cfg.TrustedProxies, DemoPage: opts.DemoPage, Log: log, Now: opts.Now})
+	return app, nil
+}
+
+// NewHandler is NewApp's HTTP handler alone.
+func NewHandler(st store.Store, accounts *account.Service, cfg config.Config, log *slog.Logger) (http.Handler, error) {
+	app, err := NewApp(st, accounts, cfg, log, AppOptions{})
+	if err != nil {
+		return nil, err
+	}
+	return app.Handler, nil
 }
 
 // serveHTTP serves until ctx ends, then drains in-flight requests for up to grace.

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	"net/mail"
 	"net/netip"
 	"net/url"
 	"strconv"
@@ -27,6 +28,7 @@ type Config struct {
 	LLMTimeout        time.Duration  // SVC_LLM_TIMEOUT: one provider attempt
 	LLMMaxRetries     int            // SVC_LLM_MAX_RETRIES: retries of a 429, 5xx or timeout
 	SMTPURL           string         // SVC_SMTP_URL
+	SMTPFrom          string         // SVC_SMTP_FROM: sender of owner notices
 	TrustedProxies    []netip.Prefix // SVC_TRUSTED_PROXIES
 	CrawlAllowPrivate bool           // SVC_CRAWL_ALLOW_PRIVATE
 	CrawlInterval     time.Duration  // SVC_CRAWL_INTERVAL: re-crawl age inside serve; 0 turns it off
@@ -49,6 +51,7 @@ const (
 	MinCrawlInterval     = 10 * time.Minute
 	DefaultLLMTimeout    = 30 * time.Second
 	DefaultLLMMaxRetries = 2
+	DefaultSMTPFrom      = "svc@localhost"
 )
 
 // parseInterval reads a Go duration; "0" and "off" turn re-crawling off.
@@ -82,6 +85,7 @@ func Load(getenv func(string) string) (Config, error) {
 		LLMTimeout:      DefaultLLMTimeout,
 		LLMMaxRetries:   DefaultLLMMaxRetries,
 		SMTPURL:         getenv("SVC_SMTP_URL"),
+		SMTPFrom:        or(getenv("SVC_SMTP_FROM"), DefaultSMTPFrom),
 		LogFormat:       or(getenv("SVC_LOG_FORMAT"), "text"),
 		ShutdownTimeout: 10 * time.Second,
 		CrawlInterval:   DefaultCrawlInterval,
@@ -228,6 +232,9 @@ func (c *Config) Validate() error {
 		if u, err := url.Parse(c.SMTPURL); err != nil || (u.Scheme != "smtp" && u.Scheme != "smtps") {
 			return fmt.Errorf("SVC_SMTP_URL must look like smtp://user:pass@host:port")
 		}
+	}
+	if _, err := mail.ParseAddress(c.SMTPFrom); err != nil {
+		return fmt.Errorf("SVC_SMTP_FROM must be an e-mail address such as svc@example.com")
 	}
 	if c.ShutdownTimeout <= 0 {
 		return fmt.Errorf("SVC_SHUTDOWN_TIMEOUT must be positive")

@@ -26,6 +26,9 @@ const (
 	MethodNotAllowed
 	RateLimited
 	LimitReached
+	// TooMany is a count limit of the account (such as active embed tokens): the request is
+	// refused until something is removed, so it is a 400, not a 429 to retry.
+	TooMany
 )
 
 // Error is an error with a message that is safe to show to the client and an optional

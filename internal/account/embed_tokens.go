@@ -1,0 +1,199 @@
+package account
+
+import (
+	"context"
+	"crypto/subtle"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"svc/internal/embed"
+	"svc/internal/errs"
+	"svc/internal/store"
+)
+
+// MaxActiveEmbedTokens is SERVICE.md's limit of active embed tokens per account.
+const MaxActiveEmbedTokens = 5
+
+// EmbedTokenInput is what embedTokenCreate and embedTokenUpdate accept, as sent. A nil field
+// is "not given": create applies the default, update leaves the stored value.
+type EmbedTokenInput struct {
+	Domains     *string
+	Label       *string
+	DailyBudget *string // USD, decimal
+}
+
+// EmbedTokenStatus is a token with today's usage, as embedTokens reports it.
+type EmbedTokenStatus struct {
+	Token store.EmbedToken
+	Usage store.EmbedUsage
+}
+
+// CreateEmbedToken validates in and stores a new active token; it returns the full token,
+// which is never readable again, and the record.
+func (s *Service) CreateEmbedToken(ctx context.Context, a store.Account, in EmbedTokenInput) (string, store.EmbedToken, error) {
+	if in.Domains == nil || strings.TrimSpace(*in.Domains) == "" {
+		return "", store.EmbedToken{}, bad("The domains field is required: a comma-separated list such as example.com, shop.example.com.")
+	}
+	t := store.EmbedToken{AccountID: a.ID, DailyBudgetMicro: embed.DefaultBudgetMicro}
+	if err := applyEmbedInput(&t, in); err != nil {
+		return "", store.EmbedToken{}, err
+	}
+	plain, prefix, hash, err := embed.NewToken()
+	if err != nil {
+		return "", store.EmbedToken{}, fmt.Errorf("create embed token: %w", err)
+	}
+	t.Prefix, t.Hash = prefix, hash
+	err = s.st.CreateEmbedToken(ctx, &t, MaxActiveEmbedTokens)
+	if errors.Is(err, store.ErrLimitReached) {
+		return "", store.EmbedToken{}, errs.Wrap(errs.TooMany, fmt.Sprintf(
+			"An account can have at most %d active embed tokens; revoke one with embedTokenRevoke first.",
+			MaxActiveEmbedTokens), err)
+	}
+	if err != nil {
+		return "", store.EmbedToken{}, err
+	}
+	return plain, t, nil
+}
+
+// UpdateEmbedToken changes the given fields of an active token of the account.
+func (s *Service) UpdateEmbedToken(ctx context.Context, a store.Account, id int64, in EmbedTokenInput) error {
+	t, err := s.embedToken(ctx, a, id)
+	if err != nil {
+		return err
+	}
+	if t.Status == store.EmbedRevoked {
+		return bad("Embed token %d is revoked, which is permanent; create a new token instead.", id)
+	}
+	if in.Domains != nil && strings.TrimSpace(*in.Domains) == "" {
+		return bad("domains cannot be empty; a token needs at least one allowed domain.")
+	}
+	if err := applyEmbedInput(&t, in); err != nil {
+		return err
+	}
+	err = s.st.UpdateEmbedToken(ctx, &t)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return notFoundToken(id)
+	case errors.Is(err, store.ErrRevoked):
+		return bad("Embed token %d is revoked, which is permanent; create a new token instead.", id)
+	}
+	return err
+}
+
+// RevokeEmbedToken revokes a token of the account for good; the widget using it stops with
+// its next request. Revoking a revoked token succeeds.
+func (s *Service) RevokeEmbedToken(ctx context.Context, a store.Account, id int64) error {
+	if id <= 0 {
+		return bad("id must be the positive id of one of your embed tokens.")
+	}
+	if err := s.st.RevokeEmbedToken(ctx, a.ID, id); errors.Is(err, store.ErrNotFound) {
+		return notFoundToken(id)
+	} else if err != nil {
+		return err
+	}
+	return nil
+}
+
+// EmbedTokens lists the account's tokens with their usage since 00:00 UTC today.
+func (s *Service) EmbedTokens(ctx context.Context, a store.Account) ([]EmbedTokenStatus, error) {
+	ts, err := s.st.EmbedTokens(ctx, a.ID)
+	if err != nil {
+		return nil, err
+	}
+	usage, err := s.st.EmbedUsage(ctx, a.ID, s.now().UTC().Truncate(24*time.Hour))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]EmbedTokenStatus, 0, len(ts))
+	for _, t := range ts {
+		out = append(out, EmbedTokenStatus{Token: t, Usage: usage[t.ID]})
+	}
+	return out, nil
+}
+
+func (s *Service) embedToken(ctx context.Context, a store.Account, id int64) (store.EmbedToken, error) {
+	if id <= 0 {
+		return store.EmbedToken{}, bad("id must be the positive id of one of your embed tokens.")
+	}
+	t, err := s.st.GetEmbedToken(ctx, a.ID, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return t, notFoundToken(id)
+	}
+	return t, err
+}
+
+func notFoundToken(id int64) error {
+	return errs.Newf(errs.NotFound, "No embed token with id %d on this account.", id)
+}
+
+// applyEmbedInput validates the given fields of in onto t.
+func applyEmbedInput(t *store.EmbedToken, in EmbedTokenInput) error {
+	if in.Domains != nil {
+		ds, err := embed.NormalizeDomains(*in.Domains)
+		if err != nil {
+			return err
+		}
+		t.Domains = ds
+	}
+	if in.Label != nil {
+		l, err := embed.NormalizeLabel(*in.Label)
+		if err != nil {
+			return err
+		}
+		t.Label = l
+	}
+	if in.DailyBudget != nil {
+		b, err := embed.ParseBudget(*in.DailyBudget)
+		if err != nil {
+			return err
+		}
+		t.DailyBudgetMicro = b
+	}
+	return nil
+}
+
+// EmbedCaller is an authenticated embed token and its account, as read for this request.
+type EmbedCaller struct {
+	Account store.Account
+	Token   store.EmbedToken
+}
+
+var errBadEmbedToken = errs.New(errs.Unauthorized, "Missing, invalid or revoked embed token.")
+
+// AuthenticateEmbed resolves a presented embed token; a revoked token fails at once, since
+// nothing about tokens is cached. Every failure is the same Unauthorized error.
+func (s *Service) AuthenticateEmbed(ctx context.Context, presented string) (EmbedCaller, error) {
+	prefix, hash, ok := embed.ParseToken(presented)
+	if !ok {
+		return EmbedCaller{}, errBadEmbedToken
+	}
+	candidates, err := s.st.ActiveEmbedTokensByPrefix(ctx, prefix)
+	if err != nil {
+		return EmbedCaller{}, fmt.Errorf("authenticate embed token: %w", err)
+	}
+	var found store.EmbedToken
+	match := 0
+	for _, c := range candidates {
+		eq := subtle.ConstantTimeCompare(hash, c.Hash)
+		if eq == 1 {
+			found = c
+		}
+		match |= eq
+	}
+	if match != 1 {
+		return EmbedCaller{}, errBadEmbedToken
+	}
+	a, err := s.st.GetAccount(ctx, found.AccountID)
+	if err != nil {
+		return EmbedCaller{}, fmt.Errorf("authenticate embed token: %w", err)
+	}
+	if now := s.now().UTC(); found.LastUsedAt.IsZero() || now.Sub(found.LastUsedAt) > time.Minute {
+		if err := s.st.TouchEmbedToken(ctx, found.ID, now); err != nil {
+			return EmbedCaller{}, fmt.Errorf("authenticate embed token: %w", err)
+		}
+		found.LastUsedAt = now
+	}
+	return EmbedCaller{Account: a, Token: found}, nil
+}

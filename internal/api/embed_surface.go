@@ -1,0 +1,231 @@
+package api
+
+import (
+	"net/http"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"svc/internal/chat"
+	"svc/internal/embed"
+	"svc/internal/errs"
+)
+
+// Request limits of the embed surface (SERVICE.md, Limits). The per-visitor message limits
+// live in chat, which counts messages rather than requests.
+const (
+	EmbedPerIP    = 30 // requests a minute per client address
+	EmbedPerToken = 60 // requests a minute per embed token
+)
+
+// embedHandler is one action of the widget's surface, for one visitor.
+type embedHandler func(w http.ResponseWriter, r *http.Request, v chat.Visitor, p params) error
+
+type embedAction struct {
+	methods []string
+	fn      embedHandler
+}
+
+// Headers the widget sends; the CORS preflight must allow them.
+const (
+	headerEmbedToken = "X-SVC-Embed-Token"
+	headerVisitor    = "X-SVC-Visitor"
+)
+
+func (s *Server) embedRoutes() map[string]embedAction {
+	get, post := []string{http.MethodGet, http.MethodHead}, []string{http.MethodPost}
+	return map[string]embedAction{
+		"start":       {get, s.embedStart},
+		"send":        {post, s.embedSend},
+		"sync":        {get, s.embedSync},
+		"suggestions": {get, s.embedSuggestions},
+		"feedback":    {post, s.embedFeedback},
+	}
+}
+
+// embedDispatch serves /api/v1/embed/<action>, the widget's surface, in this order:
+//
+//  1. OPTIONS is a CORS preflight (see preflight).
+//  2. A secret key is refused outright (401): it must never be in a browser.
+//  3. The embed token must be valid and active (401).
+//  4. The Origin must be an allowed domain or a subdomain of one (403); a write must carry
+//     an Origin at all (403). Only an allowed origin gets CORS headers.
+//  5. The client address's request rate (429), counted before the token was known.
+//  6. The action must be in the token's scope (403) and the method right (405).
+//  7. The token's request rate (429), then the visitor id (400).
+func (s *Server) embedDispatch(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodOptions {
+		s.preflight(w, r)
+		return
+	}
+	now := s.now().UTC()
+	ipOK, ipWait := s.limiter.Allow("embed:ip:"+ipKey(clientIP(r, s.trusted)), EmbedPerIP, now)
+	if err := s.embedRequest(w, r, ipOK, ipWait, now); err != nil {
+		s.writeError(w, r, err)
+	}
+}
+
+func (s *Server) embedRequest(w http.ResponseWriter, r *http.Request, ipOK bool, ipWait time.Duration, now time.Time) error {
+	ipLimited := &errs.Error{Kind: errs.RateLimited, RetryAfter: ipWait,
+		Safe: "Too many requests from this address. Try again shortly."}
+	if r.Header.Get("Authorization") != "" || r.Header.Get("X-SVC-Key") != "" {
+		return errs.New(errs.Unauthorized,
+			"The secret API key is not accepted by the widget surface; keep it on your server. The widget uses its public embed token.")
+	}
+	presented := strings.TrimSpace(r.Header.Get(headerEmbedToken))
+	if presented == "" {
+		if !ipOK {
+			return ipLimited
+		}
+		return errs.New(errs.Unauthorized, "An embed token is required in the X-SVC-Embed-Token header.")
+	}
+	ec, err := s.accounts.AuthenticateEmbed(r.Context(), presented)
+	if err != nil {
+		if !ipOK && errs.KindOf(err) == errs.Unauthorized {
+			return ipLimited
+		}
+		return err
+	}
+	origin := r.Header.Get("Origin")
+	if origin == "" {
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			return errs.New(errs.Forbidden, "A widget request that writes must come from a web page on an allowed domain (Origin header).")
+		}
+	} else {
+		host, ok := embed.OriginHost(origin)
+		if !ok || !embed.Allowed(ec.Token.Domains, host) {
+			return errs.New(errs.Forbidden, "This site is not allowed to use this embed token.")
+		}
+		setCORS(w.Header(), origin)
+	}
+	if !ipOK {
+		return ipLimited
+	}
+	a, ok := s.embedActions[r.PathValue("action")]
+	if !ok {
+		return errs.New(errs.Forbidden, "That action is not available to the widget.")
+	}
+	if !slices.Contains(a.methods, r.Method) {
+		w.Header().Set("Allow", strings.Join(a.methods, ", "))
+		return errs.Newf(errs.MethodNotAllowed, "Use %s for this action.", a.methods[0])
+	}
+	if ok, wait := s.limiter.Allow("embed:token:"+strconv.FormatInt(ec.Token.ID, 10), EmbedPerToken, now); !ok {
+		return &errs.Error{Kind: errs.RateLimited, RetryAfter: wait,
+			Safe: "This site's assistant is receiving too many requests. Try again shortly."}
+	}
+	visitor, ok := embed.NormalizeVisitor(r.Header.Get(headerVisitor))
+	if !ok {
+		return errs.New(errs.BadRequest, "The X-SVC-Visitor header must hold the visitor's UUID.")
+	}
+	p, err := readParams(r)
+	if err != nil {
+		return err
+	}
+	return a.fn(w, r, chat.Visitor{Account: ec.Account, Token: ec.Token, ID: visitor}, p)
+}
+
+// setCORS lets the allowed origin read the response. Credentials are never allowed: the
+// widget authenticates with headers, and cookies of the service's origin mean nothing to it.
+func setCORS(h http.Header, origin string) {
+	h.Set("Access-Control-Allow-Origin", origin)
+	h.Add("Vary", "Origin")
+	h.Set("Access-Control-Expose-Headers", "Retry-After, X-Request-Id")
+}
+
+// preflight answers a CORS preflight. It carries no token (browsers send no custom header
+// values in a preflight), so an origin passes when any active token allows it; the request
+// that follows is checked against its own token. Other origins get no CORS headers, and the
+// browser then refuses to send the request.
+func (s *Server) preflight(w http.ResponseWriter, r *http.Request) {
+	origin := r.Header.Get("Origin")
+	host, ok := embed.OriginHost(origin)
+	if !ok {
+		s.writeError(w, r, errs.New(errs.Forbidden, "A preflight must come from a web page (Origin header)."))
+		return
+	}
+	domains, err := s.st.ActiveEmbedDomains(r.Context())
+	if err != nil {
+		s.writeError(w, r, err)
+		return
+	}
+	if !embed.Allowed(domains, host) {
+		s.writeError(w, r, errs.New(errs.Forbidden, "This site is not allowed to use the widget."))
+		return
+	}
+	h := w.Header()
+	setCORS(h, origin)
+	h.Set("Access-Control-Allow-Methods", "GET, POST")
+	h.Set("Access-Control-Allow-Headers", "Content-Type, "+headerEmbedToken+", "+headerVisitor)
+	h.Set("Access-Control-Max-Age", "600")
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func (s *Server) embedStart(w http.ResponseWriter, r *http.Request, v chat.Visitor, p params) error {
+	lang := p["lang"]
+	if lang != "tr" && lang != "en" && lang != "de" {
+		lang = ""
+	}
+	view, err := s.chat.VisitorStart(r.Context(), v, lang)
+	if err != nil {
+		return err
+	}
+	writeData(w, embedStartView{ConversationID: view.ConversationID, Lang: view.Lang, Name: v.Account.Name,
+		Mode: view.Mode, Reason: view.Reason, MaxMessageChars: chat.MaxEmbedMessageChars, Messages: messageViews(view.Messages)})
+	return nil
+}
+
+func (s *Server) embedSend(w http.ResponseWriter, r *http.Request, v chat.Visitor, p params) error {
+	msg, ok := p["message"]
+	if !ok {
+		return errs.New(errs.BadRequest, "The message field is required.")
+	}
+	res, err := s.chat.VisitorSend(r.Context(), v, msg)
+	if err != nil {
+		return err
+	}
+	writeData(w, embedSendView{ConversationID: res.ConversationID, LowConfidence: res.LowConfidence, Mode: res.Mode,
+		Reason: res.Reason, Messages: []messageView{toMessageView(res.User), toMessageView(res.Reply)}})
+	return nil
+}
+
+func (s *Server) embedSync(w http.ResponseWriter, r *http.Request, v chat.Visitor, p params) error {
+	since, err := p.int64Param("sinceId", 0)
+	if err != nil {
+		return err
+	}
+	if since < 0 {
+		return errs.New(errs.BadRequest, "sinceId must be 0 or a message id.")
+	}
+	view, err := s.chat.VisitorSync(r.Context(), v, since)
+	if err != nil {
+		return err
+	}
+	writeData(w, embedSyncView{ConversationID: view.ConversationID, Mode: view.Mode, Reason: view.Reason,
+		Messages: messageViews(view.Messages)})
+	return nil
+}
+
+func (s *Server) embedSuggestions(w http.ResponseWriter, r *http.Request, v chat.Visitor, _ params) error {
+	sg, err := s.chat.VisitorSuggestions(r.Context(), v)
+	if err != nil {
+		return err
+	}
+	writeData(w, toSuggestionsView(sg))
+	return nil
+}
+
+func (s *Server) embedFeedback(w http.ResponseWriter, r *http.Request, v chat.Visitor, p params) error {
+	if p["messageId"] == "" {
+		return errs.New(errs.BadRequest, "The messageId field is required.")
+	}
+	id, err := p.int64Param("messageId", 0)
+	if err != nil {
+		return err
+	}
+	if err := s.chat.VisitorFeedback(r.Context(), v, id, p["rating"], p["comment"]); err != nil {
+		return err
+	}
+	writeData(w, map[string]bool{"saved": true})
+	return nil
+}
