@@ -1,0 +1,244 @@
+package notify
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	"unicode"
+
+	"svc/internal/store"
+)
+
+// maxBudgetMicro is the largest daily budget embedTokenUpdate accepts (100 USD); the mail's
+// example never suggests more.
+const maxBudgetMicro = 100_000_000
+
+// updatePath is the API action that changes an embed token's budget.
+const updatePath = "/api/v1/chat/embedTokenUpdate"
+
+// budgetFacts are what a budget mail says.
+type budgetFacts struct {
+	TokenID     int64
+	Name        string   // the token's label, or its prefix when it has none
+	Domains     []string // allowed domains
+	Day         time.Time
+	LimitMicro  int64
+	SpendMicro  int64
+	ExampleUSD  string // a higher budget to show in the example; "" when none fits
+	EndpointURL string // PublicURL + updatePath, or only the path
+	HasBaseURL  bool
+}
+
+// composeBudget writes the NoticeBudgetReached mail from its payload and the token.
+func composeBudget(ctx context.Context, w *Worker, a store.Account, n store.Notice) (Message, error) {
+	var p store.BudgetPayload
+	if err := json.Unmarshal([]byte(n.Payload), &p); err != nil || p.TokenID == 0 {
+		return Message{}, Permanent(fmt.Errorf("budget notice payload %q is not valid", clip(n.Payload, 200)))
+	}
+	tok, err := w.store.GetEmbedToken(ctx, a.ID, p.TokenID)
+	if errors.Is(err, store.ErrNotFound) {
+		return Message{}, Permanent(fmt.Errorf("embed token %d of account %d does not exist", p.TokenID, a.ID))
+	}
+	if err != nil {
+		return Message{}, fmt.Errorf("read embed token %d: %w", p.TokenID, err)
+	}
+	day, err := time.Parse(time.DateOnly, p.Day)
+	if err != nil {
+		day = n.CreatedAt.UTC()
+	}
+	f := budgetFacts{TokenID: tok.ID, Name: cleanLabel(tok.Label), Domains: tok.Domains,
+		Day: time.Date(day.Year(), day.Month(), day.Day(), 0, 0, 0, 0, time.UTC), LimitMicro: p.LimitMicro,
+		SpendMicro: p.SpendMicro, EndpointURL: updatePath}
+	if f.Name == "" {
+		f.Name = tok.Prefix
+	}
+	if w.publicURL != "" {
+		f.EndpointURL, f.HasBaseURL = w.publicURL+updatePath, true
+	}
+	if ex := min(2*p.LimitMicro, maxBudgetMicro); ex > p.LimitMicro {
+		f.ExampleUSD = usd4(ex)
+	}
+	subject, text := budgetMail(a.Lang, f)
+	return Message{Subject: subject, Text: text}, nil
+}
+
+// cleanLabel keeps a label to one short line of printable text.
+func cleanLabel(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
+			return ' '
+		}
+		return r
+	}, s)
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > 80 {
+		s = string(r[:80]) + "…"
+	}
+	return s
+}
+
+// usd4 renders micro-USD as USD with four decimals, rounded half up (51_250 → "0.0513").
+func usd4(micro int64) string {
+	sign := ""
+	if micro < 0 {
+		sign, micro = "-", -micro
+	}
+	tenThousandths := (micro + 50) / 100
+	return fmt.Sprintf("%s%d.%04d", sign, tenThousandths/10_000, tenThousandths%10_000)
+}
+
+// budgetText is one language's wording of the budget mail.
+type budgetText struct {
+	subject   string // %s: the token's name
+	greeting  string
+	reached   string // %s: name, %s: day
+	token     string
+	domains   string
+	noDomains string
+	budget    string
+	spent     string
+	paused    string // %s: the day of the reset, at 00:00 UTC
+	raise     string // %s: example amount (or the placeholder)
+	raiseAny  string // when no example fits
+	newBudget string // placeholder for the amount
+	curl      string
+	immediate string
+	once      string
+	date      func(time.Time) string
+	quote     func(string) string
+}
+
+var budgetTexts = map[string]budgetText{
+	"en": {
+		subject:   "Daily budget reached for your chat widget %s",
+		greeting:  "Hello,",
+		reached:   "Your chat widget %s has reached its daily budget for %s (UTC).",
+		token:     "Widget",
+		domains:   "Allowed domains",
+		noDomains: "(none)",
+		budget:    "Daily budget",
+		spent:     "Spent today",
+		paused: "The widget keeps working: it still answers frequently asked questions from your knowledge base, " +
+			"free of charge. New AI answers are paused until the budget resets on %s at 00:00 UTC.",
+		raise: "To raise the budget, send this request with your secret API key: id is the widget's token id, " +
+			"daily_budget_usd the new daily budget in USD (here, for example, %s):",
+		raiseAny: "To raise the budget, send this request with your secret API key: id is the widget's token id, " +
+			"daily_budget_usd the new daily budget in USD:",
+		newBudget: "NEW_BUDGET",
+		curl:      "With curl, your secret key in SVC_KEY:",
+		immediate: "A higher budget applies immediately, including today.",
+		once:      "You receive this e-mail at most once per widget and day.",
+		date:      func(t time.Time) string { return fmt.Sprintf("%d %s %d", t.Day(), t.Month(), t.Year()) },
+		quote:     func(s string) string { return "“" + s + "”" },
+	},
+	"tr": {
+		subject:   "Sohbet widget'ınızın günlük bütçesi doldu: %s",
+		greeting:  "Merhaba,",
+		reached:   "%s adlı sohbet widget'ınız %s (UTC) günü için belirlenen günlük bütçesine ulaştı.",
+		token:     "Widget",
+		domains:   "İzin verilen alan adları",
+		noDomains: "(yok)",
+		budget:    "Günlük bütçe",
+		spent:     "Bugünkü harcama",
+		paused: "Widget çalışmaya devam ediyor: sık sorulan soruları bilgi tabanınızdan ücretsiz olarak yanıtlamayı " +
+			"sürdürüyor. Yeni yapay zekâ yanıtları ise bütçe %s günü saat 00:00'da (UTC) sıfırlanana kadar duraklatıldı.",
+		raise: "Bütçeyi artırmak için gizli API anahtarınızla aşağıdaki isteği gönderin: id, widget'ın token " +
+			"numarasıdır; daily_budget_usd ise USD cinsinden yeni günlük bütçedir (burada örnek olarak %s):",
+		raiseAny: "Bütçeyi artırmak için gizli API anahtarınızla aşağıdaki isteği gönderin: id, widget'ın token " +
+			"numarasıdır; daily_budget_usd ise USD cinsinden yeni günlük bütçedir:",
+		newBudget: "YENI_BUTCE",
+		curl:      "curl ile (gizli anahtarınız SVC_KEY değişkeninde):",
+		immediate: "Yükseltilen bütçe, bugün de dahil olmak üzere hemen geçerli olur.",
+		once:      "Bu e-postayı her widget için günde en fazla bir kez alırsınız.",
+		date:      func(t time.Time) string { return fmt.Sprintf("%d %s %d", t.Day(), trMonths[t.Month()-1], t.Year()) },
+		quote:     func(s string) string { return "“" + s + "”" },
+	},
+	"de": {
+		subject:   "Tagesbudget Ihres Chat-Widgets %s erreicht",
+		greeting:  "Hallo,",
+		reached:   "Ihr Chat-Widget %s hat sein Tagesbudget für den %s (UTC) erreicht.",
+		token:     "Widget",
+		domains:   "Erlaubte Domains",
+		noDomains: "(keine)",
+		budget:    "Tagesbudget",
+		spent:     "Heute ausgegeben",
+		paused: "Das Widget bleibt in Betrieb: Häufig gestellte Fragen beantwortet es weiterhin kostenlos aus Ihrer " +
+			"Wissensdatenbank. Neue KI-Antworten sind jedoch pausiert, bis das Budget am %s um 00:00 UTC " +
+			"zurückgesetzt wird.",
+		raise: "Um das Budget zu erhöhen, senden Sie mit Ihrem geheimen API-Schlüssel die folgende Anfrage: id ist " +
+			"die Token-ID des Widgets, daily_budget_usd das neue Tagesbudget in USD (hier zum Beispiel %s):",
+		raiseAny: "Um das Budget zu erhöhen, senden Sie mit Ihrem geheimen API-Schlüssel die folgende Anfrage: id ist " +
+			"die Token-ID des Widgets, daily_budget_usd das neue Tagesbudget in USD:",
+		newBudget: "NEUES_BUDGET",
+		curl:      "Mit curl (Ihr geheimer Schlüssel in SVC_KEY):",
+		immediate: "Ein höheres Budget gilt sofort, auch schon für heute.",
+		once:      "Diese E-Mail erhalten Sie höchstens einmal pro Widget und Tag.",
+		date:      func(t time.Time) string { return fmt.Sprintf("%d. %s %d", t.Day(), deMonths[t.Month()-1], t.Year()) },
+		quote:     func(s string) string { return "„" + s + "“" },
+	},
+}
+
+var (
+	trMonths = [12]string{"Ocak", "Şubat", "Mart", "Nisan", "Mayıs", "Haziran", "Temmuz", "Ağustos", "Eylül",
+		"Ekim", "Kasım", "Aralık"}
+	deMonths = [12]string{"Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September",
+		"Oktober", "November", "Dezember"}
+)
+
+// budgetMail writes the subject and text in lang (tr, en or de; English otherwise).
+func budgetMail(lang string, f budgetFacts) (subject, text string) {
+	t, ok := budgetTexts[lang]
+	if !ok {
+		t = budgetTexts["en"]
+	}
+	name := t.quote(f.Name)
+	reset := f.Day.AddDate(0, 0, 1)
+	domains := strings.Join(f.Domains, ", ")
+	if domains == "" {
+		domains = t.noDomains
+	}
+
+	var b strings.Builder
+	line := func(s string) { b.WriteString(s + "\n") }
+	line(t.greeting)
+	line("")
+	line(fmt.Sprintf(t.reached, name, t.date(f.Day)))
+	line("")
+	labels := []string{t.token, t.domains, t.budget, t.spent}
+	width := 0
+	for _, l := range labels {
+		width = max(width, len([]rune(l)))
+	}
+	for i, v := range []string{f.Name, domains, usd4(f.LimitMicro) + " USD", usd4(f.SpendMicro) + " USD"} {
+		pad := strings.Repeat(" ", width-len([]rune(labels[i])))
+		line(labels[i] + ":" + pad + " " + v)
+	}
+	line("")
+	line(fmt.Sprintf(t.paused, t.date(reset)))
+	line("")
+	amount := f.ExampleUSD
+	if amount == "" {
+		amount = t.newBudget
+		line(t.raiseAny)
+	} else {
+		line(fmt.Sprintf(t.raise, amount+" USD"))
+	}
+	line("")
+	line("  POST " + f.EndpointURL)
+	line(fmt.Sprintf("  id=%d", f.TokenID))
+	line("  daily_budget_usd=" + amount)
+	if f.HasBaseURL {
+		line("")
+		line(t.curl)
+		line("")
+		line(fmt.Sprintf("  curl -X POST %s -H \"Authorization: Bearer $SVC_KEY\" -d id=%d -d daily_budget_usd=%s",
+			f.EndpointURL, f.TokenID, amount))
+	}
+	line("")
+	line(t.immediate)
+	line(t.once)
+	return fmt.Sprintf(t.subject, name), b.String()
+}
