@@ -224,3 +224,51 @@ func TestWidgetInChromium(t *testing.T) {
 		}
 	})
 }
+
+// BenchmarkWidgetTimeToInteractive loads a customer's page in headless Chromium, each time
+// with the script under a new URL so the browser fetches it afresh, and reports:
+//   - ready_ms: from navigation start to the launcher in the page (script fetched, parsed,
+//     run, Shadow DOM built), the page's own time to interactive for the widget;
+//   - open_ms: from a click on the launcher to the conversation shown (start answered).
+//
+// go test -run '^$' -bench WidgetTimeToInteractive -benchtime 10x ./internal/api
+//
+// (10 loads: all come from 127.0.0.1, and the surface allows 30 requests a minute per address.)
+func BenchmarkWidgetTimeToInteractive(b *testing.B) {
+	chromiumPath(b)
+	h := newHarness(b)
+	_, key := h.tenant(account.Settings{BalanceMicro: ptr(int64(5_000_000))})
+	tok, _ := h.createToken(key, url.Values{"domains": {"localhost"}})
+	n := 0
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		fmt.Fprintf(w, `<!doctype html><html><head><meta charset="utf-8"><title>Host</title></head><body><h1>Shop</h1>
+<script src="%s/widget.js?v=%s" data-svc-token="%s" data-svc-lang="en" defer></script></body></html>`,
+			h.srv.URL, r.URL.Query().Get("v"), tok)
+	}))
+	b.Cleanup(site.Close)
+	page := strings.Replace(site.URL, "127.0.0.1", "localhost", 1) + "/"
+	ctx := browser(b)
+	var ready, open float64
+	b.ResetTimer()
+	for range b.N {
+		n++
+		var r, o float64
+		err := run(ctx,
+			chromedp.Navigate(fmt.Sprintf("%s?v=%d", page, n)),
+			waitJS(`document.getElementById('svc-widget') !== null && document.getElementById('svc-widget').dataset.ready === '1'`),
+			eval(`performance.getEntriesByName('svc-widget-ready')[0].startTime`, &r),
+			js(`window.__t0 = performance.now(); `+shadow+`.querySelector('button.svc-launcher').click()`),
+			waitJS(shadow+`.querySelector('.svc-chip') !== null || `+shadow+`.querySelectorAll('.svc-msg').length > 0`),
+			eval(`performance.now() - window.__t0`, &o),
+			js(`sessionStorage.clear()`), // the next page load starts closed
+		)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ready += r
+		open += o
+	}
+	b.ReportMetric(ready/float64(b.N), "ready_ms")
+	b.ReportMetric(open/float64(b.N), "open_ms")
+}
