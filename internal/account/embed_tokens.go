@@ -2,7 +2,6 @@ package account
 
 import (
 	"context"
-	"crypto/subtle"
 	"errors"
 	"fmt"
 	"strings"
@@ -173,16 +172,8 @@ func (s *Service) AuthenticateEmbed(ctx context.Context, presented string) (Embe
 	if err != nil {
 		return EmbedCaller{}, fmt.Errorf("authenticate embed token: %w", err)
 	}
-	var found store.EmbedToken
-	match := 0
-	for _, c := range candidates {
-		eq := subtle.ConstantTimeCompare(hash, c.Hash)
-		if eq == 1 {
-			found = c
-		}
-		match |= eq
-	}
-	if match != 1 {
+	found, ok := matchHash(hash, candidates, func(t store.EmbedToken) []byte { return t.Hash })
+	if !ok {
 		return EmbedCaller{}, errBadEmbedToken
 	}
 	a, err := s.st.GetAccount(ctx, found.AccountID)

@@ -54,14 +54,19 @@ func hashKey(key string) []byte {
 	return h[:]
 }
 
-// matchKey finds the candidate whose hash equals the presented key's, comparing every
-// candidate in constant time so that timing reveals nothing about which bytes matched.
+// matchKey finds the candidate whose hash equals the presented key's.
 func matchKey(presented string, candidates []store.APIKey) (store.APIKey, bool) {
-	h := hashKey(presented)
-	var found store.APIKey
+	return matchHash(hashKey(presented), candidates, func(k store.APIKey) []byte { return k.Hash })
+}
+
+// matchHash finds the candidate whose hash is h, comparing every candidate in constant time
+// so that timing reveals nothing about which bytes matched. Secret keys and embed tokens
+// are both found this way.
+func matchHash[T any](h []byte, candidates []T, hashOf func(T) []byte) (T, bool) {
+	var found T
 	ok := 0
 	for _, c := range candidates {
-		eq := subtle.ConstantTimeCompare(h, c.Hash)
+		eq := subtle.ConstantTimeCompare(h, hashOf(c))
 		if eq == 1 {
 			found = c
 		}
