@@ -29,9 +29,6 @@ func TestDemoServesWidgetPage(t *testing.T) {
 		if !strings.Contains(out.Snippet, `src="`+srv.base+`/widget.js"`) || !strings.Contains(out.Snippet, out.Token) {
 			t.Fatalf("snippet %q", out.Snippet)
 		}
-		if !strings.Contains(srv.stderr.String(), out.Page) {
-			t.Errorf("the demo page URL is not in the human message: %s", srv.stderr.String())
-		}
 		page := get(t, out.Page, nil)
 		if !strings.Contains(page, `data-svc-token="`+out.Token+`"`) || !strings.Contains(page, "/widget.js") {
 			t.Fatalf("demo page:\n%s", page)
@@ -46,6 +43,10 @@ func TestDemoServesWidgetPage(t *testing.T) {
 			t.Fatalf("embed start from the demo page's origin: %s", start)
 		}
 		srv.stop(t)
+		// Read only once the server has stopped writing its log to it.
+		if !strings.Contains(srv.stderr.String(), out.Page) {
+			t.Errorf("the demo page URL is not in the human message: %s", srv.stderr.String())
+		}
 	}
 	st, err := sqlite.Open(context.Background(), dir, sqlite.Options{})
 	if err != nil {
