@@ -330,6 +330,8 @@ type ProductQuery struct {
 	DocIDs []int64
 	Lang   string
 	Limit  int
+	// SiteID, when non-zero, keeps only documents of that site of the account.
+	SiteID int64
 }
 
 // SearchTerm is one analyzed query term; Prefix asks for every indexed term starting with Text.
@@ -343,6 +345,50 @@ type SearchQuery struct {
 	Terms []SearchTerm
 	Types []string // document types to keep; empty = all
 	Limit int
+	// SiteID, when non-zero, keeps only documents of that site of the account.
+	SiteID int64
+}
+
+// CatalogQuery pages through an account's products or curated Q&A entries (the
+// Intelligence API's data op): no language model, no ranking beyond the filters.
+type CatalogQuery struct {
+	SiteID   int64  // 0 = the whole account
+	Lang     string // "" = any language
+	Category string // products only: exact category name, case-insensitive; "" = any
+	// Terms, when set, keeps only entries whose analyzed text (the FTS terms of any of
+	// their chunks) holds every one of them; Prefix terms match as prefixes.
+	Terms  []SearchTerm
+	Offset int
+	Limit  int
+}
+
+// CatalogProduct is one product row of the data op.
+type CatalogProduct struct {
+	DocID       int64
+	Name        string
+	URL         string
+	Price       string
+	Category    string
+	Image       string
+	Description string // the product document's text, clipped by the store to 500 characters
+	Lang        string
+}
+
+// CatalogFAQ is one curated Q&A row of the data op.
+type CatalogFAQ struct {
+	DocID    int64
+	Question string
+	Answer   string
+	Lang     string
+}
+
+// CatalogCategory is a product category or a help-centre article category with how many
+// documents it has.
+type CatalogCategory struct {
+	Kind  string // "product" or "article"
+	Name  string
+	Slug  string // article categories; "" for product categories
+	Count int
 }
 
 // ChunkHit is a candidate chunk with its document's identity. Rank is the store's own
@@ -513,6 +559,15 @@ type KB interface {
 	// Articles in lang come first ("" = no preference), then by views.
 	Articles(ctx context.Context, accountID int64, lang string, limit int) ([]Article, error)
 	CountDocuments(ctx context.Context, accountID int64) (map[string]int, error)
+	// CatalogProducts returns a page of the account's products (name order, then id) and
+	// how many match in all.
+	CatalogProducts(ctx context.Context, accountID int64, q CatalogQuery) ([]CatalogProduct, int, error)
+	// CatalogFAQ returns a page of the account's curated Q&A entries (oldest first) and how
+	// many match in all. Category is ignored.
+	CatalogFAQ(ctx context.Context, accountID int64, q CatalogQuery) ([]CatalogFAQ, int, error)
+	// CatalogCategories lists the product categories and article categories of the account
+	// (of one site when siteID is non-zero; in lang when lang is set), by kind then name.
+	CatalogCategories(ctx context.Context, accountID, siteID int64, lang string) ([]CatalogCategory, error)
 }
 
 // Embed token statuses (DECISIONS.md: the revoked state is named "revoked").
@@ -668,6 +723,14 @@ type Billing interface {
 	Release(ctx context.Context, accountID, reservationID int64) error
 	// UsageCalls returns the provider calls recorded for a usage event, in call order.
 	UsageCalls(ctx context.Context, accountID, eventID int64) ([]CallUsage, error)
+	// ChargeUsage records one usage event that belongs to no conversation (a marketing or
+	// Intelligence API call) and charges it, in one transaction, the way SaveTurn charges a
+	// turn: with reservationID non-zero the reservation is released and the charge is capped
+	// at the free balance (c.AmountMicro is set to what was taken, and the written-off rest is
+	// returned); without one, a charge that exceeds the free balance fails with
+	// ErrInsufficientBalance and writes nothing. It fills c.EventID. The ledger row of a
+	// non-zero charge has message_id NULL and note c.EventType.
+	ChargeUsage(ctx context.Context, accountID int64, c *Charge, reservationID int64) (capped int64, err error)
 }
 
 // Store is everything svc persists.
