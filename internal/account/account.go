@@ -50,10 +50,13 @@ type Settings struct {
 	Lang           *string
 	BalanceMicro   *int64 // create only
 	SendRatePerMin *int
-	DailyAnswers   *int
-	SalesMode      *bool
-	TonePreset     *string
-	ToneCustom     *string
+	// MarketingRatePerMin and IntelligenceRatePerMin: requests a minute per account.
+	MarketingRatePerMin    *int
+	IntelligenceRatePerMin *int
+	DailyAnswers           *int
+	SalesMode              *bool
+	TonePreset             *string
+	ToneCustom             *string
 	// InputRate and OutputRate are the account's prices in micro-USD per 1M tokens.
 	InputRate  *int64
 	OutputRate *int64
@@ -64,6 +67,11 @@ const (
 	maxNameLen       = 200
 	maxToneCustomLen = 500
 	maxSendRate      = 10_000
+	// DefaultMarketingRate and DefaultIntelligenceRate are the per-account request rates of
+	// marketingGenerate and the Intelligence API (SERVICE.md leaves them open): a marketing
+	// call is a long generation a person asks for, the Intelligence API serves integrations.
+	DefaultMarketingRate    = 10
+	DefaultIntelligenceRate = 60
 	// maxRate bounds a token price at 1,000 USD per 1M tokens: far above any model's list
 	// price, low enough that a typo of a few zeros is refused.
 	maxRate = 1_000 * billing.MicroPerUSD
@@ -117,6 +125,19 @@ func apply(a *store.Account, s Settings) error {
 		a.SendRatePerMin = *s.SendRatePerMin
 	}
 	for _, r := range []struct {
+		v    *int
+		to   *int
+		name string
+	}{{s.MarketingRatePerMin, &a.MarketingRatePerMin, "marketing"}, {s.IntelligenceRatePerMin, &a.IntelligenceRatePerMin, "intelligence"}} {
+		if r.v == nil {
+			continue
+		}
+		if *r.v < 1 || *r.v > maxSendRate {
+			return bad("the %s rate must be 1 to %d a minute", r.name, maxSendRate)
+		}
+		*r.to = *r.v
+	}
+	for _, r := range []struct {
 		v    *int64
 		to   *int64
 		name string
@@ -159,6 +180,7 @@ func apply(a *store.Account, s Settings) error {
 func (s *Service) Create(ctx context.Context, set Settings) (store.Account, string, error) {
 	a := store.Account{Plan: store.PlanStarter, Lang: "en", SalesMode: true, TonePreset: store.ToneProfessional,
 		SendRatePerMin: 15, DailyAnswers: DefaultDailyAnswers(store.PlanStarter),
+		MarketingRatePerMin: DefaultMarketingRate, IntelligenceRatePerMin: DefaultIntelligenceRate,
 		InputRate: billing.DefaultInputRate, OutputRate: billing.DefaultOutputRate}
 	if set.Name == nil {
 		return a, "", bad("name is required")

@@ -26,9 +26,11 @@ func readParams(r *http.Request) (params, error) {
 			return nil, err
 		}
 	}
-	for k, v := range r.URL.Query() {
-		if _, ok := p[k]; !ok && len(v) > 0 {
-			p[k] = v[0]
+	query := params{}
+	query.addForm(r.URL.Query())
+	for k, v := range query {
+		if _, ok := p[k]; !ok {
+			p[k] = v
 		}
 	}
 	return p, nil
@@ -44,20 +46,12 @@ func readBody(r *http.Request, p params) error {
 		if err := r.ParseMultipartForm(maxBody); err != nil {
 			return bodyError(err, "The multipart body could not be read.")
 		}
-		for k, v := range r.MultipartForm.Value {
-			if len(v) > 0 {
-				p[k] = v[0]
-			}
-		}
+		p.addForm(r.MultipartForm.Value)
 	case mt == "application/x-www-form-urlencoded":
 		if err := r.ParseForm(); err != nil {
 			return bodyError(err, "The form body could not be read.")
 		}
-		for k, v := range r.PostForm {
-			if len(v) > 0 {
-				p[k] = v[0]
-			}
-		}
+		p.addForm(r.PostForm)
 	case mt == "":
 		// No Content-Type: callers that forget the header get JSON read as JSON and
 		// anything else read as a URL-encoded form.
@@ -72,11 +66,7 @@ func readBody(r *http.Request, p params) error {
 		if err != nil {
 			return errs.Wrap(errs.BadRequest, "The form body could not be read.", err)
 		}
-		for k, v := range vals {
-			if len(v) > 0 {
-				p[k] = v[0]
-			}
-		}
+		p.addForm(vals)
 	default:
 		// Drain to apply the size limit before refusing.
 		if _, err := io.Copy(io.Discard, r.Body); err != nil && isMaxBytes(err) {
@@ -117,8 +107,21 @@ func readJSON(body io.Reader, p params) error {
 		case bool:
 			p[k] = strconv.FormatBool(t)
 		case nil:
+		case []any:
+			list := make([]string, 0, len(t))
+			for _, e := range t {
+				switch x := e.(type) {
+				case string:
+					list = append(list, x)
+				case json.Number:
+					list = append(list, x.String())
+				default:
+					return errs.Newf(errs.BadRequest, "Field %q must be a list of strings.", k)
+				}
+			}
+			p[k+"[]"] = encodeList(list)
 		default:
-			return errs.Newf(errs.BadRequest, "Field %q must be a string or a number.", k)
+			return errs.Newf(errs.BadRequest, "Field %q must be a string, a number or a list of strings.", k)
 		}
 	}
 	return nil
@@ -135,4 +138,45 @@ func (p params) int64Param(name string, def int64) (int64, error) {
 		return 0, errs.Newf(errs.BadRequest, "%s must be an integer.", name)
 	}
 	return n, nil
+}
+
+// addForm copies form or query values into p: each field's first value, and every value
+// of a repeated field, or of one named with the PHP convention "items[]", as a list under
+// "items[]" (see list).
+func (p params) addForm(vals url.Values) {
+	for k, v := range vals {
+		if len(v) == 0 {
+			continue
+		}
+		name, isList := strings.CutSuffix(k, "[]")
+		if isList || len(v) > 1 {
+			p[name+"[]"] = encodeList(v)
+		}
+		if !isList {
+			p[name] = v[0]
+		}
+	}
+}
+
+// encodeList keeps a list inside params as a JSON array in one string.
+func encodeList(v []string) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// list reads a list parameter: the values of "name[]" (a JSON array in the body, a repeated
+// form field or the PHP convention), or else the one string "name" split at commas and new
+// lines. Items are trimmed and empty ones dropped.
+func (p params) list(name string) []string {
+	var items []string
+	if raw, ok := p[name+"[]"]; !ok || json.Unmarshal([]byte(raw), &items) != nil {
+		items = strings.FieldsFunc(p[name], func(r rune) bool { return r == ',' || r == '\n' })
+	}
+	out := make([]string, 0, len(items))
+	for _, it := range items {
+		if it = strings.TrimSpace(it); it != "" {
+			out = append(out, it)
+		}
+	}
+	return out
 }

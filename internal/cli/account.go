@@ -22,6 +22,8 @@ type accountJSON struct {
 	SalesMode      bool     `json:"sales_mode"`
 	Tone           toneJSON `json:"tone"`
 	SendRatePerMin int      `json:"send_rate_per_min"`
+	MarketingRate  int      `json:"marketing_rate_per_min"`
+	IntelRate      int      `json:"intelligence_rate_per_min"`
 	DailyAnswers   *int     `json:"daily_answers"`
 	InputPerM      float64  `json:"input_per_m_usd"`
 	OutputPerM     float64  `json:"output_per_m_usd"`
@@ -38,7 +40,8 @@ type toneJSON struct {
 func toAccountJSON(a store.Account) accountJSON {
 	out := accountJSON{AccountID: a.ID, Name: a.Name, Email: a.Email, Plan: a.Plan, Lang: a.Lang,
 		Balance: billing.USD(a.BalanceMicro), SalesMode: a.SalesMode, Tone: toneJSON{Preset: a.TonePreset, Custom: a.ToneCustom},
-		SendRatePerMin: a.SendRatePerMin, InputPerM: billing.USD(a.InputRate), OutputPerM: billing.USD(a.OutputRate),
+		SendRatePerMin: a.SendRatePerMin, MarketingRate: a.MarketingRatePerMin, IntelRate: a.IntelligenceRatePerMin,
+		InputPerM: billing.USD(a.InputRate), OutputPerM: billing.USD(a.OutputRate),
 		CreatedAt: a.CreatedAt.UTC().Format(time.RFC3339), UpdatedAt: a.UpdatedAt.UTC().Format(time.RFC3339)}
 	if a.DailyAnswers > 0 {
 		n := a.DailyAnswers
@@ -52,6 +55,7 @@ type settingsFlags struct {
 	name, email, plan, lang, balance, salesMode string
 	inputPerM, outputPerM                       string
 	sendRate, dailyAnswers                      int
+	marketingRate, intelRate                    int
 }
 
 func (f *settingsFlags) register(c *command, withBalance bool) {
@@ -60,6 +64,8 @@ func (f *settingsFlags) register(c *command, withBalance bool) {
 	c.fs.StringVar(&f.plan, "plan", "", "starter, growth, scale or custom")
 	c.fs.StringVar(&f.lang, "lang", "", "account language: tr, en or de")
 	c.fs.IntVar(&f.sendRate, "send-rate-per-min", 0, "sends a minute per key (default 15)")
+	c.fs.IntVar(&f.marketingRate, "marketing-rate-per-min", 0, "marketingGenerate calls a minute (default 10)")
+	c.fs.IntVar(&f.intelRate, "intelligence-rate-per-min", 0, "Intelligence API calls a minute (default 60)")
 	c.fs.IntVar(&f.dailyAnswers, "daily-answers", 0, "daily unique AI answers; 0 = unlimited (default by plan)")
 	c.fs.StringVar(&f.salesMode, "sales-mode", "", "on or off (default on)")
 	c.fs.StringVar(&f.inputPerM, "input-per-m-usd", "", "price of 1M input tokens in USD (default 3.00)")
@@ -85,6 +91,12 @@ func (f *settingsFlags) settings(c *command) (account.Settings, error) {
 	}
 	if c.set("send-rate-per-min") {
 		s.SendRatePerMin = &f.sendRate
+	}
+	if c.set("marketing-rate-per-min") {
+		s.MarketingRatePerMin = &f.marketingRate
+	}
+	if c.set("intelligence-rate-per-min") {
+		s.IntelligenceRatePerMin = &f.intelRate
 	}
 	if c.set("daily-answers") {
 		s.DailyAnswers = &f.dailyAnswers

@@ -103,6 +103,11 @@ type Account struct {
 	ToneCustom     string
 	SendRatePerMin int
 	DailyAnswers   int // 0 = unlimited
+	// MarketingRatePerMin and IntelligenceRatePerMin limit marketingGenerate and the
+	// Intelligence API, requests a minute per account (0: no limit; account.Service sets
+	// the defaults).
+	MarketingRatePerMin    int
+	IntelligenceRatePerMin int
 	InputRate      int64
 	OutputRate     int64
 	// ReservedMicro is the part of the balance held by answers in progress (see

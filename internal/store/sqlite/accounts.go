@@ -9,14 +9,16 @@ import (
 )
 
 const accountColumns = `id, name, email, plan, lang, balance_micro, sales_mode, tone_preset, tone_custom,
-	send_rate_per_min, daily_answers, input_rate_micro, output_rate_micro, reserved_micro, created_at, updated_at`
+	send_rate_per_min, daily_answers, input_rate_micro, output_rate_micro, reserved_micro, marketing_rate_per_min,
+	intelligence_rate_per_min, created_at, updated_at`
 
 func scanAccount(row interface{ Scan(...any) error }) (store.Account, error) {
 	var a store.Account
 	var sales int
 	var created, updated string
 	err := row.Scan(&a.ID, &a.Name, &a.Email, &a.Plan, &a.Lang, &a.BalanceMicro, &sales, &a.TonePreset,
-		&a.ToneCustom, &a.SendRatePerMin, &a.DailyAnswers, &a.InputRate, &a.OutputRate, &a.ReservedMicro, &created, &updated)
+		&a.ToneCustom, &a.SendRatePerMin, &a.DailyAnswers, &a.InputRate, &a.OutputRate, &a.ReservedMicro,
+		&a.MarketingRatePerMin, &a.IntelligenceRatePerMin, &created, &updated)
 	a.SalesMode = sales != 0
 	a.CreatedAt, a.UpdatedAt = parseTS(created), parseTS(updated)
 	return a, err
@@ -28,9 +30,11 @@ func (s *Store) CreateAccount(ctx context.Context, a *store.Account, key *store.
 	return s.inTx(ctx, func(tx *sql.Tx) error {
 		err := tx.QueryRowContext(ctx, `INSERT INTO accounts (name, email, plan, lang, balance_micro, sales_mode,
 			tone_preset, tone_custom, send_rate_per_min, daily_answers, input_rate_micro, output_rate_micro,
-			created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			marketing_rate_per_min, intelligence_rate_per_min, created_at, updated_at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 			a.Name, a.Email, a.Plan, a.Lang, a.BalanceMicro, boolInt(a.SalesMode), a.TonePreset, a.ToneCustom,
-			a.SendRatePerMin, a.DailyAnswers, a.InputRate, a.OutputRate, ts(now), ts(now)).Scan(&a.ID)
+			a.SendRatePerMin, a.DailyAnswers, a.InputRate, a.OutputRate, a.MarketingRatePerMin, a.IntelligenceRatePerMin,
+			ts(now), ts(now)).Scan(&a.ID)
 		if err != nil {
 			return fmt.Errorf("insert account: %w", err)
 		}
@@ -76,9 +80,9 @@ func (s *Store) UpdateAccount(ctx context.Context, a *store.Account) error {
 	return s.inTx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE accounts SET name = ?, email = ?, plan = ?, lang = ?, sales_mode = ?,
 			tone_preset = ?, tone_custom = ?, send_rate_per_min = ?, daily_answers = ?, input_rate_micro = ?,
-			output_rate_micro = ?, updated_at = ? WHERE id = ?`,
+			output_rate_micro = ?, marketing_rate_per_min = ?, intelligence_rate_per_min = ?, updated_at = ? WHERE id = ?`,
 			a.Name, a.Email, a.Plan, a.Lang, boolInt(a.SalesMode), a.TonePreset, a.ToneCustom, a.SendRatePerMin,
-			a.DailyAnswers, a.InputRate, a.OutputRate, ts(now), a.ID)
+			a.DailyAnswers, a.InputRate, a.OutputRate, a.MarketingRatePerMin, a.IntelligenceRatePerMin, ts(now), a.ID)
 		if err != nil {
 			return fmt.Errorf("update account: %w", err)
 		}
