@@ -108,8 +108,8 @@ type Account struct {
 	// the defaults).
 	MarketingRatePerMin    int
 	IntelligenceRatePerMin int
-	InputRate      int64
-	OutputRate     int64
+	InputRate              int64
+	OutputRate             int64
 	// ReservedMicro is the part of the balance held by answers in progress (see
 	// Billing.Reserve). It is read-only: only Reserve, Release and SaveTurn move it.
 	ReservedMicro int64
