@@ -231,12 +231,13 @@ func (s *Store) SaveTurn(ctx context.Context, t *store.Turn) error {
 
 // recordCharge writes a charge's ledger row (when money moved), its usage event (attributed to
 // the embed token, when not 0) and the event's provider calls, and sets c.EventID. A charge
-// without an event type records no event.
+// without an event type records no event. messageID 0 (a charge outside any conversation,
+// ChargeUsage) is stored as NULL in both rows.
 func recordCharge(ctx context.Context, tx *sql.Tx, accountID, messageID, embedTokenID int64, c *store.Charge,
 	balance int64, now time.Time) error {
 	if c.AmountMicro > 0 {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO ledger (account_id, kind, amount_micro, balance_after, message_id,
-			note, created_at) VALUES (?, 'charge', ?, ?, ?, ?, ?)`, accountID, -c.AmountMicro, balance, messageID,
+			note, created_at) VALUES (?, 'charge', ?, ?, ?, ?, ?)`, accountID, -c.AmountMicro, balance, nullInt(messageID),
 			c.EventType, ts(now)); err != nil {
 			return fmt.Errorf("insert ledger: %w", err)
 		}
@@ -246,7 +247,7 @@ func recordCharge(ctx context.Context, tx *sql.Tx, accountID, messageID, embedTo
 	}
 	if err := tx.QueryRowContext(ctx, `INSERT INTO usage_events (account_id, event_type, cost_micro, input_tokens,
 		output_tokens, message_id, embed_token_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, accountID,
-		c.EventType, c.AmountMicro, c.InputTokens, c.OutputTokens, messageID, nullInt(embedTokenID),
+		c.EventType, c.AmountMicro, c.InputTokens, c.OutputTokens, nullInt(messageID), nullInt(embedTokenID),
 		ts(now)).Scan(&c.EventID); err != nil {
 		return fmt.Errorf("insert usage: %w", err)
 	}

@@ -254,7 +254,8 @@ func matchExpr(accountID int64, terms []store.SearchTerm) string {
 // tenantToken is the account's token in the index's tenant column.
 func tenantToken(accountID int64) string { return "a" + strconv.FormatInt(accountID, 10) }
 
-// SearchChunks returns candidate chunks of the account ranked by FTS5's bm25.
+// SearchChunks returns candidate chunks of the account ranked by FTS5's bm25, of one of its
+// sites when q.SiteID is set.
 func (s *Store) SearchChunks(ctx context.Context, accountID int64, q store.SearchQuery) ([]store.ChunkHit, error) {
 	expr := matchExpr(accountID, q.Terms)
 	if expr == "" {
@@ -264,19 +265,23 @@ func (s *Store) SearchChunks(ctx context.Context, accountID int64, q store.Searc
 		q.Limit = 20
 	}
 	args := []any{expr, accountID}
-	typeFilter := ""
+	filter := ""
 	if len(q.Types) > 0 {
-		typeFilter = " AND d.type IN (" + strings.TrimSuffix(strings.Repeat("?,", len(q.Types)), ",") + ")"
+		filter = " AND d.type IN (" + placeholders(len(q.Types)) + ")"
 		for _, t := range q.Types {
 			args = append(args, t)
 		}
+	}
+	if q.SiteID != 0 {
+		filter += " AND d.site_id = ?"
+		args = append(args, q.SiteID)
 	}
 	args = append(args, q.Limit)
 	rows, err := s.r.QueryContext(ctx, `SELECT c.id, c.document_id, d.type, d.title, d.url, d.lang, c.heading, c.text,
 		c.terms, -bm25(chunks_fts, 1.0, 0.0), p.name, p.url, p.price, p.category, p.image
 		FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN documents d ON d.id = c.document_id
 		LEFT JOIN products p ON p.document_id = d.id
-		WHERE chunks_fts MATCH ? AND c.account_id = ?`+typeFilter+`
+		WHERE chunks_fts MATCH ? AND c.account_id = ?`+filter+`
 		ORDER BY bm25(chunks_fts, 1.0, 0.0) LIMIT ?`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("search chunks: %w", err)
@@ -299,7 +304,8 @@ func (s *Store) SearchChunks(ctx context.Context, accountID int64, q store.Searc
 	return out, rows.Err()
 }
 
-// Products reads product documents' first chunks and cards in one query.
+// Products reads product documents' first chunks and cards in one query, of one of the
+// account's sites when q.SiteID is set.
 func (s *Store) Products(ctx context.Context, accountID int64, q store.ProductQuery) ([]store.ChunkHit, error) {
 	if q.Limit <= 0 {
 		q.Limit = 50
@@ -313,6 +319,10 @@ func (s *Store) Products(ctx context.Context, accountID int64, q store.ProductQu
 		}
 	case q.Lang == "":
 		where, args = "", nil
+	}
+	if q.SiteID != 0 {
+		where += ` AND d.site_id = ?`
+		args = append(args, q.SiteID)
 	}
 	args = append([]any{accountID, store.DocProduct}, append(args, q.Limit)...)
 	rows, err := s.r.QueryContext(ctx, `SELECT c.id, d.id, d.type, d.title, d.url, d.lang, c.heading, c.text, c.terms,
@@ -338,7 +348,9 @@ func (s *Store) Products(ctx context.Context, accountID int64, q store.ProductQu
 }
 
 // TermStats counts, for the account only, its chunks, their mean length and each term's
-// document frequency, so that ranking of one tenant never depends on another's corpus.
+// document frequency, so that ranking of one tenant never depends on another's corpus. The
+// statistics stay the whole account's when its search is scoped to one site (the method
+// takes no query to scope); the candidates themselves are the site's only.
 func (s *Store) TermStats(ctx context.Context, accountID int64, terms []store.SearchTerm) (store.TermStats, error) {
 	st := store.TermStats{DocFreq: make(map[string]int, len(terms))}
 	var avg sql.NullFloat64

@@ -84,6 +84,7 @@ func Run(t *testing.T, open Opener) {
 		{"ResolveReview", testResolveReview},
 	}
 	tests = append(append(tests, embedTests...), outboxTests...)
+	tests = append(tests, catalogTests...)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s := open(t, time.Now)
