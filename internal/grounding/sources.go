@@ -3,6 +3,15 @@
 // describes intent only, so no price, discount, percentage, number with a unit, product
 // name or feature may reach the output unless the knowledge-base passages or product data
 // used say it.
+//
+// The guard reads generated text and the sources with the same scanners, so a claim is
+// supported exactly when the sources state the same fact: amounts by value (1.299,90 TL is
+// 1299.90 TL; 2 yıl is 24 months), features and promotions by concept family across tr, en
+// and de (an English "discount" is supported by a Turkish "indirim"), product names by the
+// names the sources give. It removes what it cannot support a sentence at a time, never
+// patching one, so the rest reads as written. It knows words, not meaning: a negated or
+// conditional statement in the sources ("no discount", "free shipping over 1.000 TL") still
+// supports the concept.
 package grounding
 
 import "svc/internal/store"
