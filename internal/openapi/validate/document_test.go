@@ -54,6 +54,7 @@ func TestSurface(t *testing.T) {
 	embedGet := []string{"200", "400", "401", "403", "405", "429", "500"}
 	embedPost := []string{"200", "400", "401", "403", "405", "413", "429", "500"}
 	preflight := []string{"204", "403", "500"}
+	generate := []string{"200", "400", "401", "405", "413", "429", "500"}
 	const embed = "embedToken" // the one scheme of the widget's surface
 	want := map[string]map[string]struct {
 		id       string
@@ -73,6 +74,11 @@ func TestSurface(t *testing.T) {
 		"/api/v1/chat/embedTokenCreate": {"post": {id: "chatEmbedTokenCreate", statuses: token}},
 		"/api/v1/chat/embedTokenUpdate": {"post": {id: "chatEmbedTokenUpdate", statuses: []string{"200", "400", "401", "404", "405", "413", "500"}}},
 		"/api/v1/chat/embedTokenRevoke": {"post": {id: "chatEmbedTokenRevoke", statuses: []string{"200", "400", "401", "404", "405", "413", "500"}}},
+
+		// The marketing generator and the Intelligence API.
+		"/api/v1/chat/marketingGenerate": {"post": {id: "chatMarketingGenerate", statuses: generate}},
+		"/api/v1/intelligence/{op}":      {"post": {id: "intelligenceOp", statuses: []string{"200", "400", "401", "404", "405", "413", "429", "500"}}},
+
 		"/api/v1/chat/{action}": {
 			"get":  {id: "chatUnknownActionGet", statuses: []string{"401", "404", "500"}},
 			"post": {id: "chatUnknownActionPost", statuses: []string{"401", "404", "500"}},
