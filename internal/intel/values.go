@@ -1,0 +1,228 @@
+package intel
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"svc/internal/lang"
+	"svc/internal/textindex"
+)
+
+// A value kind is what an extracted value or a compared attribute looks like in text: a
+// price, a duration, a weight... Each is found by a pattern; a match must not run on into a
+// letter ("3 ay" is a duration, "3 ayakkabı" is not), which the pattern alone cannot say for
+// non-ASCII words.
+type valueKind string
+
+const (
+	kindNone     valueKind = ""
+	kindMoney    valueKind = "money"
+	kindDuration valueKind = "duration"
+	kindWeight   valueKind = "weight"
+	kindCapacity valueKind = "capacity"
+	kindWater    valueKind = "waterproof_rating"
+	kindTemp     valueKind = "temperature"
+	kindLength   valueKind = "length"
+	kindSizes    valueKind = "sizes"
+	kindPercent  valueKind = "percent"
+	kindPhone    valueKind = "phone"
+	kindEmail    valueKind = "email"
+	kindHours    valueKind = "hours"
+	kindURL      valueKind = "url"
+	kindAddress  valueKind = "address"
+)
+
+const num = `\d+(?:[.,]\d+)*`
+const numRange = num + `(?:\s?[–—-]\s?` + num + `|\s(?:to|bis|ile|-)\s` + num + `)?`
+
+var kindPatterns = map[valueKind]*regexp.Regexp{
+	kindMoney:    regexp.MustCompile(`(?:[$€£₺]\s?` + num + `|` + num + `\s?(?:TL|₺|€|\$|£|EUR|USD|GBP|Euro|euro|lira)(?:'[\p{L}]+)?)`),
+	kindDuration: regexp.MustCompile(`(?i)` + numRange + `[\s-]?(?:business days?|working days?|days?|weeks?|months?|years?|hours?|minutes?|iş gününde|iş günü|iş günde|günlük|günde|gün|haftada|hafta|aylık|ay|yıllık|yıl|saatte|saat|dakikada|dakika|Werktagen|Werktage|Arbeitstagen|Arbeitstage|Tagen|Tage|Tag|Wochen|Woche|Monaten|Monate|Monat|Jahren|Jahre|Jahr|Stunden|Stunde|Minuten|Minute)`),
+	kindWeight:   regexp.MustCompile(num + `\s?(?:kg|g)`),
+	kindCapacity: regexp.MustCompile(`(?i)` + num + `[\s-]?(?:litres|liters|litre|liter|litrelik|litre|lt|l)`),
+	kindWater:    regexp.MustCompile(num + `\s?mm`),
+	kindTemp:     regexp.MustCompile(`[-−]?\d+(?:[.,]\d+)?\s?°\s?[CF]`),
+	kindLength:   regexp.MustCompile(numRange + `\s?cm`),
+	kindSizes:    regexp.MustCompile(`(?:\d{2}|XXS|XS|S|M|L|XL|XXL|XXXL)\s?[–-]\s?(?:\d{2}|XS|S|M|L|XL|XXL|XXXL)`),
+	kindPercent:  regexp.MustCompile(`(?:%\s?` + num + `|` + num + `\s?%)`),
+	kindPhone:    regexp.MustCompile(`(?:\+\d{1,3}|\(?0)[\d ()/-]{6,}\d`),
+	kindEmail:    regexp.MustCompile(`[\w.+-]+@[\w-]+(?:\.[\w-]+)+`),
+	kindHours:    regexp.MustCompile(`\d{1,2}[:.]\d{2}\s?[–-]\s?\d{1,2}[:.]\d{2}`),
+	kindURL:      regexp.MustCompile(`https?://[^\s<>()]+`),
+	kindAddress:  regexp.MustCompile(`(?:\p{Lu}[\p{L}-]*\s)+(?:Caddesi|Cad\.|Cd\.|Sokak|Sokağı|Sk\.|Bulvarı|Mahallesi|Street|St\.|Avenue|Ave\.|Road|Rd\.|Lane|Straße|Strasse|Str\.|Weg|Platz|Allee)(?:\s(?:No:?\s?)?\d+[a-zA-Z]?)?|\p{Lu}[\p{L}-]*(?:straße|strasse|weg|platz|allee)\s\d+[a-zA-Z]?`),
+}
+
+// findValues returns the values of kind in s, in order, each standing alone: not inside a
+// word or a longer number.
+func findValues(kind valueKind, s string) []string {
+	var out []string
+	for _, v := range kindSpans(kind, s) {
+		out = append(out, v.text)
+	}
+	return out
+}
+
+// span is a value found in a text, with its byte offsets.
+type span struct {
+	text       string
+	start, end int
+}
+
+func kindSpans(kind valueKind, s string) []span {
+	re := kindPatterns[kind]
+	if re == nil {
+		return nil
+	}
+	var out []span
+	for _, m := range re.FindAllStringIndex(s, -1) {
+		if m[0] > 0 {
+			r, _ := utf8.DecodeLastRuneInString(s[:m[0]])
+			if unicode.IsLetter(r) || unicode.IsDigit(r) && kind != kindTemp {
+				continue
+			}
+		}
+		if m[1] < len(s) {
+			r, _ := utf8.DecodeRuneInString(s[m[1]:])
+			if unicode.IsLetter(r) || unicode.IsDigit(r) {
+				continue
+			}
+		}
+		v := strings.TrimRight(s[m[0]:m[1]], ".,;: ")
+		if kind == kindSizes && !sizeCue(s) {
+			continue
+		}
+		out = append(out, span{text: v, start: m[0], end: m[0] + len(v)})
+	}
+	return out
+}
+
+// sizeCue reports whether a sentence speaks of sizes, so that a range in it is a size
+// range and not any other pair of numbers.
+func sizeCue(s string) bool {
+	f := textindex.Fold(s)
+	for _, w := range []string{"size", "beden", "numara", "grosse", "groesse"} {
+		if strings.Contains(f, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// concept is a common field or subject with its words in the three languages: "delivery
+// time" is the concepts delivery and time, so it is found as "teslimat süresi" in a Turkish
+// passage and as "Lieferzeit" in a German one, whatever the language it was asked in.
+type concept struct {
+	key   string
+	words map[string]string // language -> words as written
+	kind  valueKind         // what a value of it looks like; kindNone for any sentence
+	// measure concepts (time, cost) qualify another one ("delivery time") and decide the
+	// kind of its value.
+	measure bool
+	// product names a field of the product data answered directly: price, category, name,
+	// url, image.
+	product string
+}
+
+var concepts = []concept{
+	{key: "price", product: "price", kind: kindMoney, measure: true, words: map[string]string{
+		lang.EN: "price prices cost costs fee fees charge charges", lang.TR: "fiyat fiyatı ücret ücreti tutar bedel kaç para", lang.DE: "Preis Preise kostet Kosten Gebühr Gebühren"}},
+	{key: "time", kind: kindDuration, measure: true, words: map[string]string{
+		lang.EN: "time times period duration long days", lang.TR: "süre süresi zaman gün kaç gün", lang.DE: "Zeit Zeiten Dauer dauert Frist Tage"}},
+	{key: "category", product: "category", words: map[string]string{
+		lang.EN: "category categories", lang.TR: "kategori kategorisi", lang.DE: "Kategorie"}},
+	{key: "name", product: "name", words: map[string]string{
+		lang.EN: "name product", lang.TR: "ad adı isim ürün", lang.DE: "Name Produkt Bezeichnung"}},
+	{key: "url", product: "url", kind: kindURL, words: map[string]string{
+		lang.EN: "url link page", lang.TR: "url link bağlantı sayfa", lang.DE: "URL Link Seite"}},
+	{key: "image", product: "image", words: map[string]string{
+		lang.EN: "image photo picture", lang.TR: "görsel resim fotoğraf", lang.DE: "Bild Foto"}},
+	{key: "warranty", kind: kindDuration, words: map[string]string{
+		lang.EN: "warranty guarantee", lang.TR: "garanti garantisi garantili", lang.DE: "Garantie Gewährleistung"}},
+	{key: "delivery", words: map[string]string{
+		lang.EN: "delivery deliver shipping ship shipped", lang.TR: "teslimat teslim kargo gönderim gönderilir", lang.DE: "Lieferung Lieferzeit Lieferzeiten Versand versendet geliefert liefern Zustellung"}},
+	{key: "return", words: map[string]string{
+		lang.EN: "return returns refund refunds exchange", lang.TR: "iade değişim", lang.DE: "Rückgabe Rücksendung Erstattung Umtausch zurücksenden"}},
+	{key: "weight", kind: kindWeight, words: map[string]string{
+		lang.EN: "weight weighs", lang.TR: "ağırlık ağırlığı", lang.DE: "Gewicht wiegt"}},
+	{key: "capacity", kind: kindCapacity, words: map[string]string{
+		lang.EN: "capacity volume litre liter", lang.TR: "hacim kapasite litre", lang.DE: "Volumen Fassungsvermögen Liter"}},
+	{key: "waterproof_rating", kind: kindWater, words: map[string]string{
+		lang.EN: "waterproof rating hydrostatic", lang.TR: "su sütunu", lang.DE: "Wassersäule"}},
+	{key: "temperature", kind: kindTemp, words: map[string]string{
+		lang.EN: "temperature comfort", lang.TR: "sıcaklık konfor", lang.DE: "Temperatur Komforttemperatur"}},
+	{key: "sizes", kind: kindSizes, words: map[string]string{
+		lang.EN: "size sizes", lang.TR: "beden numara", lang.DE: "Größe Größen"}},
+	{key: "payment", words: map[string]string{
+		lang.EN: "payment pay", lang.TR: "ödeme öde", lang.DE: "Zahlung Zahlungsarten bezahlen"}},
+	{key: "instalments", words: map[string]string{
+		lang.EN: "instalment instalments installment installments", lang.TR: "taksit taksitle", lang.DE: "Raten Ratenzahlung"}},
+	{key: "discount", kind: kindPercent, words: map[string]string{
+		lang.EN: "discount", lang.TR: "indirim", lang.DE: "Rabatt Skonto"}},
+	{key: "phone", kind: kindPhone, words: map[string]string{
+		lang.EN: "phone telephone call", lang.TR: "telefon", lang.DE: "Telefon anrufen"}},
+	{key: "email", kind: kindEmail, words: map[string]string{
+		lang.EN: "email e-mail", lang.TR: "e-posta eposta", lang.DE: "E-Mail"}},
+	{key: "address", kind: kindAddress, words: map[string]string{
+		lang.EN: "address location", lang.TR: "adres adresi konum", lang.DE: "Adresse Anschrift"}},
+	{key: "hours", kind: kindHours, words: map[string]string{
+		lang.EN: "opening hours open", lang.TR: "çalışma saatleri açık açılış", lang.DE: "Öffnungszeiten geöffnet"}},
+	{key: "stock", words: map[string]string{
+		lang.EN: "stock availability available", lang.TR: "stok mevcut", lang.DE: "Lager lieferbar verfügbar"}},
+	{key: "material", words: map[string]string{
+		lang.EN: "material fabric leather", lang.TR: "malzeme kumaş deri", lang.DE: "Material Stoff Leder"}},
+}
+
+// conceptIndex holds the analyzed words of every concept per language, computed once.
+var conceptIndex = func() map[string]map[string]map[string]bool {
+	idx := map[string]map[string]map[string]bool{}
+	for _, c := range concepts {
+		idx[c.key] = map[string]map[string]bool{}
+		for _, lg := range []string{lang.EN, lang.TR, lang.DE} {
+			set := map[string]bool{}
+			for _, t := range textindex.IndexTerms(c.words[lg], lg) {
+				set[t] = true
+			}
+			idx[c.key][lg] = set
+		}
+	}
+	return idx
+}()
+
+// conceptTerms returns the analyzed words of the concept key in lg. The map is shared:
+// callers must not change it.
+func conceptTerms(key, lg string) map[string]bool {
+	byLang, ok := conceptIndex[key]
+	if !ok {
+		return nil
+	}
+	if s, ok := byLang[lg]; ok {
+		return s
+	}
+	return byLang[lang.EN]
+}
+
+func conceptByKey(key string) (concept, bool) {
+	for _, c := range concepts {
+		if c.key == key {
+			return c, true
+		}
+	}
+	return concept{}, false
+}
+
+// conceptOf returns the concept a word of a field belongs to, in any of the three
+// languages, or false. A word is matched by its analyzed term in each language.
+func conceptOf(word string) (concept, bool) {
+	for _, c := range concepts {
+		for _, lg := range []string{lang.EN, lang.TR, lang.DE} {
+			for _, t := range textindex.QueryTerms(word, lg) {
+				if hasTerm(conceptIndex[c.key][lg], t) {
+					return c, true
+				}
+			}
+		}
+	}
+	return concept{}, false
+}
