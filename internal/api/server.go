@@ -18,6 +18,7 @@ import (
 	"svc/internal/openapi"
 	"svc/internal/ratelimit"
 	"svc/internal/store"
+	"svc/internal/studio"
 )
 
 // Deps are the collaborators of the HTTP server.
@@ -25,6 +26,7 @@ type Deps struct {
 	Store    store.Store
 	Accounts *account.Service
 	Chat     *chat.Service
+	Studio   *studio.Service
 	// Limiter counts the embed surface's requests per client address and per token; it may
 	// be the one chat uses, since their keys differ.
 	Limiter ratelimit.Limiter
@@ -41,6 +43,7 @@ type Server struct {
 	st           store.Store
 	accounts     *account.Service
 	chat         *chat.Service
+	studio       *studio.Service
 	limiter      ratelimit.Limiter
 	trusted      []netip.Prefix
 	demoPage     []byte
@@ -71,7 +74,7 @@ func New(d Deps) *Server {
 	if d.Limiter == nil {
 		d.Limiter = ratelimit.NewMemory()
 	}
-	s := &Server{st: d.Store, accounts: d.Accounts, chat: d.Chat, limiter: d.Limiter, trusted: d.TrustedProxies,
+	s := &Server{st: d.Store, accounts: d.Accounts, chat: d.Chat, studio: d.Studio, limiter: d.Limiter, trusted: d.TrustedProxies,
 		demoPage: d.DemoPage, log: d.Log, now: d.Now}
 	get, post := []string{http.MethodGet, http.MethodHead}, []string{http.MethodPost}
 	s.actions = map[string]action{
@@ -88,6 +91,8 @@ func New(d Deps) *Server {
 		"embedTokenCreate": {post, s.embedTokenCreate},
 		"embedTokenUpdate": {post, s.embedTokenUpdate},
 		"embedTokenRevoke": {post, s.embedTokenRevoke},
+
+		"marketingGenerate": {post, s.marketingGenerate},
 	}
 	s.embedActions = s.embedRoutes()
 	mux := http.NewServeMux()
@@ -95,6 +100,7 @@ func New(d Deps) *Server {
 		s.dispatch(w, r, r.PathValue("action"))
 	})
 	mux.HandleFunc("/api/v1/embed/{action}", s.embedDispatch)
+	mux.HandleFunc("/api/v1/intelligence/{op}", s.intelligence)
 	mux.HandleFunc("/widget.js", s.widgetScript)
 	if len(s.demoPage) > 0 {
 		mux.HandleFunc("/demo/", s.demo)

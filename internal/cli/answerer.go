@@ -12,25 +12,32 @@ import (
 	"svc/internal/store"
 )
 
-// newAnswerer builds the answer engine the configuration names: the built-in engine, or the
+// engines are the answer engines the configuration names.
+type engines struct {
+	answerer chat.Answerer  // the built-in engine, or the model-backed one on top of it
+	builtin  *engine.Engine // retrieval and the built-in composer for every generator
+	model    llm.Client     // nil with the built-in engine
+}
+
+// newEngines builds the answer engine the configuration names: the built-in engine, or the
 // model-backed engine on top of it (which still retrieves with it and falls back to it).
-func newAnswerer(cfg config.Config, st store.Store, log *slog.Logger) (chat.Answerer, error) {
+func newEngines(cfg config.Config, st store.Store, log *slog.Logger) (engines, error) {
 	eng, err := engine.New(st, engine.Options{})
 	if err != nil {
-		return nil, fmt.Errorf("start engine: %w", err)
+		return engines{}, fmt.Errorf("start engine: %w", err)
 	}
 	if cfg.LLMProvider == "" || cfg.LLMProvider == "builtin" {
-		return eng, nil
+		return engines{answerer: eng, builtin: eng}, nil
 	}
 	client, err := llm.New(llm.Config{Provider: cfg.LLMProvider, BaseURL: cfg.LLMBaseURL, APIKey: cfg.LLMAPIKey,
 		Model: cfg.LLMModel, Timeout: cfg.LLMTimeout, MaxRetries: cfg.LLMMaxRetries})
 	if err != nil {
-		return nil, fmt.Errorf("language model provider: %w", err)
+		return engines{}, fmt.Errorf("language model provider: %w", err)
 	}
 	a, err := llmanswer.New(client, eng, st, llmanswer.Options{Model: cfg.LLMModel, SmallModel: cfg.LLMSmallModel}, log)
 	if err != nil {
-		return nil, err
+		return engines{}, err
 	}
 	log.Info("answers by language model", "provider", cfg.LLMProvider, "model", cfg.LLMModel, "small_model", cfg.LLMSmallModel)
-	return a, nil
+	return engines{answerer: a, builtin: eng, model: client}, nil
 }

@@ -22,6 +22,7 @@ import (
 	"svc/internal/notify"
 	"svc/internal/ratelimit"
 	"svc/internal/store"
+	"svc/internal/studio"
 )
 
 // cmdServe runs `svc serve`, or `svc demo` (seed, print the key, then serve).
@@ -129,7 +130,7 @@ type AppOptions struct {
 // NewApp wires the domain services into the HTTP handler and the outbox worker; cfg must be
 // validated.
 func NewApp(st store.Store, accounts *account.Service, cfg config.Config, log *slog.Logger, opts AppOptions) (*App, error) {
-	eng, err := newAnswerer(cfg, st, log)
+	engs, err := newEngines(cfg, st, log)
 	if err != nil {
 		return nil, err
 	}
@@ -144,9 +145,11 @@ func NewApp(st store.Store, accounts *account.Service, cfg config.Config, log *s
 		kick = app.Outbox.Kick
 	}
 	limiter := ratelimit.NewMemory()
-	chatSvc := chat.New(chat.Deps{Store: st, Engine: eng, Limiter: limiter, Surge: embed.NewSurge(embed.SurgeOptions{}),
+	chatSvc := chat.New(chat.Deps{Store: st, Engine: engs.answerer, Limiter: limiter, Surge: embed.NewSurge(embed.SurgeOptions{}),
 		Notify: kick, Now: opts.Now, Log: log})
-	app.Handler = api.New(api.Deps{Store: st, Accounts: accounts, Chat: chatSvc, Limiter: limiter,
+	studioSvc := studio.New(studio.Deps{Store: st, Engine: engs.builtin, LLM: engs.model, Limiter: limiter, Now: opts.Now,
+		Log: log})
+	app.Handler = api.New(api.Deps{Store: st, Accounts: accounts, Chat: chatSvc, Studio: studioSvc, Limiter: limiter,
 		TrustedProxies: cfg.TrustedProxies, DemoPage: opts.DemoPage, Log: log, Now: opts.Now})
 	return app, nil
 }

@@ -5,6 +5,7 @@ import (
 
 	"svc/internal/grounding"
 	"svc/internal/store"
+	"svc/internal/textindex"
 )
 
 // Guard removes from a (after Parse, and inside Compose) whatever src does not support, and
@@ -92,7 +93,7 @@ func Guard(a *Answer, req Request, src grounding.Sources) []grounding.Claim {
 	// compare
 	var rows []Row
 	for _, r := range a.Rows {
-		r, ok, cs := checkRow(r, src, short)
+		r, ok, cs := checkRow(r, src, req.Lang, short)
 		claims = append(claims, cs...)
 		if ok {
 			rows = append(rows, r)
@@ -198,7 +199,7 @@ func checkSource(s Source, src grounding.Sources) (Source, bool, []grounding.Cla
 // checkRow keeps a compared row only for a product of src, with that product's own data:
 // a price, category or link that differs from it is removed, and every attribute value must
 // be supported and stated in the product's own text.
-func checkRow(r Row, src grounding.Sources, short func(string) string) (Row, bool, []grounding.Claim) {
+func checkRow(r Row, src grounding.Sources, lang string, short func(string) string) (Row, bool, []grounding.Claim) {
 	var p *store.Product
 	for i := range src.Products {
 		if sameText(src.Products[i].Name, r.Name) {
@@ -233,6 +234,13 @@ func checkRow(r Row, src grounding.Sources, short func(string) string) (Row, boo
 		}
 		if !numbersIn(v, own) {
 			cs = append(cs, grounding.Claim{Kind: "quantity", Text: v})
+			continue
+		}
+		// An attribute is read from the product's own text, so its words must be there: a
+		// model's "warranty: lifetime" carries no number and no claim word the guard knows
+		// on its own, but "lifetime" is nowhere in the product's text.
+		if !wordsIn(v, own, lang) {
+			cs = append(cs, grounding.Claim{Kind: "feature", Text: k + ": " + v})
 			continue
 		}
 		if v = short(v); v != "" {
@@ -289,6 +297,20 @@ func samePrice(a, b string) bool {
 }
 
 // numbersIn reports whether every number of v occurs in text (separators ignored).
+// wordsIn reports whether every analyzed word of v occurs in text.
+func wordsIn(v, text, lang string) bool {
+	have := map[string]bool{}
+	for _, t := range textindex.IndexTerms(text, lang) {
+		have[t] = true
+	}
+	for _, t := range textindex.IndexTerms(v, lang) {
+		if !have[t] {
+			return false
+		}
+	}
+	return true
+}
+
 func numbersIn(v, text string) bool {
 	have := map[string]bool{}
 	for _, n := range amountRe.FindAllString(text, -1) {
