@@ -71,7 +71,9 @@ func TestMarketingGenerateDepthsAndLanguages(t *testing.T) {
 	for _, lg := range langs {
 		for variants := 1; variants <= 5; variants++ {
 			g, r := h.marketing(key, url.Values{"brief": {marketingBriefs[lg]}, "lang": {lg},
-				"variants": {fmt.Sprint(variants)}, "format": {"social post"}, "product": {"Uludağ 2"}})
+				"variants": {fmt.Sprint(variants)}, "format": {[]string{"social post", "email", "ad copy", "sms", "landing page"}[variants-1]},
+				"product": {"Uludağ 2"}, "audience": {"weekend campers"}, "goal": {"conversion"},
+				"tone": {[]string{"warm", "energetic", "professional", "friendly", "bold"}[variants-1]}})
 			if r.Status != 200 {
 				t.Fatalf("%s lean: %d %s", lg, r.Status, r.raw)
 			}
@@ -372,6 +374,28 @@ func mapKeys(m map[string]json.RawMessage) []string {
 		out = append(out, k)
 	}
 	return out
+}
+
+func TestIntelligenceJSONBodies(t *testing.T) {
+	h := newHarness(t)
+	_, key := h.tenant(account.Settings{BalanceMicro: ptr(int64(5_000_000))})
+	r := h.postJSON("/api/v1/intelligence/compare", key, map[string]any{"items": []string{"Uludağ 2 Tent", "Aladağ 35 Backpack"},
+		"format": "json", "lang": "en", "depth": "full"})
+	if r.Status != 200 || !strings.Contains(string(r.raw), "199.00") || !strings.Contains(string(r.raw), "69.00") {
+		t.Fatalf("compare with a JSON array: %d %s", r.Status, r.raw)
+	}
+	r = h.postJSON("/api/v1/intelligence/extract", key, map[string]any{"fields": []string{"price", "battery life"},
+		"topic": "Aladağ 35 Backpack", "format": "json", "lang": "en"})
+	if r.Status != 200 || !strings.Contains(string(r.raw), "69.00") {
+		t.Fatalf("extract with a JSON array: %d %s", r.Status, r.raw)
+	}
+	r = h.postJSON("/api/v1/intelligence/data", key, map[string]any{"type": "products", "limit": 2, "page": 1, "format": "list"})
+	if r.Status != 200 {
+		t.Fatalf("data with JSON numbers: %d %s", r.Status, r.raw)
+	}
+	if r := h.postJSON("/api/v1/intelligence/compare", key, map[string]any{"items": []any{map[string]string{"a": "b"}}}); r.Status != 400 {
+		t.Fatalf("items of objects: %d", r.Status)
+	}
 }
 
 func TestIntelligenceErrors(t *testing.T) {
