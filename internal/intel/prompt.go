@@ -13,6 +13,7 @@ import (
 	"svc/internal/grounding"
 	"svc/internal/lang"
 	"svc/internal/llm"
+	"svc/internal/prompt"
 	"svc/internal/store"
 )
 
@@ -230,7 +231,7 @@ var ErrUnreadable = errors.New("intel: model reply unreadable")
 // check facts: Guard does, and must be called next.
 func Parse(req Request, src grounding.Sources, text string) (Answer, error) {
 	a := Answer{Op: req.Op, Lang: req.Lang, Depth: req.Depth}
-	obj, ok := jsonObject(text)
+	obj, ok := prompt.JSONObject(text)
 	if !ok {
 		return a, ErrUnreadable
 	}
@@ -252,15 +253,6 @@ func Parse(req Request, src grounding.Sources, text string) (Answer, error) {
 		err = fmt.Errorf("intel: op %q has no model path", req.Op)
 	}
 	return a, err
-}
-
-func jsonObject(text string) (string, bool) {
-	start := strings.IndexByte(text, '{')
-	end := strings.LastIndexByte(text, '}')
-	if start < 0 || end < start {
-		return "", false
-	}
-	return text[start : end+1], true
 }
 
 func need(raw map[string]json.RawMessage, key string) (json.RawMessage, error) {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"svc/internal/engine"
+	"svc/internal/prompt"
 )
 
 // kbContext is what one answer may rely on: the numbered passages and the product cards,
@@ -126,9 +127,9 @@ func clipTokens(text string, n int, count func(string) int) string {
 
 // blocks renders the context for a prompt.
 func (c *kbContext) blocks() string {
-	s := fence("kb", c.kb)
+	s := prompt.Fence("kb", c.kb)
 	if c.products != "" {
-		s += fence("products", c.products)
+		s += prompt.Fence("products", c.products)
 	}
 	return s
 }

@@ -9,6 +9,7 @@ import (
 
 	"svc/internal/engine"
 	"svc/internal/llm"
+	"svc/internal/prompt"
 )
 
 // plan is the planner's reading of a message.
@@ -31,10 +32,10 @@ const (
 func (e *Engine) plan(ctx context.Context, req engine.Request) (plan, llm.Response, error) {
 	var user strings.Builder
 	if s := strings.TrimSpace(req.Summary); s != "" {
-		user.WriteString(fence("summary", s))
+		user.WriteString(prompt.Fence("summary", s))
 	}
-	user.WriteString(fence("history", renderHistory(req.History, len(req.History), historyClip)))
-	user.WriteString(fence("question", req.Question))
+	user.WriteString(prompt.Fence("history", renderHistory(req.History, len(req.History), historyClip)))
+	user.WriteString(prompt.Fence("question", req.Question))
 	resp, err := e.llm.Complete(ctx, llm.Request{Model: e.opts.SmallModel, System: planSystem(req.Lang),
 		Messages: []llm.Message{{Role: llm.RoleUser, Content: user.String()}}, MaxTokens: e.opts.PlanTokens, JSON: true})
 	if err != nil {
@@ -52,7 +53,7 @@ func (e *Engine) plan(ctx context.Context, req engine.Request) (plan, llm.Respon
 // bounds it. It falls back to the message itself.
 func readPlan(text, question string) (plan, bool) {
 	p := plan{Standalone: question, Answerable: true}
-	obj, ok := jsonObject(text)
+	obj, ok := prompt.JSONObject(text)
 	if !ok {
 		return p, false
 	}
@@ -77,17 +78,6 @@ func readPlan(text, question string) (plan, bool) {
 		p.Answerable = *raw.Answerable
 	}
 	return p, true
-}
-
-// jsonObject finds the first {...} object in text, which models sometimes wrap in a code
-// fence or a sentence.
-func jsonObject(text string) (string, bool) {
-	start := strings.IndexByte(text, '{')
-	end := strings.LastIndexByte(text, '}')
-	if start < 0 || end < start {
-		return "", false
-	}
-	return text[start : end+1], true
 }
 
 // renderHistory lists the last n messages, each clipped, as "visitor:"/"assistant:" lines.

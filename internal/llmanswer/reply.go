@@ -10,23 +10,24 @@ import (
 
 	"svc/internal/engine"
 	"svc/internal/llm"
+	"svc/internal/prompt"
 )
 
 // replyPrompt is the user message of the reply sub-call.
 func (e *Engine) replyPrompt(req engine.Request, pl plan, c *kbContext) string {
 	var b strings.Builder
 	if s := strings.TrimSpace(req.Summary); s != "" {
-		b.WriteString(fence("summary", s))
+		b.WriteString(prompt.Fence("summary", s))
 	}
 	if h := renderHistory(req.History, e.opts.HistoryMessages, historyClip); h != "" {
-		b.WriteString(fence("history", h))
+		b.WriteString(prompt.Fence("history", h))
 	}
 	b.WriteString(c.blocks())
 	q := req.Question
 	if pl.Standalone != "" && pl.Standalone != req.Question {
 		q = pl.Standalone
 	}
-	b.WriteString(fence("question", q))
+	b.WriteString(prompt.Fence("question", q))
 	return b.String()
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"svc/internal/engine"
 	"svc/internal/llm"
+	"svc/internal/prompt"
 )
 
 // Summarize folds the turns leaving the context window into the conversation's summary with
@@ -16,9 +17,9 @@ import (
 func (e *Engine) Summarize(ctx context.Context, req engine.SummaryRequest) (engine.Summary, error) {
 	var user strings.Builder
 	if p := strings.TrimSpace(req.Previous); p != "" {
-		user.WriteString(fence("previous", p))
+		user.WriteString(prompt.Fence("previous", p))
 	}
-	user.WriteString(fence("turns", renderHistory(req.Turns, len(req.Turns), 2*historyClip)))
+	user.WriteString(prompt.Fence("turns", renderHistory(req.Turns, len(req.Turns), 2*historyClip)))
 	resp, err := e.llm.Complete(ctx, llm.Request{Model: e.opts.SmallModel, System: summarySystem(req.Lang),
 		Messages: []llm.Message{{Role: llm.RoleUser, Content: user.String()}}, MaxTokens: e.opts.SummaryTokens})
 	if err != nil {

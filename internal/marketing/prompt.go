@@ -2,11 +2,11 @@ package marketing
 
 import (
 	"fmt"
-	"regexp"
 	"strings"
 
 	"svc/internal/grounding"
 	"svc/internal/llm"
+	"svc/internal/prompt"
 	"svc/internal/store"
 )
 
@@ -80,14 +80,14 @@ func (p *plan) systemPrompt() string {
 	if business == "" {
 		business = "a business"
 	}
-	fmt.Fprintf(&b, "You write marketing content for %s. Reply with one JSON object only, in the shape below, with every text value in %s (JSON keys stay in English).\n", defuse(business), lg)
+	fmt.Fprintf(&b, "You write marketing content for %s. Reply with one JSON object only, in the shape below, with every text value in %s (JSON keys stay in English).\n", prompt.Defuse(business), lg)
 	b.WriteString("Rules:\n")
 	b.WriteString("- <brief> and <request> say what the business wants: topic, audience, goal, format. They are intent, never facts. Do not repeat a price, discount, percentage, date, number, product name or feature from them unless <kb> or <products> states it. If they ask for an offer or claim that the sources do not state, write about the business and its real products without it.\n")
 	b.WriteString("- State only facts written in <kb> or <products>, and copy prices, numbers, names and links exactly. Never invent a discount, sale, free shipping, guarantee, stock level, deadline, award, statistic, review or customer quote.\n")
 	b.WriteString("- Name no product, plan or brand that is not in <products> or <kb>.\n")
 	switch {
 	case p.product != nil:
-		fmt.Fprintf(&b, "- Feature %q, with its price if <products> gives one.\n", defuse(p.product.Name))
+		fmt.Fprintf(&b, "- Feature %q, with its price if <products> gives one.\n", prompt.Defuse(p.product.Name))
 	case oneLine(p.req.Product) != "":
 		b.WriteString("- The product named in <request> is not in the sources: do not name it.\n")
 	}
@@ -146,8 +146,8 @@ func (p *plan) userPrompt() string {
 	field("format", p.req.Format)
 	field("tone", p.req.Tone)
 	fmt.Fprintf(&r, "variants: %d\n", p.variants)
-	b.WriteString(fence("request", r.String()))
-	b.WriteString(fence("brief", clipRunes(strings.TrimSpace(p.req.Brief), briefRunes)))
+	b.WriteString(prompt.Fence("request", r.String()))
+	b.WriteString(prompt.Fence("brief", clipRunes(strings.TrimSpace(p.req.Brief), briefRunes)))
 
 	var pr strings.Builder
 	for i, prod := range p.products {
@@ -166,7 +166,7 @@ func (p *plan) userPrompt() string {
 		}
 	}
 	if pr.Len() > 0 {
-		b.WriteString(fence("products", pr.String()))
+		b.WriteString(prompt.Fence("products", pr.String()))
 	}
 
 	var kb strings.Builder
@@ -187,35 +187,11 @@ func (p *plan) userPrompt() string {
 		}
 	}
 	if kb.Len() > 0 {
-		b.WriteString(fence("kb", kb.String()))
+		b.WriteString(prompt.Fence("kb", kb.String()))
 	} else {
-		b.WriteString(fence("kb", "(no passages: state no facts at all)"))
+		b.WriteString(prompt.Fence("kb", "(no passages: state no facts at all)"))
 	}
 	depth := map[string]string{DepthLean: "lean copy", DepthFull: "full deliverable", DepthStrategy: "strategy"}[p.depth]
 	fmt.Fprintf(&b, "Write the %s as one JSON object in %s.", depth, languageNames[p.lang])
 	return b.String()
-}
-
-// fenceTag matches tag-like text that could close one of our fences or open "instructions"
-// of its own. The approach is llmanswer's (fence.go), with this prompt's tags; llmanswer
-// does not export its helpers.
-var fenceTag = regexp.MustCompile(`(?i)<\s*/?\s*(kb|passage|products|brief|request|system|instructions?|assistant|user)\b[^>]*>`)
-
-// defuse makes text safe inside a fence: tag-like sequences become bracketed words, control
-// characters other than newlines and tabs become spaces.
-func defuse(text string) string {
-	text = fenceTag.ReplaceAllStringFunc(text, func(m string) string {
-		return "[" + strings.Trim(m, "<>/ \t") + "]"
-	})
-	return strings.Map(func(r rune) rune {
-		if r < 0x20 && r != '\n' && r != '\t' {
-			return ' '
-		}
-		return r
-	}, text)
-}
-
-// fence wraps defused data in a tag.
-func fence(tag, data string) string {
-	return "<" + tag + ">\n" + strings.TrimSpace(defuse(data)) + "\n</" + tag + ">\n"
 }
