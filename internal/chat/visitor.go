@@ -141,9 +141,16 @@ func (s *Service) VisitorSend(ctx context.Context, v Visitor, message string) (S
 	res.Mode, res.Reason = ModeNormal, p.widget.reason
 	if res.Reason != "" {
 		res.Mode = ModeCacheOnly
-	} else if m, err := s.visitorView(ctx, v, View{}); err == nil {
-		res.Mode, res.Reason = m.Mode, m.Reason
+		return res, nil
 	}
+	// The turn is committed: a failed mode lookup must not turn its answer into an error, so
+	// it is logged and the widget learns the mode from its next sync.
+	m, err := s.visitorView(ctx, v, View{})
+	if err != nil {
+		s.log.Error("widget mode after a send", "account", v.Account.ID, "token", v.Token.ID, "err", err)
+		return res, nil
+	}
+	res.Mode, res.Reason = m.Mode, m.Reason
 	return res, nil
 }
 
@@ -169,11 +176,11 @@ func (s *Service) visitorView(ctx context.Context, v Visitor, view View) (Visito
 		out.Mode, out.Reason = ModeCacheOnly, ModeReasonSurge
 		return out, nil
 	}
-	u, err := s.st.EmbedUsage(ctx, v.Account.ID, now.Truncate(24*time.Hour))
+	spend, err := s.st.EmbedSpend(ctx, v.Account.ID, v.Token.ID, now.Truncate(24*time.Hour))
 	if err != nil {
 		return out, err
 	}
-	if u[v.Token.ID].SpendMicro >= v.Token.DailyBudgetMicro {
+	if spend >= v.Token.DailyBudgetMicro {
 		out.Mode, out.Reason = ModeCacheOnly, ModeReasonBudget
 	}
 	return out, nil
@@ -213,11 +220,7 @@ func (p *pending) reserve(ctx context.Context, amount int64, budget *store.Token
 }
 
 func (p *pending) tokenSpend(ctx context.Context, b *store.TokenBudget) (int64, error) {
-	u, err := p.svc.st.EmbedUsage(ctx, p.acct.ID, b.Since)
-	if err != nil {
-		return 0, err
-	}
-	return u[b.TokenID].SpendMicro, nil
+	return p.svc.st.EmbedSpend(ctx, p.acct.ID, b.TokenID, b.Since)
 }
 
 // budgetReached answers a question the token's budget refused. When the budget is spent the

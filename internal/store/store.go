@@ -640,6 +640,9 @@ type EmbedTokens interface {
 	// EmbedUsage reports the usage since a time of each of the account's tokens that had
 	// any, keyed by token id.
 	EmbedUsage(ctx context.Context, accountID int64, since time.Time) (map[int64]EmbedUsage, error)
+	// EmbedSpend is one token's charged spend since a time: EmbedUsage's SpendMicro alone, in
+	// one indexed query, for the widget's mode on every sync poll and send.
+	EmbedSpend(ctx context.Context, accountID, tokenID int64, since time.Time) (int64, error)
 	// OpenVisitorConversation returns the conversation of (tokenID, visitor), creating it in
 	// lang, and records the visitor as seen now. The token must be the account's.
 	OpenVisitorConversation(ctx context.Context, accountID, tokenID int64, visitor, lang string) (Conversation, error)

@@ -12,9 +12,6 @@ import (
 	"svc/internal/store"
 )
 
-// errTODO marks methods another change has still to implement.
-var errTODO = errors.New("not implemented yet")
-
 // Embed tokens are public widget tokens. Their allowed domains are stored comma separated
 // (normalised domains never contain a comma); only the SHA-256 of the token is kept.
 
@@ -359,6 +356,17 @@ func (s *Store) CountUserMessages(ctx context.Context, accountID, conversationID
 
 // tokenSpend is what counts against a token's budget for the day starting at since: the cost
 // of its usage events since then and its reservations still live at now.
+// EmbedSpend sums the token's charged usage events since a time.
+func (s *Store) EmbedSpend(ctx context.Context, accountID, tokenID int64, since time.Time) (int64, error) {
+	var spend int64
+	err := s.r.QueryRowContext(ctx, `SELECT COALESCE(SUM(cost_micro), 0) FROM usage_events
+		WHERE account_id = ? AND embed_token_id = ? AND created_at >= ?`, accountID, tokenID, ts(since)).Scan(&spend)
+	if err != nil {
+		return 0, fmt.Errorf("embed token %d spend: %w", tokenID, err)
+	}
+	return spend, nil
+}
+
 func tokenSpend(ctx context.Context, tx *sql.Tx, accountID, tokenID int64, since, now time.Time) (spend, reserved int64, err error) {
 	err = tx.QueryRowContext(ctx, `SELECT
 		(SELECT COALESCE(SUM(cost_micro), 0) FROM usage_events

@@ -691,12 +691,18 @@ func testEmbedUsage(t *testing.T, s store.Store, clock *Clock) {
 		if u[tok.ID] != tc.want {
 			t.Fatalf("%s: %+v, want %+v", tc.name, u[tok.ID], tc.want)
 		}
+		if spend, err := s.EmbedSpend(ctx(), a.ID, tok.ID, tc.since); err != nil || spend != tc.want.SpendMicro {
+			t.Fatalf("%s: EmbedSpend %d, %v; want %d", tc.name, spend, err, tc.want.SpendMicro)
+		}
 		if _, ok := u[idle.ID]; ok || len(u) != 1 {
 			t.Fatalf("%s: tokens without activity or of another account reported: %+v", tc.name, u)
 		}
 	}
 	if u := embedUsage(t, s, b.ID, today); len(u) != 1 || u[tokB.ID] != (store.EmbedUsage{SpendMicro: 7_000, Conversations: 1, Visitors: 2}) {
 		t.Fatalf("the other account's usage: %+v", u)
+	}
+	if spend, err := s.EmbedSpend(ctx(), a.ID, tokB.ID, today); err != nil || spend != 0 {
+		t.Fatalf("another account's token through EmbedSpend: %d, %v", spend, err)
 	}
 	// The API's spend is the account's, not a token's.
 	if got := account(t, s, a.ID); got.BalanceMicro != 10_000_000-1_200-3_100-5_000 {
