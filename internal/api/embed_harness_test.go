@@ -44,8 +44,8 @@ func (c *testClock) Advance(d time.Duration) {
 	c.now = c.now.Add(d)
 }
 
-// newClockedHarness serves cfg on a store and app driven by clock. With cfg.SMTPURL set, the
-// outbox worker runs for the test's duration.
+// newClockedHarness serves cfg on a store and app driven by clock (nil: the real clock). With
+// cfg.SMTPURL set, the outbox worker runs for the test's duration.
 func newClockedHarness(t testing.TB, cfg config.Config, clock *testClock) *harness {
 	t.Helper()
 	validatorOnce.Do(func() { validator, validatorErr = validate.NewValidator() })
@@ -58,13 +58,17 @@ func newClockedHarness(t testing.TB, cfg config.Config, clock *testClock) *harne
 	if cfg.SMTPFrom == "" {
 		cfg.SMTPFrom = config.DefaultSMTPFrom
 	}
-	st, err := sqlite.Open(context.Background(), t.TempDir(), sqlite.Options{Now: clock.Now})
+	var now func() time.Time
+	if clock != nil {
+		now = clock.Now
+	}
+	st, err := sqlite.Open(context.Background(), t.TempDir(), sqlite.Options{Now: now})
 	if err != nil {
 		t.Fatal(err)
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	accounts := account.New(st, clock.Now)
-	app, err := cli.NewApp(st, accounts, cfg, log, cli.AppOptions{Now: clock.Now})
+	accounts := account.New(st, now)
+	app, err := cli.NewApp(st, accounts, cfg, log, cli.AppOptions{Now: now})
 	if err != nil {
 		t.Fatal(err)
 	}

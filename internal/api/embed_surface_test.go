@@ -15,7 +15,7 @@ import (
 func TestEmbedSurfaceRules(t *testing.T) {
 	h := newHarness(t)
 	_, key := h.tenant(account.Settings{})
-	tok, id := h.createToken(key, url.Values{"domains": {"example.com, shop.test"}})
+	tok, _ := h.createToken(key, url.Values{"domains": {"example.com, shop.test"}})
 	ok := widgetCall{token: tok, visitor: visitorID(1), origin: "https://example.com"}
 	with := func(f func(c *widgetCall)) widgetCall { c := ok; f(&c); return c }
 
@@ -112,7 +112,6 @@ func TestEmbedSurfaceRules(t *testing.T) {
 			t.Fatalf("send after revoke: %d %s", r.Status, r.raw)
 		}
 	})
-	_ = id
 }
 
 func TestEmbedVisitorsAreIsolated(t *testing.T) {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
@@ -15,7 +14,6 @@ import (
 	"testing"
 
 	"svc/internal/account"
-	"svc/internal/cli"
 	"svc/internal/config"
 	"svc/internal/demo"
 	"svc/internal/kb"
@@ -44,26 +42,11 @@ func newHarness(t testing.TB) *harness {
 	return newHarnessWith(t, config.Config{LLMProvider: "builtin"})
 }
 
-// newHarnessWith serves with the answer engine cfg names (a fake provider's URL, say).
+// newHarnessWith serves with the answer engine cfg names (a fake provider's URL, say), on
+// the real clock.
 func newHarnessWith(t testing.TB, cfg config.Config) *harness {
 	t.Helper()
-	validatorOnce.Do(func() { validator, validatorErr = validate.NewValidator() })
-	if validatorErr != nil {
-		t.Fatal(validatorErr)
-	}
-	st, err := sqlite.Open(context.Background(), t.TempDir(), sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	accounts := account.New(st, nil)
-	h, err := cli.NewHandler(st, accounts, cfg, log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(h)
-	t.Cleanup(func() { srv.Close(); st.Close() })
-	return &harness{t: t, srv: srv, st: st, accounts: accounts, v: validator}
+	return newClockedHarness(t, cfg, nil)
 }
 
 func ptr[T any](v T) *T { return &v }

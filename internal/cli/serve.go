@@ -154,15 +154,6 @@ func NewApp(st store.Store, accounts *account.Service, cfg config.Config, log *s
 	return app, nil
 }
 
-// NewHandler is NewApp's HTTP handler alone.
-func NewHandler(st store.Store, accounts *account.Service, cfg config.Config, log *slog.Logger) (http.Handler, error) {
-	app, err := NewApp(st, accounts, cfg, log, AppOptions{})
-	if err != nil {
-		return nil, err
-	}
-	return app.Handler, nil
-}
-
 // serveHTTP serves until ctx ends, then drains in-flight requests for up to grace.
 func serveHTTP(ctx context.Context, ln net.Listener, h http.Handler, grace time.Duration, log *slog.Logger) error {
 	srv := &http.Server{

@@ -9,12 +9,9 @@ import (
 	"time"
 	"unicode"
 
+	"svc/internal/embed"
 	"svc/internal/store"
 )
-
-// maxBudgetMicro is the largest daily budget embedTokenUpdate accepts (100 USD); the mail's
-// example never suggests more.
-const maxBudgetMicro = 100_000_000
 
 // updatePath is the API action that changes an embed token's budget.
 const updatePath = "/api/v1/chat/embedTokenUpdate"
@@ -58,8 +55,9 @@ func composeBudget(ctx context.Context, w *Worker, a store.Account, n store.Noti
 	if w.publicURL != "" {
 		f.EndpointURL, f.HasBaseURL = w.publicURL+updatePath, true
 	}
-	if ex := min(2*p.LimitMicro, maxBudgetMicro); ex > p.LimitMicro {
-		f.ExampleUSD = usd4(ex)
+	// The example never suggests more than embedTokenUpdate accepts.
+	if ex := min(2*p.LimitMicro, embed.MaxBudgetMicro); ex > p.LimitMicro {
+		f.ExampleUSD = embed.FormatBudget(ex)
 	}
 	subject, text := budgetMail(a.Lang, f)
 	return Message{Subject: subject, Text: text}, nil
@@ -78,16 +76,6 @@ func cleanLabel(s string) string {
 		s = string(r[:80]) + "…"
 	}
 	return s
-}
-
-// usd4 renders micro-USD as USD with four decimals, rounded half up (51_250 → "0.0513").
-func usd4(micro int64) string {
-	sign := ""
-	if micro < 0 {
-		sign, micro = "-", -micro
-	}
-	tenThousandths := (micro + 50) / 100
-	return fmt.Sprintf("%s%d.%04d", sign, tenThousandths/10_000, tenThousandths%10_000)
 }
 
 // budgetText is one language's wording of the budget mail.
@@ -212,7 +200,7 @@ func budgetMail(lang string, f budgetFacts) (subject, text string) {
 	for _, l := range labels {
 		width = max(width, len([]rune(l)))
 	}
-	for i, v := range []string{f.Name, domains, usd4(f.LimitMicro) + " USD", usd4(f.SpendMicro) + " USD"} {
+	for i, v := range []string{f.Name, domains, embed.FormatBudget(f.LimitMicro) + " USD", embed.FormatBudget(f.SpendMicro) + " USD"} {
 		pad := strings.Repeat(" ", width-len([]rune(labels[i])))
 		line(labels[i] + ":" + pad + " " + v)
 	}

@@ -6,15 +6,6 @@ import (
 	"time"
 )
 
-func TestUSD4(t *testing.T) {
-	for micro, want := range map[int64]string{0: "0.0000", 50_000: "0.0500", 51_249: "0.0512", 51_250: "0.0513",
-		99: "0.0001", 49: "0.0000", 1_000_000: "1.0000", 100_000_000: "100.0000", 123_456_789: "123.4568", -51_250: "-0.0513"} {
-		if got := usd4(micro); got != want {
-			t.Errorf("usd4(%d) = %q, want %q", micro, got, want)
-		}
-	}
-}
-
 func TestCleanLabel(t *testing.T) {
 	for in, want := range map[string]string{
 		"  Summer\r\nBcc: x@y  ": "Summer Bcc: x@y",

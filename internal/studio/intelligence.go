@@ -114,7 +114,7 @@ func (s *Service) Intelligence(ctx context.Context, a store.Account, in IntelInp
 		return IntelResult{}, err
 	}
 	reservation = 0
-	return IntelResult{Op: req.Op, Format: req.Format, Result: result, Meta: Meta{Lang: req.Lang, Grounded: ans.KBUsed()+ans.ProductsUsed() > 0,
+	return IntelResult{Op: req.Op, Format: req.Format, Result: result, Meta: Meta{Lang: req.Lang, Grounded: ans.Grounded(),
 		KBUsed: ans.KBUsed(), Products: ans.ProductsUsed(), Tokens: tokens, Depth: req.Depth}}, nil
 }
 

@@ -172,11 +172,17 @@ func requestLang(v, def string) (string, error) {
 // in the o200k tokens chat answers are billed in.
 func (s *Service) builtinTokens(request string, src grounding.Sources) int {
 	n := s.eng.CountTokens(request)
+	read := map[string]bool{}
 	for _, p := range src.Passages {
 		n += s.eng.CountTokens(p.Text)
+		read[p.Text] = true
 	}
 	for _, p := range src.Products {
-		n += s.eng.CountTokens(src.ProductText[p.Name])
+		// A product found among the passages was read (and counted) as one of them.
+		if t := src.ProductText[p.Name]; !read[t] {
+			n += s.eng.CountTokens(t)
+			read[t] = true
+		}
 	}
 	return n
 }
