@@ -165,7 +165,9 @@ type Message struct {
 	LowConfidence  bool
 	Products       []Product
 	DocIDs         []int64 // KB documents the reply was drawn from
-	CreatedAt      time.Time
+	// Via tells how a cache_tenant reply was served (ViaCurated, ViaCache); "" otherwise.
+	Via       string
+	CreatedAt time.Time
 }
 
 // Charge is the cost of one reply. AmountMicro may be 0 for a free reply; EventType is always
@@ -752,6 +754,8 @@ type Store interface {
 	Billing
 	EmbedTokens
 	Outbox
+	Users
+	Dashboard
 	Ping(ctx context.Context) error
 	Close() error
 }

@@ -85,6 +85,7 @@ func Run(t *testing.T, open Opener) {
 	}
 	tests = append(append(tests, embedTests...), outboxTests...)
 	tests = append(tests, catalogTests...)
+	tests = append(append(tests, usersTests()...), dashboardTests()...)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s := open(t, time.Now)
@@ -97,6 +98,7 @@ func Run(t *testing.T, open Opener) {
 		{"ReserveAndRelease", testReserveAndRelease},
 	}
 	clocked = append(append(clocked, embedClockedTests...), outboxClockedTests...)
+	clocked = append(append(clocked, usersClockedTests()...), dashboardClockedTests()...)
 	for _, tc := range clocked {
 		t.Run(tc.name, func(t *testing.T) {
 			clock := &Clock{}
