@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"svc/internal/clientip"
 	"time"
 
 	"svc/internal/chat"
@@ -60,7 +61,7 @@ func (s *Server) embedDispatch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := s.now().UTC()
-	ipOK, ipWait := s.limiter.Allow("embed:ip:"+ipKey(clientIP(r, s.trusted)), EmbedPerIP, now)
+	ipOK, ipWait := s.limiter.Allow("embed:ip:"+clientip.Key(clientip.Of(r, s.trusted)), EmbedPerIP, now)
 	if err := s.embedRequest(w, r, ipOK, ipWait, now); err != nil {
 		s.writeError(w, r, err)
 	}

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
+	"strings"
 	"time"
 )
 
@@ -66,6 +67,21 @@ func (r *statusRecorder) Write(b []byte) (int, error) {
 // maxBody is the largest request body accepted (DECISIONS.md: 64 KiB, else 413).
 const maxBody = 64 << 10
 
+// maxDashboardBody bounds the dashboard's requests, whose knowledge-base upload takes a
+// JSON Lines file; the dashboard applies tighter limits of its own per form.
+const maxDashboardBody = 16 << 20
+
+// logPath is the path as logged: the dashboard's one-time links carry their secret in the
+// path, which never reaches a log line.
+func logPath(p string) string {
+	for _, prefix := range []string{"/dashboard/reset/", "/dashboard/invite/"} {
+		if strings.HasPrefix(p, prefix) {
+			return prefix + "…"
+		}
+	}
+	return p
+}
+
 // middleware wraps every request: request id, body limit, panic recovery and an access log
 // line. The key and the body are never logged.
 func (s *Server) middleware(next http.Handler) http.Handler {
@@ -79,7 +95,11 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 		ctx := context.WithValue(r.Context(), requestIDKey, id)
 		r = r.WithContext(ctx)
 		if r.Body != nil {
-			r.Body = http.MaxBytesReader(w, r.Body, maxBody)
+			limit := int64(maxBody)
+			if strings.HasPrefix(r.URL.Path, "/dashboard/") {
+				limit = maxDashboardBody
+			}
+			r.Body = http.MaxBytesReader(w, r.Body, limit)
 		}
 		rec := &statusRecorder{ResponseWriter: w}
 		defer func() {
@@ -94,7 +114,7 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 				}
 			}
 			s.log.InfoContext(ctx, "http", slog.String("request_id", id), slog.String("method", r.Method),
-				slog.String("path", r.URL.Path), slog.Int("status", rec.status), slog.Int("bytes", rec.bytes),
+				slog.String("path", logPath(r.URL.Path)), slog.Int("status", rec.status), slog.Int("bytes", rec.bytes),
 				slog.Duration("duration", time.Since(start)), slog.String("remote", r.RemoteAddr))
 		}()
 		next.ServeHTTP(rec, r)

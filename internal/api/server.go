@@ -30,12 +30,15 @@ type Deps struct {
 	// Limiter counts the embed surface's requests per client address and per token; it may
 	// be the one chat uses, since their keys differ.
 	Limiter ratelimit.Limiter
-	// TrustedProxies are the networks whose X-Forwarded-For names the client (see clientIP).
+	// TrustedProxies are the networks whose X-Forwarded-For names the client (see clientip.Of).
 	TrustedProxies []netip.Prefix
 	// DemoPage, when set, is served at /demo/: a sample host page with the widget installed.
 	DemoPage []byte
-	Log      *slog.Logger
-	Now      func() time.Time
+	// Dashboard, when set, serves /dashboard/ (the customer's web console) behind the same
+	// request ids, access log and panic recovery as the API.
+	Dashboard http.Handler
+	Log       *slog.Logger
+	Now       func() time.Time
 }
 
 // Server serves the public API.
@@ -104,6 +107,10 @@ func New(d Deps) *Server {
 	mux.HandleFunc("/widget.js", s.widgetScript)
 	if len(s.demoPage) > 0 {
 		mux.HandleFunc("/demo/", s.demo)
+	}
+	if d.Dashboard != nil {
+		mux.Handle("/dashboard/", d.Dashboard)
+		mux.Handle("/dashboard", d.Dashboard)
 	}
 	mux.HandleFunc("/api.php", s.legacy)
 	mux.HandleFunc("/api/v1/openapi.json", s.openapi)

@@ -17,12 +17,14 @@ import (
 	"svc/internal/chat"
 	"svc/internal/config"
 	"svc/internal/crawl"
+	"svc/internal/dashboard"
 	"svc/internal/demo"
 	"svc/internal/embed"
 	"svc/internal/notify"
 	"svc/internal/ratelimit"
 	"svc/internal/store"
 	"svc/internal/studio"
+	"svc/internal/users"
 )
 
 // cmdServe runs `svc serve`, or `svc demo` (seed, print the key, then serve).
@@ -65,16 +67,22 @@ func cmdServe(ctx context.Context, args []string, env Env, seed bool) error {
 			return err
 		}
 		opts.DemoPage = demo.Page(base+"/widget.js", token, "en")
+		email, password, err := demo.SeedOwner(ctx, st, users.New(users.Deps{Store: st, PublicURL: base, Log: log}), a, time.Now())
+		if err != nil {
+			ln.Close()
+			return err
+		}
 		snippet := fmt.Sprintf(`<script src="%s/widget.js" data-svc-token="%s" data-svc-lang="en" data-svc-color="#234d20" defer></script>`,
 			base, token)
 		if err := c.print(map[string]any{"account_id": a.ID, "api_key": key, "base_url": base,
 			"balance": billing.USD(a.BalanceMicro), "embed_token": token, "widget_snippet": snippet,
-			"demo_page_url": base + "/demo/"}); err != nil {
+			"demo_page_url": base + "/demo/", "dashboard_url": base + "/dashboard/", "dashboard_email": email,
+			"dashboard_password": password}); err != nil {
 			ln.Close()
 			return err
 		}
-		fmt.Fprintf(env.Stderr, "\nDemo account %d is ready.\n  Widget demo page: %s/demo/\n  Try the API:\n  curl -s %s/api/v1/chat/send -H 'Authorization: Bearer %s' --data-urlencode 'message=How long does delivery take?'\n\n",
-			a.ID, base, base, key)
+		fmt.Fprintf(env.Stderr, "\nDemo account %d is ready.\n  Dashboard:        %s/dashboard/  (sign in as %s with password %s)\n  Widget demo page: %s/demo/\n  Try the API:\n  curl -s %s/api/v1/chat/send -H 'Authorization: Bearer %s' --data-urlencode 'message=How long does delivery take?'\n\n",
+			a.ID, base, email, password, base, base, key)
 	} else if err := c.print(map[string]any{"addr": ln.Addr().String(), "base_url": base}); err != nil {
 		ln.Close()
 		return err
@@ -84,6 +92,7 @@ func cmdServe(ctx context.Context, args []string, env Env, seed bool) error {
 		ln.Close()
 		return err
 	}
+	go app.sweepSessions(ctx)
 	if app.Outbox != nil {
 		octx, stopOutbox := context.WithCancel(ctx)
 		outboxDone := make(chan struct{})
@@ -116,6 +125,8 @@ func demoDomains(publicURL string) []string {
 // App is the wired service: the HTTP handler and the background work serve runs with it.
 type App struct {
 	Handler http.Handler
+	// Users signs dashboard users in; serve sweeps its stale sessions.
+	Users *users.Service
 	// Outbox delivers owner notices; nil when no SMTP server is configured, and then the
 	// notices wait, durable, in the store.
 	Outbox *notify.Worker
@@ -149,9 +160,33 @@ func NewApp(st store.Store, accounts *account.Service, cfg config.Config, log *s
 		Notify: kick, Now: opts.Now, Log: log})
 	studioSvc := studio.New(studio.Deps{Store: st, Engine: engs.builtin, LLM: engs.model, Limiter: limiter, Now: opts.Now,
 		Log: log})
+	app.Users = users.New(users.Deps{Store: st, Now: opts.Now, PublicURL: cfg.PublicURL, Log: log, Kick: kick})
+	dash, err := dashboard.New(dashboard.Deps{Store: st, Users: app.Users, Accounts: accounts, Chat: chatSvc, Studio: studioSvc,
+		Crawler: crawl.New(st, crawl.Options{MaxPages: cfg.CrawlMaxPages, AllowPrivate: cfg.CrawlAllowPrivate}, log),
+		Limiter: limiter, PublicURL: cfg.PublicURL, TrustedProxies: cfg.TrustedProxies, Log: log, Now: opts.Now})
+	if err != nil {
+		return nil, err
+	}
 	app.Handler = api.New(api.Deps{Store: st, Accounts: accounts, Chat: chatSvc, Studio: studioSvc, Limiter: limiter,
-		TrustedProxies: cfg.TrustedProxies, DemoPage: opts.DemoPage, Log: log, Now: opts.Now})
+		TrustedProxies: cfg.TrustedProxies, DemoPage: opts.DemoPage, Dashboard: dash, Log: log, Now: opts.Now})
 	return app, nil
+}
+
+// sessionSweep is how often serve deletes expired dashboard sessions and links.
+const sessionSweep = 15 * time.Minute
+
+// sweepSessions deletes stale dashboard sessions until ctx ends.
+func (app *App) sweepSessions(ctx context.Context) {
+	t := time.NewTicker(sessionSweep)
+	defer t.Stop()
+	for {
+		app.Users.Sweep(ctx)
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
 }
 
 // serveHTTP serves until ctx ends, then drains in-flight requests for up to grace.

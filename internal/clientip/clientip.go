@@ -1,4 +1,6 @@
-package api
+// Package clientip finds the address a request came from, believing X-Forwarded-For only as
+// far as trusted proxies wrote it, and the key rate limits count an address under.
+package clientip
 
 import (
 	"net"
@@ -7,12 +9,12 @@ import (
 	"strings"
 )
 
-// clientIP is the address a request came from. X-Forwarded-For is believed only as far as
+// Of is the address a request came from. X-Forwarded-For is believed only as far as
 // it was written by proxies we trust (SVC_TRUSTED_PROXIES): walking the header from the
 // right, the first address that is not a trusted proxy is the client. Anything to its left
 // was written by the client itself and could be anything, so it is never used; without
 // trusted proxies the header is ignored entirely.
-func clientIP(r *http.Request, trusted []netip.Prefix) netip.Addr {
+func Of(r *http.Request, trusted []netip.Prefix) netip.Addr {
 	remote := remoteAddr(r.RemoteAddr)
 	if !remote.IsValid() || !isTrusted(remote, trusted) {
 		return remote
@@ -57,9 +59,9 @@ func isTrusted(a netip.Addr, trusted []netip.Prefix) bool {
 	return false
 }
 
-// ipKey is the rate-limit key of a client address: IPv6 clients are limited per /64, the
+// Key is the rate-limit key of a client address: IPv6 clients are limited per /64, the
 // smallest network one subscriber usually holds, so that hopping addresses does not help.
-func ipKey(a netip.Addr) string {
+func Key(a netip.Addr) string {
 	if !a.IsValid() {
 		return "unknown"
 	}

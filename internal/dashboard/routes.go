@@ -1,0 +1,100 @@
+package dashboard
+
+import (
+	"errors"
+	"net/http"
+
+	"svc/internal/errs"
+	"svc/internal/store"
+)
+
+// access is who may use a route.
+type access int
+
+const (
+	public    access = iota // signed out too: sign-in, links, assets
+	member                  // any signed-in user of the account
+	ownerOnly               // the account's owners
+)
+
+// reqCtx is what a handler knows about the signed-in user.
+type reqCtx struct {
+	User    store.User
+	Account store.Account
+	Session store.Session
+	Lang    string
+	// CSRF is the anti-forgery value the page's forms carry.
+	CSRF string
+}
+
+// Owner reports whether the user is an owner of the account.
+func (c *reqCtx) Owner() bool { return c != nil && c.User.Role == store.UserOwner }
+
+// handlerFunc is a dashboard handler; an error it returns is rendered by renderError.
+type handlerFunc func(w http.ResponseWriter, r *http.Request, c *reqCtx) error
+
+// router registers routes with their access rule.
+type router struct {
+	s   *Server
+	mux *http.ServeMux
+}
+
+// handle registers pattern (a net/http pattern with a method) for who.
+func (rt router) handle(pattern string, who access, fn handlerFunc) {
+	rt.mux.Handle(pattern, rt.s.guard(who, fn))
+}
+
+func (s *Server) routes() http.Handler {
+	rt := router{s: s, mux: http.NewServeMux()}
+	rt.mux.HandleFunc("GET /dashboard/assets/{name...}", s.serveAsset)
+	rt.mux.HandleFunc("/dashboard", func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, "/dashboard/", http.StatusMovedPermanently)
+	})
+	s.authRoutes(rt)
+	s.profileRoutes(rt)
+	s.overviewRoutes(rt)
+	s.conversationRoutes(rt)
+	s.reviewRoutes(rt)
+	s.kbRoutes(rt)
+	s.assistantRoutes(rt)
+	s.widgetRoutes(rt)
+	s.developerRoutes(rt)
+	s.billingRoutes(rt)
+	s.studioRoutes(rt)
+	s.teamRoutes(rt)
+	// Anything else under /dashboard/ is a page that does not exist.
+	rt.handle("/dashboard/", member, func(w http.ResponseWriter, r *http.Request, c *reqCtx) error {
+		return errs.New(errs.NotFound, "No such page.")
+	})
+	return s.secureHeaders(s.crossOrigin(rt.mux))
+}
+
+// guard loads the session for every route, sends the signed-out to the sign-in page and
+// refuses agents the owners' pages.
+func (s *Server) guard(who access, fn handlerFunc) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, err := s.session(w, r)
+		if err != nil && !errors.Is(err, errNoSession) {
+			s.renderError(w, r, nil, err)
+			return
+		}
+		if c == nil {
+			c = s.anonymous(w, r)
+		}
+		if who != public && c.User.ID == 0 {
+			s.toLogin(w, r)
+			return
+		}
+		if who == ownerOnly && !c.Owner() {
+			s.renderError(w, r, c, errs.New(errs.Forbidden, "Only an owner of the account can open this page."))
+			return
+		}
+		if r.Method == http.MethodPost && !s.validCSRF(r, c) {
+			s.renderError(w, r, c, errs.New(errs.Forbidden, "This form has expired. Reload the page and try again."))
+			return
+		}
+		if err := fn(w, r, c); err != nil {
+			s.renderError(w, r, c, err)
+		}
+	})
+}
