@@ -5,10 +5,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"svc/internal/clientip"
 	"time"
 
 	"svc/internal/chat"
+	"svc/internal/clientip"
 	"svc/internal/embed"
 	"svc/internal/errs"
 )
