@@ -54,6 +54,7 @@ commands:
   crawl URL                   crawl a site into the KB (--account, --site, --max-pages, --allow-private)
   review list                 answers rated not_helpful
   review answer ID --text T   correct a flagged answer; it becomes a curated Q&A entry
+  user add|list|remove        dashboard users (--account, --email, --role, --password-stdin, --user)
   eval xquad                  measure answer quality on XQuAD
 Run 'svc <command> -h' for a command's flags.`
 
@@ -100,6 +101,9 @@ var commands = map[string]commandFunc{
 	"crawl":          cmdCrawl,
 	"review list":    cmdReviewList,
 	"review answer":  cmdReviewAnswer,
+	"user add":       cmdUserAdd,
+	"user list":      cmdUserList,
+	"user remove":    cmdUserRemove,
 	"eval xquad":     cmdEvalXQuAD,
 }
 

@@ -217,25 +217,31 @@ func (w *Worker) compose(ctx context.Context, n store.Notice) (Message, error) {
 	if err != nil {
 		return Message{}, fmt.Errorf("read account %d: %w", n.AccountID, err)
 	}
+	m, err := kind(ctx, w, a, n)
+	if err != nil {
+		return Message{}, err
+	}
+	if m.To != "" { // a mail to someone else than the owner (a dashboard user)
+		return m, nil
+	}
 	to := strings.TrimSpace(a.Email)
 	if to == "" {
 		return Message{}, Permanent(fmt.Errorf("account %d has no e-mail address; set one with "+
 			"`svc account update --account %d --email ADDRESS`", a.ID, a.ID))
 	}
-	m, err := kind(ctx, w, a, n)
-	if err != nil {
-		return Message{}, err
-	}
 	m.To = to
 	return m, nil
 }
 
-// composer writes the subject and text of one kind of notice for account a.
+// composer writes the subject and text of one kind of notice for account a. It sets To
+// only when the mail is not for the account's owner address.
 type composer func(ctx context.Context, w *Worker, a store.Account, n store.Notice) (Message, error)
 
 // kinds are the notice kinds this package can send.
 var kinds = map[string]composer{
 	store.NoticeBudgetReached: composeBudget,
+	store.NoticePasswordReset: composeUserLink,
+	store.NoticeUserInvite:    composeUserLink,
 }
 
 // clip shortens s to at most n bytes on a rune boundary.

@@ -655,6 +655,10 @@ type EmbedTokens interface {
 // Notice kinds and statuses of the outbox.
 const (
 	NoticeBudgetReached = "embed_budget_reached"
+	// NoticePasswordReset and NoticeUserInvite mail a one-time link to a dashboard user
+	// (not to the account's address); their payload is users.LinkPayload.
+	NoticePasswordReset = "password_reset"
+	NoticeUserInvite    = "user_invite"
 
 	NoticePending = "pending"
 	NoticeSent    = "sent"

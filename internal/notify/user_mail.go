@@ -1,0 +1,151 @@
+package notify
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"svc/internal/store"
+	"svc/internal/users"
+)
+
+// The dashboard's one-time link mails (store.NoticeUserInvite, store.NoticePasswordReset)
+// go to the user the link is for, not to the account's address, in the payload's language,
+// else the user's, else the account's.
+//
+// TODO(outbox): the payload holds the raw link, so until the link expires (7 days for an
+// invite, 1 hour for a reset) or is used, a copy of the database can redeem it. The store
+// has no method to blank a sent notice's payload; once it has one, scrub these kinds after
+// NoticeSent (sessions and links themselves are stored hashed).
+
+// userLinkFacts are what a link mail says.
+type userLinkFacts struct {
+	Account string // the account's name, cleaned
+	Email   string // the user's address
+	URL     string
+	Expires time.Time // UTC
+}
+
+// composeUserLink writes an invite or reset mail from its payload and the user.
+func composeUserLink(ctx context.Context, w *Worker, a store.Account, n store.Notice) (Message, error) {
+	var p users.LinkPayload
+	if err := json.Unmarshal([]byte(n.Payload), &p); err != nil || p.UserID == 0 || !plainLink(p.URL) {
+		// The payload holds a secret: never quote it in the error.
+		return Message{}, Permanent(fmt.Errorf("%s notice %d: the payload is not valid", n.Kind, n.ID))
+	}
+	if !p.ExpiresAt.IsZero() && !w.now().Before(p.ExpiresAt) {
+		return Message{}, Permanent(fmt.Errorf("%s notice %d: the link expired before it could be sent", n.Kind, n.ID))
+	}
+	u, err := w.store.GetUser(ctx, a.ID, p.UserID)
+	if errors.Is(err, store.ErrNotFound) {
+		return Message{}, Permanent(fmt.Errorf("user %d of account %d does not exist", p.UserID, a.ID))
+	}
+	if err != nil {
+		return Message{}, fmt.Errorf("read user %d: %w", p.UserID, err)
+	}
+	to := strings.TrimSpace(u.Email)
+	if to == "" {
+		return Message{}, Permanent(fmt.Errorf("user %d has no e-mail address", u.ID))
+	}
+	lang := p.Lang
+	for _, l := range []string{u.Lang, a.Lang} {
+		if _, ok := userLinkTexts[lang]; !ok {
+			lang = l
+		}
+	}
+	f := userLinkFacts{Account: cleanLabel(a.Name), Email: to, URL: p.URL, Expires: p.ExpiresAt.UTC()}
+	subject, text := userLinkMail(n.Kind, lang, f)
+	return Message{To: to, Subject: subject, Text: text}, nil
+}
+
+// plainLink accepts an http(s) URL without spaces or line breaks.
+func plainLink(s string) bool {
+	return (strings.HasPrefix(s, "http://") || strings.HasPrefix(s, "https://")) &&
+		!strings.ContainsFunc(s, func(r rune) bool { return r <= ' ' || r == 0x7f })
+}
+
+// userLinkText is one language's wording of the two link mails.
+type userLinkText struct {
+	inviteSubject string // %s: account
+	invite        string // %s: account
+	resetSubject  string // %s: account
+	reset         string // %s: e-mail, %s: account
+	validUntil    string // %s: date and time
+	resetSignsOut string
+	inviteIgnore  string
+	resetIgnore   string
+}
+
+var userLinkTexts = map[string]userLinkText{
+	"en": {
+		inviteSubject: "You are invited to the %s dashboard",
+		invite:        "You have been invited to the dashboard of %s. To accept, set your password here:",
+		resetSubject:  "Reset your password for the %s dashboard",
+		reset: "Someone asked to reset the password of %s for the dashboard of %s. To choose a new password, " +
+			"open this link:",
+		validUntil:    "The link works once, until %s UTC.",
+		resetSignsOut: "Setting a new password signs you out everywhere.",
+		inviteIgnore:  "If you did not expect this invitation, you can ignore this e-mail.",
+		resetIgnore:   "If you did not ask for this, ignore this e-mail: your password stays unchanged.",
+	},
+	"tr": {
+		inviteSubject: "%s paneline davet edildiniz",
+		invite:        "%s hesabının paneline davet edildiniz. Daveti kabul etmek için şifrenizi buradan belirleyin:",
+		resetSubject:  "%s paneli için şifre sıfırlama",
+		reset: "%[2]s hesabının panelinde %[1]s adresi için şifre sıfırlama istendi. Yeni bir şifre belirlemek " +
+			"için bu bağlantıyı açın:",
+		validUntil:    "Bağlantı yalnızca bir kez ve %s (UTC) saatine kadar kullanılabilir.",
+		resetSignsOut: "Yeni şifre belirlendiğinde tüm oturumlarınız kapatılır.",
+		inviteIgnore:  "Bu daveti beklemiyorsanız bu e-postayı dikkate almayabilirsiniz.",
+		resetIgnore:   "Bu isteği siz yapmadıysanız bu e-postayı dikkate almayın; şifreniz değişmeden kalır.",
+	},
+	"de": {
+		inviteSubject: "Einladung zum Dashboard von %s",
+		invite:        "Sie wurden zum Dashboard von %s eingeladen. Um die Einladung anzunehmen, legen Sie hier Ihr Passwort fest:",
+		resetSubject:  "Passwort für das Dashboard von %s zurücksetzen",
+		reset: "für %s wurde das Zurücksetzen des Passworts im Dashboard von %s angefordert. Um ein neues " +
+			"Passwort festzulegen, öffnen Sie diesen Link:",
+		validUntil:    "Der Link ist einmal und bis zum %s (UTC) gültig.",
+		resetSignsOut: "Mit dem neuen Passwort werden Sie überall abgemeldet.",
+		inviteIgnore:  "Wenn Sie diese Einladung nicht erwartet haben, können Sie diese E-Mail ignorieren.",
+		resetIgnore:   "Wenn Sie das nicht angefordert haben, ignorieren Sie diese E-Mail: Ihr Passwort bleibt unverändert.",
+	},
+}
+
+// userLinkMail writes the subject and text of an invite or reset mail in lang (tr, en or de;
+// English otherwise).
+func userLinkMail(kind, lang string, f userLinkFacts) (subject, text string) {
+	t, ok := userLinkTexts[lang]
+	if !ok {
+		lang, t = "en", userLinkTexts["en"]
+	}
+	dates := budgetTexts[lang] // the same date wording as the budget mail
+	account := dates.quote(f.Account)
+	var b strings.Builder
+	line := func(s string) { b.WriteString(s + "\n") }
+	line(dates.greeting)
+	line("")
+	if kind == store.NoticePasswordReset {
+		subject = fmt.Sprintf(t.resetSubject, account)
+		line(fmt.Sprintf(t.reset, f.Email, account))
+	} else {
+		subject = fmt.Sprintf(t.inviteSubject, account)
+		line(fmt.Sprintf(t.invite, account))
+	}
+	line("")
+	line("  " + f.URL)
+	line("")
+	if !f.Expires.IsZero() {
+		line(fmt.Sprintf(t.validUntil, dates.date(f.Expires)+", "+f.Expires.Format("15:04")))
+	}
+	if kind == store.NoticePasswordReset {
+		line(t.resetSignsOut)
+		line(t.resetIgnore)
+	} else {
+		line(t.inviteIgnore)
+	}
+	return subject, b.String()
+}

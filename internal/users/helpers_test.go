@@ -1,0 +1,169 @@
+package users
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"svc/internal/store"
+	"svc/internal/store/sqlite"
+)
+
+// testCost keeps argon2id cheap under -race; production hashes use defaultParams.
+var testCost = argonParams{memory: 64, time: 1, threads: 1}
+
+const testPublicURL = "http://127.0.0.1:8080"
+
+// fakeClock is a settable time shared by the service and the store.
+type fakeClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *fakeClock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *fakeClock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.now = c.now.Add(d)
+}
+
+// env is a service on a fresh SQLite store, with one account.
+type env struct {
+	t       *testing.T
+	st      *sqlite.Store
+	svc     *Service
+	clock   *fakeClock
+	account store.Account
+	logs    *syncBuffer
+	kicks   int
+	kickMu  sync.Mutex
+}
+
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func newEnv(t *testing.T) *env {
+	t.Helper()
+	clock := &fakeClock{now: time.Date(2031, 3, 4, 9, 0, 0, 0, time.UTC)}
+	st, err := sqlite.Open(context.Background(), t.TempDir(), sqlite.Options{Now: clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	e := &env{t: t, st: st, clock: clock, logs: &syncBuffer{}}
+	e.account = newAccount(t, st, "Acme")
+	cost := testCost
+	e.svc = New(Deps{Store: st, Now: clock.Now, PublicURL: testPublicURL + "/",
+		Log: slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
+		Kick: func() {
+			e.kickMu.Lock()
+			e.kicks++
+			e.kickMu.Unlock()
+		}, cost: &cost})
+	return e
+}
+
+func ctx() context.Context { return context.Background() }
+
+// addUser adds a user of the env's account with a password.
+func (e *env) addUser(email, role, password string) store.User {
+	e.t.Helper()
+	u, link, err := e.svc.AddUser(ctx(), e.account.ID, email, role, password)
+	if err != nil {
+		e.t.Fatalf("add user %s: %v", email, err)
+	}
+	if (link == "") != (password != "") {
+		e.t.Fatalf("add user %s: invite link %q with password %v", email, link, password != "")
+	}
+	return u
+}
+
+// signIn signs in and fails the test on an error.
+func (e *env) signIn(email, password string) Signed {
+	e.t.Helper()
+	s, err := e.svc.SignIn(ctx(), email, password, "203.0.113.7", "Mozilla/5.0 test")
+	if err != nil {
+		e.t.Fatalf("sign in %s: %v", email, err)
+	}
+	return s
+}
+
+// notices are the env account's queued notices, oldest first.
+func (e *env) notices() []store.Notice {
+	e.t.Helper()
+	ns, err := e.st.Notices(ctx(), e.account.ID)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	for i, j := 0, len(ns)-1; i < j; i, j = i+1, j-1 {
+		ns[i], ns[j] = ns[j], ns[i]
+	}
+	return ns
+}
+
+func payloadOf(t *testing.T, n store.Notice) LinkPayload {
+	t.Helper()
+	var p LinkPayload
+	if err := json.Unmarshal([]byte(n.Payload), &p); err != nil {
+		t.Fatalf("payload %q: %v", n.Payload, err)
+	}
+	return p
+}
+
+// tokenOf is the raw token at the end of a link.
+func tokenOf(t *testing.T, link, kind string) string {
+	t.Helper()
+	prefix := testPublicURL + "/dashboard/" + kind + "/"
+	if !strings.HasPrefix(link, prefix) {
+		t.Fatalf("link %q does not start with %q", link, prefix)
+	}
+	return strings.TrimPrefix(link, prefix)
+}
+
+func wantErr(t *testing.T, err, sentinel error) {
+	t.Helper()
+	if !errors.Is(err, sentinel) {
+		t.Fatalf("error %v, want %v", err, sentinel)
+	}
+}
+
+// newAccount creates an account (the store's conformance suite has its own helper; this
+// package keeps off it).
+func newAccount(t *testing.T, st *sqlite.Store, name string) store.Account {
+	t.Helper()
+	a := store.Account{Name: name, Plan: store.PlanStarter, Lang: "en", SalesMode: true,
+		TonePreset: store.ToneProfessional, SendRatePerMin: 15, DailyAnswers: 200}
+	h := sha256.Sum256([]byte(name))
+	k := store.APIKey{Prefix: fmt.Sprintf("svc_pk_%x", h[:4]), Hash: h[:]}
+	if err := st.CreateAccount(context.Background(), &a, &k); err != nil {
+		t.Fatalf("create account: %v", err)
+	}
+	return a
+}
