@@ -33,7 +33,9 @@ type Deps struct {
 	Studio   *studio.Service
 	// Crawler runs "crawl now"; nil hides the button.
 	Crawler *crawl.Crawler
-	Catalog *i18n.Catalog
+	// CrawlInterval is how often the scheduler re-crawls a site, shown as its schedule.
+	CrawlInterval time.Duration
+	Catalog       *i18n.Catalog
 	// Limiter throttles the dashboard's own costly actions (the try-it box, uploads).
 	Limiter ratelimit.Limiter
 	// PublicURL is the service's public base URL: links in mails, the widget snippet, the
