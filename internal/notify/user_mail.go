@@ -15,11 +15,8 @@ import (
 // The dashboard's one-time link mails (store.NoticeUserInvite, store.NoticePasswordReset)
 // go to the user the link is for, not to the account's address, in the payload's language,
 // else the user's, else the account's.
-//
-// TODO(outbox): the payload holds the raw link, so until the link expires (7 days for an
-// invite, 1 hour for a reset) or is used, a copy of the database can redeem it. The store
-// has no method to blank a sent notice's payload; once it has one, scrub these kinds after
-// NoticeSent (sessions and links themselves are stored hashed).
+// The payload holds the raw link until the mail is out; the worker clears it then
+// (secretKinds).
 
 // userLinkFacts are what a link mail says.
 type userLinkFacts struct {

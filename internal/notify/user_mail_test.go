@@ -84,6 +84,14 @@ func TestInviteMailGoesToTheUser(t *testing.T) {
 	if strings.Contains(e.logs.String(), link) || strings.Contains(e.logs.String(), strings.TrimPrefix(link, "https://svc.example/dashboard/invite/")) {
 		t.Fatal("the worker logged the link")
 	}
+	// Once the mail is out the link is no longer in the database.
+	ns, err := e.store.Notices(context.Background(), a.ID)
+	if err != nil || len(ns) != 1 {
+		t.Fatalf("notices: %v %v", ns, err)
+	}
+	if ns[0].Status != store.NoticeSent || strings.Contains(ns[0].Payload, strings.TrimPrefix(link, "https://svc.example/dashboard/invite/")) {
+		t.Fatalf("sent invite notice keeps its link: %+v", ns[0])
+	}
 }
 
 func TestResetMailInTheUsersLanguage(t *testing.T) {

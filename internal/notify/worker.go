@@ -171,7 +171,7 @@ func (w *Worker) deliver(ctx context.Context, n store.Notice) (sent bool, err er
 	// The server has the mail: record it even if ctx ends now, or it would be sent again.
 	markCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 	defer cancel()
-	if err := w.store.NoticeSent(markCtx, n.ID, w.now()); err != nil {
+	if err := w.store.NoticeSent(markCtx, n.ID, w.now(), secretKinds[n.Kind]); err != nil {
 		log.Error("notice sent but not marked sent; it will be sent again after its claim lapses", "err", err)
 		return true, fmt.Errorf("mark notice %d sent: %w", n.ID, err)
 	}
@@ -236,6 +236,10 @@ func (w *Worker) compose(ctx context.Context, n store.Notice) (Message, error) {
 // composer writes the subject and text of one kind of notice for account a. It sets To
 // only when the mail is not for the account's owner address.
 type composer func(ctx context.Context, w *Worker, a store.Account, n store.Notice) (Message, error)
+
+// secretKinds carry a one-time link in their payload: it is cleared once the mail is out,
+// so a copy of the database cannot redeem it (links themselves are stored hashed).
+var secretKinds = map[string]bool{store.NoticePasswordReset: true, store.NoticeUserInvite: true}
 
 // kinds are the notice kinds this package can send.
 var kinds = map[string]composer{

@@ -708,8 +708,9 @@ type Outbox interface {
 	// and moves their NextAttemptAt to now+lease in the same transaction, so that another
 	// worker (or process) does not take them while this one sends.
 	ClaimNotices(ctx context.Context, now time.Time, lease time.Duration, limit int) ([]Notice, error)
-	// NoticeSent marks a notice sent at at.
-	NoticeSent(ctx context.Context, noticeID int64, at time.Time) error
+	// NoticeSent marks a notice sent at at. With clearPayload its payload becomes "{}":
+	// for kinds whose payload holds a secret (a one-time link) that must not outlive the mail.
+	NoticeSent(ctx context.Context, noticeID int64, at time.Time, clearPayload bool) error
 	// NoticeFailed records a failed attempt: Attempts+1, LastError, and the next attempt at
 	// next, or status NoticeFailed when final.
 	NoticeFailed(ctx context.Context, noticeID int64, errText string, next time.Time, final bool) error

@@ -85,11 +85,12 @@ func (s *Store) ClaimNotices(ctx context.Context, now time.Time, lease time.Dura
 }
 
 // NoticeSent marks a notice sent at at. Marking a sent notice again keeps its first time.
-func (s *Store) NoticeSent(ctx context.Context, noticeID int64, at time.Time) error {
+func (s *Store) NoticeSent(ctx context.Context, noticeID int64, at time.Time, clearPayload bool) error {
 	return s.inTx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE notices SET status = ?,
-			sent_at = CASE WHEN status = ? THEN sent_at ELSE ? END WHERE id = ?`,
-			store.NoticeSent, store.NoticeSent, ts(at), noticeID)
+			sent_at = CASE WHEN status = ? THEN sent_at ELSE ? END,
+			payload = CASE WHEN ? THEN '{}' ELSE payload END WHERE id = ?`,
+			store.NoticeSent, store.NoticeSent, ts(at), clearPayload, noticeID)
 		if err != nil {
 			return fmt.Errorf("notice sent: %w", err)
 		}

@@ -200,12 +200,22 @@ func testNoticeRetryThenSent(t *testing.T, s store.Store) {
 		t.Fatalf("second retry: %+v", claimed)
 	}
 	sentAt := next.Add(2*time.Minute + time.Second)
-	if err := s.NoticeSent(ctx(), n.ID, sentAt); err != nil {
+	if err := s.NoticeSent(ctx(), n.ID, sentAt, false); err != nil {
 		t.Fatal(err)
 	}
 	got = onlyNotice(t, s, a.ID)
 	if got.Status != store.NoticeSent || !got.SentAt.Equal(sentAt.Truncate(time.Microsecond)) || got.Attempts != 2 {
 		t.Fatalf("after sending: %+v", got)
+	}
+	if got.Payload != n.Payload {
+		t.Fatalf("payload changed without clearPayload: %q", got.Payload)
+	}
+	// Sent again with clearPayload (a link's mail): the payload is gone, the first send time kept.
+	if err := s.NoticeSent(ctx(), n.ID, sentAt.Add(time.Hour), true); err != nil {
+		t.Fatal(err)
+	}
+	if got = onlyNotice(t, s, a.ID); got.Payload != "{}" || !got.SentAt.Equal(sentAt.Truncate(time.Microsecond)) {
+		t.Fatalf("after clearing: %+v", got)
 	}
 	if got, _ := s.ClaimNotices(ctx(), sentAt.Add(24*time.Hour), time.Minute, 10); len(got) != 0 {
 		t.Fatalf("a sent notice was claimed: %v", claimIDs(got))
@@ -214,14 +224,14 @@ func testNoticeRetryThenSent(t *testing.T, s store.Store) {
 	if err := s.NoticeFailed(ctx(), n.ID, "timeout", sentAt.Add(time.Minute), true); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.NoticeSent(ctx(), n.ID, sentAt.Add(time.Hour)); err != nil {
+	if err := s.NoticeSent(ctx(), n.ID, sentAt.Add(time.Hour), false); err != nil {
 		t.Fatal(err)
 	}
 	if got := onlyNotice(t, s, a.ID); got.Status != store.NoticeSent || got.Attempts != 2 ||
 		!got.SentAt.Equal(sentAt.Truncate(time.Microsecond)) {
 		t.Fatalf("sent notice changed by a late report: %+v", got)
 	}
-	if err := s.NoticeSent(ctx(), n.ID+100, sentAt); !errors.Is(err, store.ErrNotFound) {
+	if err := s.NoticeSent(ctx(), n.ID+100, sentAt, false); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("sent of a missing notice: %v", err)
 	}
 	if err := s.NoticeFailed(ctx(), n.ID+100, "x", sentAt, false); !errors.Is(err, store.ErrNotFound) {
