@@ -69,6 +69,7 @@ func (p *pending) fromCache(ctx context.Context) (SendResult, bool, error) {
 			return SendResult{}, false, err
 		}
 		reply := p.reply(doc.Body, store.SourceCacheTenant, false)
+		reply.Via = store.ViaCurated
 		reply.DocIDs = []int64{doc.ID}
 		if err := p.attachCards(ctx, &reply); err != nil {
 			return SendResult{}, false, err
@@ -87,6 +88,7 @@ func (p *pending) fromCache(ctx context.Context) (SendResult, bool, error) {
 		return SendResult{}, false, err
 	}
 	reply := p.reply(entry.Answer, store.SourceCacheTenant, false)
+	reply.Via = store.ViaCache
 	reply.DocIDs = entry.DocIDs
 	if err := p.attachCards(ctx, &reply); err != nil {
 		return SendResult{}, false, err

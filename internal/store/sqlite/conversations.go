@@ -59,27 +59,38 @@ func conversationByScope(ctx context.Context, q queryer, accountID int64, scope 
 	return c, parseTS(seen), nil
 }
 
-const messageColumns = `id, conversation_id, account_id, role, body, source, lang, low_confidence, products, doc_ids, created_at`
+const messageColumns = `id, conversation_id, account_id, role, body, source, lang, low_confidence, products, doc_ids,
+	via, created_at`
+
+// scanMessage reads one row of messageColumns into m, then the row's further columns into
+// extra.
+func scanMessage(row interface{ Scan(...any) error }, m *store.Message, extra ...any) error {
+	var low int
+	var products, docIDs, created string
+	dest := append([]any{&m.ID, &m.ConversationID, &m.AccountID, &m.Role, &m.Body, &m.Source, &m.Lang, &low,
+		&products, &docIDs, &m.Via, &created}, extra...)
+	if err := row.Scan(dest...); err != nil {
+		return fmt.Errorf("scan message: %w", err)
+	}
+	m.LowConfidence = low != 0
+	m.CreatedAt = parseTS(created)
+	if products != "" {
+		if err := json.Unmarshal([]byte(products), &m.Products); err != nil {
+			return fmt.Errorf("message %d products: %w", m.ID, err)
+		}
+	}
+	m.DocIDs = parseIDs(docIDs)
+	return nil
+}
 
 func scanMessages(rows *sql.Rows) ([]store.Message, error) {
 	defer rows.Close()
 	out := []store.Message{}
 	for rows.Next() {
 		var m store.Message
-		var low int
-		var products, docIDs, created string
-		if err := rows.Scan(&m.ID, &m.ConversationID, &m.AccountID, &m.Role, &m.Body, &m.Source, &m.Lang, &low,
-			&products, &docIDs, &created); err != nil {
-			return nil, fmt.Errorf("scan message: %w", err)
+		if err := scanMessage(rows, &m); err != nil {
+			return nil, err
 		}
-		m.LowConfidence = low != 0
-		m.CreatedAt = parseTS(created)
-		if products != "" {
-			if err := json.Unmarshal([]byte(products), &m.Products); err != nil {
-				return nil, fmt.Errorf("message %d products: %w", m.ID, err)
-			}
-		}
-		m.DocIDs = parseIDs(docIDs)
 		out = append(out, m)
 	}
 	return out, rows.Err()
@@ -113,7 +124,9 @@ func (s *Store) LastMessages(ctx context.Context, accountID, conversationID int6
 // transaction for the same reason. With t.Budget, the token's spend is summed after the charges,
 // in the same transaction, and the budget notice queued when it is reached. The charges'
 // amounts and event ids, t.Capped and t.NoticeQueued are written back only once the
-// transaction has committed, so a failed turn can be retried as it was.
+// transaction has committed, so a failed turn can be retried as it was. For the dashboard, the
+// turn also moves the conversation's last message time, counts its reply in the day's totals
+// and, when the reply is a fallback, makes the question an open review item.
 func (s *Store) SaveTurn(ctx context.Context, t *store.Turn) error {
 	charges := make([]store.Charge, 0, 1+len(t.Extra))
 	charges = append(append(charges, t.Charge), t.Extra...)
@@ -170,9 +183,18 @@ func (s *Store) SaveTurn(ctx context.Context, t *store.Turn) error {
 				return err
 			}
 		}
+		charged := false
 		for i := range charges {
 			if err := recordCharge(ctx, tx, t.AccountID, t.Reply.ID, t.EmbedTokenID, &charges[i], balances[i], now); err != nil {
 				return err
+			}
+			charged = charged || (charges[i].EventType != "" && charges[i].AmountMicro > 0)
+		}
+		for _, m := range []*store.Message{&t.User, &t.Reply} {
+			if m.Role == store.RoleAssistant {
+				if err := countReply(ctx, tx, m, charged); err != nil {
+					return err
+				}
 			}
 		}
 		if b := t.Budget; b != nil {
@@ -189,8 +211,13 @@ func (s *Store) SaveTurn(ctx context.Context, t *store.Turn) error {
 				}
 			}
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE conversations SET lang = ?, updated_at = ? WHERE id = ? AND account_id = ?`,
-			t.Lang, ts(now), t.ConversationID, t.AccountID); err != nil {
+		if t.Reply.Source == store.SourceFallback {
+			if err := recordFallback(ctx, tx, t); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE conversations SET lang = ?, updated_at = ?, last_message_at = ?
+			WHERE id = ? AND account_id = ?`, t.Lang, ts(now), ts(now), t.ConversationID, t.AccountID); err != nil {
 			return fmt.Errorf("update conversation: %w", err)
 		}
 		if u := t.Summary; u != nil {
@@ -230,9 +257,9 @@ func (s *Store) SaveTurn(ctx context.Context, t *store.Turn) error {
 }
 
 // recordCharge writes a charge's ledger row (when money moved), its usage event (attributed to
-// the embed token, when not 0) and the event's provider calls, and sets c.EventID. A charge
-// without an event type records no event. messageID 0 (a charge outside any conversation,
-// ChargeUsage) is stored as NULL in both rows.
+// the embed token, when not 0, and counted in the day's totals) and the event's provider
+// calls, and sets c.EventID. A charge without an event type records no event. messageID 0 (a
+// charge outside any conversation, ChargeUsage) is stored as NULL in both rows.
 func recordCharge(ctx context.Context, tx *sql.Tx, accountID, messageID, embedTokenID int64, c *store.Charge,
 	balance int64, now time.Time) error {
 	if c.AmountMicro > 0 {
@@ -250,6 +277,9 @@ func recordCharge(ctx context.Context, tx *sql.Tx, accountID, messageID, embedTo
 		c.EventType, c.AmountMicro, c.InputTokens, c.OutputTokens, nullInt(messageID), nullInt(embedTokenID),
 		ts(now)).Scan(&c.EventID); err != nil {
 		return fmt.Errorf("insert usage: %w", err)
+	}
+	if err := countUsage(ctx, tx, accountID, c, now); err != nil {
+		return err
 	}
 	for i, call := range c.Calls {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO usage_calls (event_id, account_id, ord, call, model, input_tokens,
@@ -323,9 +353,9 @@ func insertMessage(ctx context.Context, tx *sql.Tx, m *store.Message) error {
 		products = string(b)
 	}
 	err := tx.QueryRowContext(ctx, `INSERT INTO messages (conversation_id, account_id, role, body, source, lang,
-		low_confidence, products, doc_ids, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+		low_confidence, products, doc_ids, via, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 		m.ConversationID, m.AccountID, m.Role, m.Body, m.Source, m.Lang, boolInt(m.LowConfidence), products,
-		formatIDs(m.DocIDs), ts(m.CreatedAt)).Scan(&m.ID)
+		formatIDs(m.DocIDs), m.Via, ts(m.CreatedAt)).Scan(&m.ID)
 	if err != nil {
 		return fmt.Errorf("insert message: %w", err)
 	}

@@ -368,3 +368,149 @@ func TestUpgradeFromMigration3(t *testing.T) {
 		t.Fatalf("tokens after down and up: %v %+v", err, toks)
 	}
 }
+
+// A database written by a release at migration 6 opens, gains the dashboard's migration 8 and
+// keeps its data: conversations get their last message time, earlier fallbacks become open
+// review items (their questions grouped by a key computed in Go until a review write stores
+// it), and the daily counts hold the earlier replies and usage. Migration 8's Down step takes
+// the schema back with the data still there.
+func TestUpgradeFromMigration6(t *testing.T) {
+	dir := t.TempDir()
+	migrationsAt(t, dir, 6)
+	const dayA, dayB = "2025-01-02", "2025-01-03"
+	at := func(day, clock string) string { return day + "T" + clock + ".000000Z" }
+	rawExec(t, dir,
+		`INSERT INTO accounts (id, name, plan, lang, balance_micro, tone_preset, send_rate_per_min, daily_answers,
+			input_rate_micro, output_rate_micro, created_at, updated_at)
+			VALUES (1, 'Old', 'starter', 'en', 100000, 'professional', 15, 200, 3000000, 25000000,
+			'`+at(dayA, "08:00:00")+`', '`+at(dayA, "08:00:00")+`')`,
+		`INSERT INTO embed_tokens (id, account_id, prefix, hash, label, domains, daily_budget_micro, created_at, updated_at)
+			VALUES (1, 1, 'svc_emb_0123abcd', x'01', 'shop', 'old.test', 3000, '`+at(dayA, "08:00:00")+`',
+			'`+at(dayA, "08:00:00")+`')`,
+		`INSERT INTO conversations (id, account_id, scope, embed_token_id, visitor, lang, created_at, updated_at) VALUES
+			(1, 1, 'api', NULL, '', 'tr', '`+at(dayA, "09:00:00")+`', '`+at(dayA, "11:00:00")+`'),
+			(2, 1, 'embed:1:v', 1, 'v', 'tr', '`+at(dayB, "09:00:00")+`', '`+at(dayB, "10:00:00")+`'),
+			(3, 1, 'embed:1:w', 1, 'w', 'en', '`+at(dayB, "09:30:00")+`', '`+at(dayB, "09:30:00")+`')`,
+		`INSERT INTO messages (id, conversation_id, account_id, role, body, source, lang, low_confidence, created_at) VALUES
+			(1, 1, 1, 'user', 'İade var mı?', 'fallback', 'tr', 0, '`+at(dayA, "10:00:00")+`'),
+			(2, 1, 1, 'assistant', 'Bilmiyorum.', 'fallback', 'tr', 1, '`+at(dayA, "10:00:00")+`'),
+			(3, 1, 1, 'user', 'Kargo?', 'ai', 'tr', 0, '`+at(dayA, "11:00:00")+`'),
+			(4, 1, 1, 'assistant', 'İki gün.', 'ai', 'tr', 0, '`+at(dayA, "11:00:00")+`'),
+			(5, 2, 1, 'user', 'IADE VAR MI?', 'fallback', 'tr', 0, '`+at(dayB, "09:00:00")+`'),
+			(6, 2, 1, 'assistant', 'Bilmiyorum.', 'fallback', 'tr', 1, '`+at(dayB, "09:00:00")+`'),
+			(7, 2, 1, 'user', 'Hediye?', 'cache_tenant', 'tr', 0, '`+at(dayB, "10:00:00")+`'),
+			(8, 2, 1, 'assistant', 'Var.', 'cache_tenant', 'tr', 0, '`+at(dayB, "10:00:00")+`')`,
+		`INSERT INTO usage_events (account_id, event_type, cost_micro, message_id, embed_token_id, created_at) VALUES
+			(1, 'fallback', 0, 2, NULL, '`+at(dayA, "10:00:00")+`'),
+			(1, 'answer', 3000, 4, NULL, '`+at(dayA, "11:00:00")+`'),
+			(1, 'summary', 500, 4, NULL, '`+at(dayA, "11:00:00")+`'),
+			(1, 'fallback', 0, 6, 1, '`+at(dayB, "09:00:00")+`'),
+			(1, 'cache_tenant', 0, 8, 1, '`+at(dayB, "10:00:00")+`'),
+			(1, 'intel', 100, NULL, NULL, '`+at(dayB, "12:00:00")+`')`,
+		`INSERT INTO feedback (id, account_id, message_id, rating, comment, created_at)
+			VALUES (1, 1, 4, 'not_helpful', 'Üç gün sürdü.', '`+at(dayA, "12:00:00")+`')`,
+	)
+
+	s := open(t, dir)
+	ctx := context.Background()
+	rows, err := s.ListConversations(ctx, 1, store.ConversationFilter{})
+	if err != nil || len(rows) != 2 || rows[0].ID != 2 || rows[1].ID != 1 {
+		t.Fatalf("conversations after upgrade (the one without messages unlisted): %v %+v", err, rows)
+	}
+	if r := rows[0]; r.TokenLabel != "shop" || r.Fallbacks != 1 || r.Messages != 4 || r.Preview != "Hediye?" ||
+		r.LastMessageAt.Format(time.RFC3339) != dayB+"T10:00:00Z" {
+		t.Fatalf("visitor row: %+v", r)
+	}
+	if r := rows[1]; r.CostMicro != 3500 || r.NotHelpful != 1 || r.Fallbacks != 1 ||
+		r.LastMessageAt.Format(time.RFC3339) != dayA+"T11:00:00Z" {
+		t.Fatalf("api row: %+v", r)
+	}
+	items, total, err := s.ReviewQueue(ctx, 1, "", 0, 10)
+	if err != nil || total != 3 || len(items) != 3 || items[0].ID != 5 || items[1].Kind != store.ReviewNotHelpful ||
+		items[2].ID != 1 || items[2].Answer != "Bilmiyorum." || items[2].Question != "İade var mı?" {
+		t.Fatalf("review queue after upgrade: %v %d %+v", err, total, items)
+	}
+	un, err := s.Unanswered(ctx, 1, time.Time{}, 10)
+	if err != nil || len(un) != 1 || un[0].Count != 2 || un[0].MessageID != 5 || un[0].Question != "IADE VAR MI?" {
+		t.Fatalf("unanswered before the keys are stored: %v %+v", err, un)
+	}
+	usage, err := s.DailyUsage(ctx, 1, time.Time{})
+	if err != nil || len(usage) != 6 || usage[0].EventType != store.EventAnswer || usage[0].CostMicro != 3000 ||
+		usage[5].EventType != "intel" || usage[5].CostMicro != 100 || usage[5].Day.Format(time.DateOnly) != dayB {
+		t.Fatalf("daily usage after upgrade: %v %+v", err, usage)
+	}
+	sources, err := s.DailySources(ctx, 1, time.Time{})
+	if err != nil || len(sources) != 4 || sources[0].Source != store.DaySourceAI || sources[2].Source != store.DaySourceCache {
+		t.Fatalf("daily sources after upgrade (old cache_tenant replies count as reused): %v %+v", err, sources)
+	}
+	if st, err := s.ReplyStats(ctx, 1, time.Time{}); err != nil || st != (store.ReplyStats{Replies: 4, Free: 3, LowConfidence: 2}) {
+		t.Fatalf("reply stats after upgrade: %v %+v", err, st)
+	}
+	if tr, err := s.Transcript(ctx, 1, 1, 0, 10); err != nil || len(tr) != 4 || tr[3].CostMicro != 3500 ||
+		tr[3].EventType != store.EventAnswer || tr[3].Rating != store.RatingNotHelpful {
+		t.Fatalf("transcript after upgrade: %v %+v", err, tr)
+	}
+
+	// The first resolution stores the keys and closes both spellings of the question.
+	doc := &store.Document{Type: store.DocQA, Title: "İade var mı?", Body: "Evet, 14 gün.", Lang: "tr", Hash: "i1",
+		Chunks: []store.Chunk{{Text: "İade var mı? Evet.", Terms: "iade evet"}}}
+	if err := s.ResolveFallback(ctx, 1, 1, doc); err != nil {
+		t.Fatal(err)
+	}
+	if items, total, _ := s.ReviewQueue(ctx, 1, store.ReviewFallback, 0, 10); total != 0 {
+		t.Fatalf("fallback items after the resolution: %+v", items)
+	}
+	if un, _ := s.Unanswered(ctx, 1, time.Time{}, 10); len(un) != 1 || un[0].Count != 2 || un[0].MessageID != 5 {
+		t.Fatalf("unanswered once the keys are stored: %+v", un)
+	}
+	if err := s.DismissReview(ctx, 1, store.ReviewNotHelpful, 1); err != nil {
+		t.Fatal(err)
+	}
+	tr := &store.Turn{AccountID: 1, ConversationID: 1, Lang: "tr",
+		User:   store.Message{Role: store.RoleUser, Body: "Hediye?", Source: store.SourceCacheTenant},
+		Reply:  store.Message{Role: store.RoleAssistant, Body: "Var.", Source: store.SourceCacheTenant, Via: store.ViaCurated},
+		Charge: store.Charge{EventType: store.EventCacheTenant}}
+	if err := s.SaveTurn(ctx, tr); err != nil {
+		t.Fatal(err)
+	}
+	if rows, _ := s.ListConversations(ctx, 1, store.ConversationFilter{Limit: 1}); len(rows) != 1 || rows[0].ID != 1 {
+		t.Fatalf("a new turn did not move its conversation up: %+v", rows)
+	}
+	s.Close()
+
+	migrationsAt(t, dir, 6)
+	if cols := columns(t, dir, "messages"); cols["via"] || !cols["source"] {
+		t.Fatalf("messages after down: %v", cols)
+	}
+	if cols := columns(t, dir, "conversations"); cols["last_message_at"] || !cols["visitor"] {
+		t.Fatalf("conversations after down: %v", cols)
+	}
+	for _, table := range []string{"fallback_questions", "daily_replies", "daily_usage"} {
+		if cols := columns(t, dir, table); len(cols) != 0 {
+			t.Fatalf("%s still exists after down: %v", table, cols)
+		}
+	}
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(dir, sqlite.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var resolved int
+	err = db.QueryRow(`SELECT resolved FROM feedback WHERE id = 1`).Scan(&resolved)
+	db.Close()
+	if err != nil || resolved != 1 {
+		t.Fatalf("a dismissed rating after down: %v resolved=%d, want 1", err, resolved)
+	}
+
+	s = open(t, dir) // and up again
+	defer s.Close()
+	if rows, err := s.ListConversations(ctx, 1, store.ConversationFilter{}); err != nil || len(rows) != 2 || rows[0].ID != 1 ||
+		rows[0].Messages != 6 {
+		t.Fatalf("conversations after down and up: %v %+v", err, rows)
+	}
+	if st, err := s.ReplyStats(ctx, 1, time.Time{}); err != nil || st.Replies != 5 {
+		t.Fatalf("reply stats after down and up: %v %+v", err, st)
+	}
+	if msgs, _ := s.Messages(ctx, 1, 1, 0, 10); len(msgs) != 6 || msgs[5].Via != "" {
+		t.Fatalf("messages after down and up (via is gone with the column): %+v", msgs)
+	}
+}

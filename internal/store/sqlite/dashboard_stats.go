@@ -1,0 +1,369 @@
+package sqlite
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"time"
+
+	"svc/internal/store"
+)
+
+// dayLayout is a UTC day as daily_replies and daily_usage key it: the first characters of a
+// stored time (timeLayout), so migration 8 derived it with substr().
+const dayLayout = "2006-01-02"
+
+// The charts' queries: the daily rows of whole days, and the rows themselves for the part of
+// a day a window starts with.
+const (
+	usageDaysQuery = `SELECT day, event_type, events, cost_micro FROM daily_usage
+		WHERE account_id = ? AND day >= ? ORDER BY day, event_type`
+	usagePartQuery = `SELECT event_type, COUNT(*), COALESCE(SUM(cost_micro), 0) FROM usage_events
+		WHERE account_id = ? AND created_at >= ? AND created_at < ? GROUP BY event_type ORDER BY event_type`
+	repliesDaysQuery = `SELECT day, source, via, replies, low_confidence, charged FROM daily_replies
+		WHERE account_id = ? AND day >= ?`
+	// A turn's usage events carry its reply's id and time, so the replies of the part day that
+	// cost something are the messages its charged events name.
+	repliesPartQuery = `SELECT m.source, m.via, COUNT(*), COALESCE(SUM(m.low_confidence), 0),
+		COALESCE(SUM(CASE WHEN m.id IN (SELECT u.message_id FROM usage_events u WHERE u.account_id = ?
+			AND u.created_at >= ? AND u.created_at < ? AND u.cost_micro > 0) THEN 1 ELSE 0 END), 0)
+		FROM messages m WHERE m.account_id = ? AND m.role = 'assistant' AND m.created_at >= ? AND m.created_at < ?
+		GROUP BY m.source, m.via`
+)
+
+// Unanswered's queries: whether the window holds questions without a key, the grouped
+// questions, and the window's questions one by one.
+const (
+	unkeyedQuery = `SELECT EXISTS (SELECT 1 FROM fallback_questions
+		WHERE account_id = ? AND question_key IS NULL AND created_at >= ?)`
+	unansweredQuery = `SELECT g.n, g.last_at, g.last_id, m.body, m.lang
+		FROM (SELECT COUNT(*) AS n, MAX(created_at) AS last_at, MAX(message_id) AS last_id FROM fallback_questions
+			WHERE account_id = ? AND created_at >= ? GROUP BY question_key
+			ORDER BY n DESC, last_at DESC, last_id DESC LIMIT ?) AS g
+		JOIN messages m ON m.id = g.last_id
+		ORDER BY g.n DESC, g.last_at DESC, g.last_id DESC`
+	unansweredRowsQuery = `SELECT q.message_id, q.question_key, q.created_at, m.body, m.lang
+		FROM fallback_questions q JOIN messages m ON m.id = q.message_id
+		WHERE q.account_id = ? AND q.created_at >= ?`
+)
+
+func dayOf(t time.Time) string { return t.UTC().Format(dayLayout) }
+
+func parseDay(v string) (time.Time, error) {
+	d, err := time.Parse(dayLayout, v)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("day %q: %w", v, err)
+	}
+	return d.UTC(), nil
+}
+
+// countReply counts an assistant reply in its day's daily_replies row; charged tells whether
+// a usage event of its turn cost something.
+func countReply(ctx context.Context, tx *sql.Tx, m *store.Message, charged bool) error {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO daily_replies (account_id, day, source, via, replies, low_confidence,
+		charged) VALUES (?, ?, ?, ?, 1, ?, ?) ON CONFLICT (account_id, day, source, via) DO UPDATE SET
+		replies = replies + 1, low_confidence = low_confidence + excluded.low_confidence, charged = charged + excluded.charged`,
+		m.AccountID, dayOf(m.CreatedAt), m.Source, m.Via, boolInt(m.LowConfidence), boolInt(charged)); err != nil {
+		return fmt.Errorf("count reply: %w", err)
+	}
+	return nil
+}
+
+// countUsage counts a usage event in its day's daily_usage row.
+func countUsage(ctx context.Context, tx *sql.Tx, accountID int64, c *store.Charge, at time.Time) error {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO daily_usage (account_id, day, event_type, events, cost_micro)
+		VALUES (?, ?, ?, 1, ?) ON CONFLICT (account_id, day, event_type) DO UPDATE SET
+		events = events + 1, cost_micro = cost_micro + excluded.cost_micro`,
+		accountID, dayOf(at), c.EventType, c.AmountMicro); err != nil {
+		return fmt.Errorf("count usage: %w", err)
+	}
+	return nil
+}
+
+// window is a chart's time window split where the daily rows can serve it: the whole days
+// from fromDay on come from daily_replies and daily_usage; when since is not a midnight, the
+// rest of its day, [since, partEnd), is counted from the rows themselves (one day at most,
+// read through an index on (account_id, created_at)).
+type window struct {
+	fromDay        string
+	partial        bool
+	partDay        time.Time
+	since, partEnd string
+}
+
+func splitWindow(since time.Time) window {
+	day := since.UTC().Truncate(24 * time.Hour)
+	if day.Equal(since) {
+		return window{fromDay: dayOf(day)}
+	}
+	next := day.Add(24 * time.Hour)
+	return window{fromDay: dayOf(next), partial: true, partDay: day, since: ts(since), partEnd: ts(next)}
+}
+
+// DailyUsage sums the account's usage events of the window by day and type.
+func (s *Store) DailyUsage(ctx context.Context, accountID int64, since time.Time) ([]store.DayUsage, error) {
+	w := splitWindow(since)
+	tx, err := s.r.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("daily usage: %w", err)
+	}
+	defer tx.Rollback()
+	out := []store.DayUsage{}
+	if w.partial {
+		rows, err := tx.QueryContext(ctx, usagePartQuery, accountID, w.since, w.partEnd)
+		if err != nil {
+			return nil, fmt.Errorf("daily usage: %w", err)
+		}
+		for rows.Next() {
+			u := store.DayUsage{Day: w.partDay}
+			if err := rows.Scan(&u.EventType, &u.Count, &u.CostMicro); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("daily usage: %w", err)
+			}
+			out = append(out, u)
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return nil, fmt.Errorf("daily usage: %w", err)
+		}
+	}
+	rows, err := tx.QueryContext(ctx, usageDaysQuery, accountID, w.fromDay)
+	if err != nil {
+		return nil, fmt.Errorf("daily usage: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var u store.DayUsage
+		var day string
+		if err := rows.Scan(&day, &u.EventType, &u.Count, &u.CostMicro); err != nil {
+			return nil, fmt.Errorf("daily usage: %w", err)
+		}
+		if u.Day, err = parseDay(day); err != nil {
+			return nil, fmt.Errorf("daily usage: %w", err)
+		}
+		out = append(out, u)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("daily usage: %w", err)
+	}
+	return out, nil
+}
+
+// daySource is the chart's kind of a reply of source and via; ok is false for a source the
+// chart does not show.
+func daySource(source, via string) (kind string, ok bool) {
+	switch source {
+	case store.SourceAI:
+		// Built-in answers given when the provider failed are ai replies too.
+		return store.DaySourceAI, true
+	case store.SourceCacheTenant:
+		if via == store.ViaCurated {
+			return store.DaySourceCurated, true
+		}
+		return store.DaySourceCache, true
+	case store.SourceCacheShared:
+		return store.DaySourceCache, true
+	case store.SourceFallback:
+		return store.DaySourceFallback, true
+	case store.SourceSystem:
+		// Balance and cache-only notices.
+		return store.DaySourceSystem, true
+	}
+	return "", false
+}
+
+// replyCounts is one (day, source, via) group of replies.
+type replyCounts struct {
+	day          time.Time
+	source, via  string
+	replies, low int
+	charged      int
+}
+
+// replyGroups reads the account's replies of the window by day, source and via.
+func replyGroups(ctx context.Context, tx *sql.Tx, accountID int64, since time.Time) ([]replyCounts, error) {
+	w := splitWindow(since)
+	var out []replyCounts
+	if w.partial {
+		rows, err := tx.QueryContext(ctx, repliesPartQuery, accountID, w.since, w.partEnd, accountID, w.since, w.partEnd)
+		if err != nil {
+			return nil, fmt.Errorf("replies: %w", err)
+		}
+		for rows.Next() {
+			g := replyCounts{day: w.partDay}
+			if err := rows.Scan(&g.source, &g.via, &g.replies, &g.low, &g.charged); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("replies: %w", err)
+			}
+			out = append(out, g)
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return nil, fmt.Errorf("replies: %w", err)
+		}
+	}
+	rows, err := tx.QueryContext(ctx, repliesDaysQuery, accountID, w.fromDay)
+	if err != nil {
+		return nil, fmt.Errorf("replies: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var g replyCounts
+		var day string
+		if err := rows.Scan(&day, &g.source, &g.via, &g.replies, &g.low, &g.charged); err != nil {
+			return nil, fmt.Errorf("replies: %w", err)
+		}
+		if g.day, err = parseDay(day); err != nil {
+			return nil, fmt.Errorf("replies: %w", err)
+		}
+		out = append(out, g)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("replies: %w", err)
+	}
+	return out, nil
+}
+
+// DailySources counts the account's replies of the window by day and kind.
+func (s *Store) DailySources(ctx context.Context, accountID int64, since time.Time) ([]store.DaySource, error) {
+	tx, err := s.r.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("daily sources: %w", err)
+	}
+	defer tx.Rollback()
+	groups, err := replyGroups(ctx, tx, accountID, since)
+	if err != nil {
+		return nil, fmt.Errorf("daily sources: %w", err)
+	}
+	type bucket struct {
+		day  time.Time
+		kind string
+	}
+	counts := map[bucket]int{}
+	for _, g := range groups {
+		if kind, ok := daySource(g.source, g.via); ok {
+			counts[bucket{g.day, kind}] += g.replies
+		}
+	}
+	out := make([]store.DaySource, 0, len(counts))
+	for b, n := range counts {
+		out = append(out, store.DaySource{Day: b.day, Source: b.kind, Count: n})
+	}
+	slices.SortFunc(out, func(a, b store.DaySource) int {
+		return cmp.Or(a.Day.Compare(b.Day), cmp.Compare(a.Source, b.Source))
+	})
+	return out, nil
+}
+
+// ReplyStats counts the account's replies of the window; those with no usage event that cost
+// something are free.
+func (s *Store) ReplyStats(ctx context.Context, accountID int64, since time.Time) (store.ReplyStats, error) {
+	var st store.ReplyStats
+	tx, err := s.r.BeginTx(ctx, nil)
+	if err != nil {
+		return st, fmt.Errorf("reply stats: %w", err)
+	}
+	defer tx.Rollback()
+	groups, err := replyGroups(ctx, tx, accountID, since)
+	if err != nil {
+		return st, fmt.Errorf("reply stats: %w", err)
+	}
+	for _, g := range groups {
+		st.Replies += g.replies
+		st.LowConfidence += g.low
+		st.Free += g.replies - g.charged
+	}
+	return st, nil
+}
+
+// Unanswered groups the account's fallback questions of the window by question_key. Questions
+// from before migration 8 whose key no write has filled in yet (see fillQuestionKeys) are
+// grouped in Go instead, which reads every fallback question of the window; once the window
+// has none of them, one grouped query does it.
+func (s *Store) Unanswered(ctx context.Context, accountID int64, since time.Time, limit int) ([]store.UnansweredQuestion, error) {
+	if limit <= 0 {
+		limit = 10
+	}
+	tx, err := s.r.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, fmt.Errorf("unanswered: %w", err)
+	}
+	defer tx.Rollback()
+	var unkeyed bool
+	if err := tx.QueryRowContext(ctx, unkeyedQuery, accountID, ts(since)).Scan(&unkeyed); err != nil {
+		return nil, fmt.Errorf("unanswered: %w", err)
+	}
+	if unkeyed {
+		return unansweredInGo(ctx, tx, accountID, since, limit)
+	}
+	rows, err := tx.QueryContext(ctx, unansweredQuery, accountID, ts(since), limit)
+	if err != nil {
+		return nil, fmt.Errorf("unanswered: %w", err)
+	}
+	defer rows.Close()
+	out := []store.UnansweredQuestion{}
+	for rows.Next() {
+		var q store.UnansweredQuestion
+		var last string
+		if err := rows.Scan(&q.Count, &last, &q.MessageID, &q.Question, &q.Lang); err != nil {
+			return nil, fmt.Errorf("unanswered: %w", err)
+		}
+		q.LastAskedAt = parseTS(last)
+		out = append(out, q)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("unanswered: %w", err)
+	}
+	return out, nil
+}
+
+// unansweredInGo is Unanswered for a window holding questions without a stored key: every
+// question of the window is read and grouped by its key, computed here where missing, in the
+// same order as the grouped query.
+func unansweredInGo(ctx context.Context, tx *sql.Tx, accountID int64, since time.Time, limit int) ([]store.UnansweredQuestion, error) {
+	rows, err := tx.QueryContext(ctx, unansweredRowsQuery, accountID, ts(since))
+	if err != nil {
+		return nil, fmt.Errorf("unanswered: %w", err)
+	}
+	defer rows.Close()
+	groups := map[string]*store.UnansweredQuestion{}
+	for rows.Next() {
+		var id int64
+		var key sql.NullString
+		var created, body, lang string
+		if err := rows.Scan(&id, &key, &created, &body, &lang); err != nil {
+			return nil, fmt.Errorf("unanswered: %w", err)
+		}
+		k := key.String
+		if !key.Valid {
+			k = questionKey(body)
+		}
+		g := groups[k]
+		if g == nil {
+			g = &store.UnansweredQuestion{}
+			groups[k] = g
+		}
+		g.Count++
+		if at := parseTS(created); at.After(g.LastAskedAt) {
+			g.LastAskedAt = at
+		}
+		if id > g.MessageID {
+			g.MessageID, g.Question, g.Lang = id, body, lang
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("unanswered: %w", err)
+	}
+	out := make([]store.UnansweredQuestion, 0, len(groups))
+	for _, g := range groups {
+		out = append(out, *g)
+	}
+	slices.SortFunc(out, func(a, b store.UnansweredQuestion) int {
+		return cmp.Or(cmp.Compare(b.Count, a.Count), b.LastAskedAt.Compare(a.LastAskedAt), cmp.Compare(b.MessageID, a.MessageID))
+	})
+	return out[:min(limit, len(out))], nil
+}
