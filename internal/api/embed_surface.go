@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"svc/internal/account"
 	"svc/internal/chat"
 	"svc/internal/clientip"
 	"svc/internal/embed"
@@ -49,9 +50,10 @@ func (s *Server) embedRoutes() map[string]embedAction {
 //
 //  1. OPTIONS is a CORS preflight (see preflight).
 //  2. A secret key is refused outright (401): it must never be in a browser.
-//  3. The embed token must be valid and active (401).
+//  3. The embed token (or a dashboard preview token) must be valid and active (401).
 //  4. The Origin must be an allowed domain or a subdomain of one (403); a write must carry
-//     an Origin at all (403). Only an allowed origin gets CORS headers.
+//     an Origin at all (403). Only an allowed origin gets CORS headers. A preview token's
+//     Origin must instead be the service's own (403), and gets none.
 //  5. The client address's request rate (429), counted before the token was known.
 //  6. The action must be in the token's scope (403) and the method right (405).
 //  7. The token's request rate (429), then the visitor id (400).
@@ -81,7 +83,16 @@ func (s *Server) embedRequest(w http.ResponseWriter, r *http.Request, ipOK bool,
 		}
 		return errs.New(errs.Unauthorized, "An embed token is required in the X-SVC-Embed-Token header.")
 	}
-	ec, err := s.accounts.AuthenticateEmbed(r.Context(), presented)
+	// A dashboard preview token stands for an embed token whose full value the dashboard
+	// cannot know; it is checked by the dashboard, and then like the token it previews.
+	preview := s.preview != nil && strings.HasPrefix(presented, previewTokenPrefix)
+	var ec account.EmbedCaller
+	var err error
+	if preview {
+		ec, err = s.preview.AuthenticatePreview(r.Context(), presented)
+	} else {
+		ec, err = s.accounts.AuthenticateEmbed(r.Context(), presented)
+	}
 	if err != nil {
 		if !ipOK && errs.KindOf(err) == errs.Unauthorized {
 			return ipLimited
@@ -89,11 +100,18 @@ func (s *Server) embedRequest(w http.ResponseWriter, r *http.Request, ipOK bool,
 		return err
 	}
 	origin := r.Header.Get("Origin")
-	if origin == "" {
+	switch {
+	case origin == "":
 		if r.Method != http.MethodGet && r.Method != http.MethodHead {
 			return errs.New(errs.Forbidden, "A widget request that writes must come from a web page on an allowed domain (Origin header).")
 		}
-	} else {
+	case preview:
+		// The preview runs in the dashboard, on the service's own origin, instead of on one
+		// of the token's domains. Same-origin requests need no CORS headers, so none are set.
+		if !sameOrigin(origin, r.Host) {
+			return errs.New(errs.Forbidden, "A widget preview token works only in the dashboard that issued it.")
+		}
+	default:
 		host, ok := embed.OriginHost(origin)
 		if !ok || !embed.Allowed(ec.Token.Domains, host) {
 			return errs.New(errs.Forbidden, "This site is not allowed to use this embed token.")
@@ -124,6 +142,22 @@ func (s *Server) embedRequest(w http.ResponseWriter, r *http.Request, ipOK bool,
 		return err
 	}
 	return a.fn(w, r, chat.Visitor{Account: ec.Account, Token: ec.Token, ID: visitor}, p)
+}
+
+// previewTokenPrefix starts the dashboard's preview tokens (dashboard.PreviewTokenPrefix;
+// the dashboard's tests prove the two agree end to end).
+const previewTokenPrefix = "svc_prev_"
+
+// sameOrigin reports whether origin is the origin the request was sent to: a well-formed
+// http(s) origin whose host and port are the request's Host. The scheme cannot be compared
+// behind a proxy that ends TLS, and an origin differing only in scheme would need the same
+// host and port to serve both.
+func sameOrigin(origin, host string) bool {
+	if _, ok := embed.OriginHost(origin); !ok || host == "" {
+		return false
+	}
+	_, authority, _ := strings.Cut(origin, "://")
+	return strings.EqualFold(authority, host)
 }
 
 // setCORS lets the allowed origin read the response. Credentials are never allowed: the

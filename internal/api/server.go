@@ -37,8 +37,18 @@ type Deps struct {
 	// Dashboard, when set, serves /dashboard/ (the customer's web console) behind the same
 	// request ids, access log and panic recovery as the API.
 	Dashboard http.Handler
-	Log       *slog.Logger
-	Now       func() time.Time
+	// Preview, when set, lets the widget surface accept the dashboard's short-lived preview
+	// tokens (svc_prev_…) in place of an embed token, from the service's own origin only, so
+	// an owner can try a token's widget inside the dashboard.
+	Preview PreviewAuthenticator
+	Log     *slog.Logger
+	Now     func() time.Time
+}
+
+// PreviewAuthenticator resolves a preview token to the embed token it previews and its
+// account; an invalid, expired or revoked one is an errs.Unauthorized error.
+type PreviewAuthenticator interface {
+	AuthenticatePreview(ctx context.Context, token string) (account.EmbedCaller, error)
 }
 
 // Server serves the public API.
@@ -50,6 +60,7 @@ type Server struct {
 	limiter      ratelimit.Limiter
 	trusted      []netip.Prefix
 	demoPage     []byte
+	preview      PreviewAuthenticator
 	log          *slog.Logger
 	now          func() time.Time
 	actions      map[string]action
@@ -78,7 +89,7 @@ func New(d Deps) *Server {
 		d.Limiter = ratelimit.NewMemory()
 	}
 	s := &Server{st: d.Store, accounts: d.Accounts, chat: d.Chat, studio: d.Studio, limiter: d.Limiter, trusted: d.TrustedProxies,
-		demoPage: d.DemoPage, log: d.Log, now: d.Now}
+		demoPage: d.DemoPage, preview: d.Preview, log: d.Log, now: d.Now}
 	get, post := []string{http.MethodGet, http.MethodHead}, []string{http.MethodPost}
 	s.actions = map[string]action{
 		"start":        {get, s.start},

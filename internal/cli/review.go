@@ -99,7 +99,7 @@ func cmdReviewAnswer(ctx context.Context, args []string, env Env) error {
 	if strings.TrimSpace(item.Question) == "" {
 		return usagef("review answer: item %d has no question to attach the answer to", msgID)
 	}
-	doc, err := kb.Build(kb.Record{Type: kb.TypeQA, Question: item.Question, Answer: answer, Lang: item.Lang})
+	doc, err := kb.CuratedAnswer(item.Question, answer, item.Lang)
 	if err != nil {
 		return usagef("review answer: %v", err)
 	}

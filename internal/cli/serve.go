@@ -162,13 +162,14 @@ func NewApp(st store.Store, accounts *account.Service, cfg config.Config, log *s
 		Log: log})
 	app.Users = users.New(users.Deps{Store: st, Now: opts.Now, PublicURL: cfg.PublicURL, Log: log, Kick: kick})
 	dash, err := dashboard.New(dashboard.Deps{Store: st, Users: app.Users, Accounts: accounts, Chat: chatSvc, Studio: studioSvc,
-		Crawler: crawl.New(st, crawl.Options{MaxPages: cfg.CrawlMaxPages, AllowPrivate: cfg.CrawlAllowPrivate}, log),
-		Limiter: limiter, PublicURL: cfg.PublicURL, TrustedProxies: cfg.TrustedProxies, Log: log, Now: opts.Now})
+		Crawler:       crawl.New(st, crawl.Options{MaxPages: cfg.CrawlMaxPages, AllowPrivate: cfg.CrawlAllowPrivate}, log),
+		CrawlInterval: cfg.CrawlInterval,
+		Limiter:       limiter, PublicURL: cfg.PublicURL, TrustedProxies: cfg.TrustedProxies, Log: log, Now: opts.Now})
 	if err != nil {
 		return nil, err
 	}
 	app.Handler = api.New(api.Deps{Store: st, Accounts: accounts, Chat: chatSvc, Studio: studioSvc, Limiter: limiter,
-		TrustedProxies: cfg.TrustedProxies, DemoPage: opts.DemoPage, Dashboard: dash, Log: log, Now: opts.Now})
+		TrustedProxies: cfg.TrustedProxies, DemoPage: opts.DemoPage, Dashboard: dash, Preview: dash, Log: log, Now: opts.Now})
 	return app, nil
 }
 

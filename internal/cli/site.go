@@ -42,25 +42,12 @@ func cmdSiteAdd(ctx context.Context, args []string, env Env) error {
 // addSite creates the account's site for rawURL, or returns the one it already has, so that
 // scripts can run `svc site add` repeatedly.
 func addSite(ctx context.Context, st store.Store, accountID int64, rawURL, name string) (store.Site, error) {
-	u, err := crawl.NormalizeURL(rawURL)
-	if err != nil || u.User != nil {
+	site, _, err := crawl.AddSite(ctx, st, accountID, rawURL, name)
+	switch {
+	case errors.Is(err, crawl.ErrSiteURL):
 		return store.Site{}, usagef("site add: %q is not an http or https URL with a host", rawURL)
-	}
-	site := store.Site{AccountID: accountID, URL: u.String(), Host: crawl.BaseHost(u.Hostname()), Name: name}
-	if site.Name == "" {
-		site.Name = u.Hostname()
-	}
-	err = st.CreateSite(ctx, &site)
-	if errors.Is(err, store.ErrConflict) {
-		sites, lerr := st.ListSites(ctx, accountID)
-		if lerr != nil {
-			return store.Site{}, lerr
-		}
-		for _, s := range sites {
-			if s.URL == site.URL {
-				return s, nil
-			}
-		}
+	case errors.Is(err, crawl.ErrSiteName):
+		return store.Site{}, usagef("site add: --name may be at most %d characters", crawl.MaxSiteNameLen)
 	}
 	return site, err
 }

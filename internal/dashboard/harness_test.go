@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -93,13 +94,13 @@ func (h *harness) tenant(name string) (a store.Account, key, email, password str
 	return a, key, email, password
 }
 
-var userSeq = 0
+// userSeq makes e-mails unique across the package's parallel tests.
+var userSeq atomic.Int64
 
 // user adds a user with a password to the account and returns its e-mail and password.
 func (h *harness) user(accountID int64, role string) (email, password string) {
 	h.t.Helper()
-	userSeq++
-	email = strings.ToLower(role) + "-" + itoa(userSeq) + "-" + itoa(int(accountID)) + "@example.test"
+	email = strings.ToLower(role) + "-" + itoa(int(userSeq.Add(1))) + "-" + itoa(int(accountID)) + "@example.test"
 	password = "correct horse battery"
 	if _, _, err := h.users.AddUser(context.Background(), accountID, email, role, password); err != nil {
 		h.t.Fatal(err)

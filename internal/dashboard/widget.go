@@ -1,6 +1,317 @@
 package dashboard
 
-// widgetStore is what the widget pages read and change.
-type widgetStore interface{}
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
 
-func (s *Server) widgetRoutes(rt router) {}
+	"svc/internal/account"
+	"svc/internal/embed"
+	"svc/internal/errs"
+	"svc/internal/i18n"
+	"svc/internal/store"
+)
+
+var (
+	pageWidget        = page{name: "widget", title: "widget.title", nav: "widget"}
+	pageWidgetEdit    = page{name: "widget_edit", title: "widget.edit_title", nav: "widget"}
+	pageWidgetPreview = page{name: "widget_preview", title: "widget.preview_title", nav: "widget"}
+)
+
+// widgetStore is what the widget pages read beyond account.Service: one token, for the edit
+// form and the live preview (both scoped to the signed-in account).
+type widgetStore interface {
+	GetEmbedToken(ctx context.Context, accountID, tokenID int64) (store.EmbedToken, error)
+}
+
+// defaultWidgetColor is the widget's own default colour (widget/src/main.ts), so a snippet
+// without a choice looks like the widget without the attribute.
+const defaultWidgetColor = "#0a66c2"
+
+// hexColor is what data-svc-color accepts: #rgb or #rrggbb. Anything else is replaced by the
+// default, so nothing an owner types can break out of the snippet's attribute.
+var hexColor = regexp.MustCompile(`^#(?:[0-9a-fA-F]{3}){1,2}$`)
+
+func (s *Server) widgetRoutes(rt router) {
+	rt.handle("GET /dashboard/widget", ownerOnly, s.widgetPage)
+	rt.handle("POST /dashboard/widget/tokens", ownerOnly, s.createEmbedToken)
+	rt.handle("GET /dashboard/widget/tokens/{id}/edit", ownerOnly, s.editEmbedTokenPage)
+	rt.handle("POST /dashboard/widget/tokens/{id}", ownerOnly, s.updateEmbedToken)
+	rt.handle("POST /dashboard/widget/tokens/{id}/revoke", ownerOnly, s.revokeEmbedToken)
+	rt.handle("GET /dashboard/widget/tokens/{id}/preview", ownerOnly, s.widgetPreviewPage)
+}
+
+// tokenRow is one embed token with today's usage, as the table shows it.
+type tokenRow struct {
+	store.EmbedToken
+	Usage     store.EmbedUsage
+	BudgetPct int // budget_used_pct: rounded down, like the API's
+	Active    bool
+}
+
+// BarPct is BudgetPct capped for the progress bar (the spend may pass the budget by one
+// answer's reservation).
+func (t tokenRow) BarPct() int { return min(t.BudgetPct, 100) }
+
+// tokenForm is what the create and edit forms send, kept as typed for a form shown again.
+type tokenForm struct {
+	Domains, Label, Budget string
+}
+
+// snippetOpts are the snippet's data-svc-lang and data-svc-color.
+type snippetOpts struct {
+	Lang, Color string
+}
+
+// createdToken is a token right after creation: the only time its full value exists outside
+// the browser that asked for it.
+type createdToken struct {
+	ID      int64
+	Token   string
+	Snippet string
+}
+
+type widgetData struct {
+	Tokens      []tokenRow
+	ActiveCount int
+	MaxActive   int
+	Form        tokenForm
+	Created     *createdToken
+	Opts        snippetOpts
+	// Snippet is the install snippet with a placeholder where the token goes.
+	Snippet string
+	// Preview is the active token whose live preview is shown (0: none), PreviewSrc the
+	// address of the framed preview page.
+	Preview    int64
+	PreviewSrc string
+	MaxLabel   int
+	MaxDomains int
+	MinBudget  string
+	MaxBudget  string
+}
+
+// snippetOpts reads the snippet options of a request, falling back to the account's language
+// and the widget's default colour.
+func (s *Server) snippetOpts(c *reqCtx, lang, color string) snippetOpts {
+	o := snippetOpts{Lang: lang, Color: strings.ToLower(strings.TrimSpace(color))}
+	if !i18n.Supported(o.Lang) {
+		o.Lang = c.Account.Lang
+	}
+	if !i18n.Supported(o.Lang) {
+		o.Lang = i18n.Default
+	}
+	if !hexColor.MatchString(o.Color) {
+		o.Color = defaultWidgetColor
+	}
+	if len(o.Color) == 4 {
+		// #rgb as #rrggbb: the form's colour input takes only the long form.
+		o.Color = string([]byte{'#', o.Color[1], o.Color[1], o.Color[2], o.Color[2], o.Color[3], o.Color[3]})
+	}
+	return o
+}
+
+// snippet is the tag a site pastes. Every part is validated (token characters, a supported
+// language, a hex colour) except the operator's public URL; the page escapes it all anyway.
+func (s *Server) snippet(r *http.Request, token string, o snippetOpts) string {
+	return `<script src="` + s.baseURL(r) + `/widget.js" data-svc-token="` + token + `" data-svc-lang="` + o.Lang +
+		`" data-svc-color="` + o.Color + `" defer></script>`
+}
+
+func (s *Server) widgetData(r *http.Request, c *reqCtx, o snippetOpts) (widgetData, error) {
+	d := widgetData{MaxActive: account.MaxActiveEmbedTokens, Opts: o, Form: tokenForm{Budget: embed.FormatBudget(embed.DefaultBudgetMicro)},
+		MaxLabel: embed.MaxLabelChars, MaxDomains: embed.MaxDomains,
+		MinBudget: embed.FormatBudget(embed.MinBudgetMicro), MaxBudget: embed.FormatBudget(embed.MaxBudgetMicro)}
+	d.Snippet = s.snippet(r, embed.TokenPrefix+"…", o)
+	ts, err := s.d.Accounts.EmbedTokens(r.Context(), c.Account)
+	if err != nil {
+		return d, err
+	}
+	for _, t := range ts {
+		row := tokenRow{EmbedToken: t.Token, Usage: t.Usage, Active: t.Token.Status == store.EmbedActive}
+		if t.Token.DailyBudgetMicro > 0 {
+			row.BudgetPct = int(t.Usage.SpendMicro * 100 / t.Token.DailyBudgetMicro)
+		}
+		if row.Active {
+			d.ActiveCount++
+		}
+		d.Tokens = append(d.Tokens, row)
+	}
+	return d, nil
+}
+
+// previewSrc is the framed preview page of a token with the snippet options.
+func previewSrc(id int64, o snippetOpts) string {
+	return "/dashboard/widget/tokens/" + itoa64(id) + "/preview?" + url.Values{"lang": {o.Lang}, "color": {o.Color}}.Encode()
+}
+
+// widgetPage lists the tokens. ?preview=<id> frames the live preview of one active token:
+// only on request, since the preview runs the real widget on the token's real budget.
+func (s *Server) widgetPage(w http.ResponseWriter, r *http.Request, c *reqCtx) error {
+	q := r.URL.Query()
+	d, err := s.widgetData(r, c, s.snippetOpts(c, q.Get("lang"), q.Get("color")))
+	if err != nil {
+		return err
+	}
+	if id, err := strconv.ParseInt(q.Get("preview"), 10, 64); err == nil {
+		for _, t := range d.Tokens {
+			if t.ID == id && t.Active {
+				d.Preview, d.PreviewSrc = id, previewSrc(id, d.Opts)
+			}
+		}
+	}
+	s.render(w, r, c, pageWidget, 0, d)
+	return nil
+}
+
+// tokenInput is the account.Service input of a form. An empty budget is "not given": the
+// default on create, unchanged on update.
+func tokenInput(f tokenForm) account.EmbedTokenInput {
+	in := account.EmbedTokenInput{Domains: &f.Domains, Label: &f.Label}
+	if f.Budget != "" {
+		in.DailyBudget = &f.Budget
+	}
+	return in
+}
+
+func readTokenForm(r *http.Request) tokenForm {
+	return tokenForm{Domains: strings.TrimSpace(r.PostFormValue("domains")), Label: r.PostFormValue("label"),
+		Budget: strings.TrimSpace(r.PostFormValue("daily_budget_usd"))}
+}
+
+// tokenFormError is the form error of a failed create or update: the dashboard's own text
+// for what it can name, otherwise account.Service's safe message (bad domains, label,
+// budget). nil means err is not the form's fault and goes to the error page.
+func tokenFormError(err error) error {
+	switch errs.KindOf(err) {
+	case errs.TooMany:
+		return invalid("widget.error_limit", account.MaxActiveEmbedTokens)
+	case errs.BadRequest:
+		return err
+	}
+	return nil
+}
+
+// createEmbedToken makes a token and answers with the page showing it once, with its
+// snippet: the full token is in this response only, never stored, put in a cookie or a URL.
+func (s *Server) createEmbedToken(w http.ResponseWriter, r *http.Request, c *reqCtx) error {
+	f := readTokenForm(r)
+	d, err := s.widgetData(r, c, s.snippetOpts(c, r.PostFormValue("lang"), r.PostFormValue("color")))
+	if err != nil {
+		return err
+	}
+	if f.Domains == "" {
+		d.Form = f
+		s.formError(w, r, c, pageWidget, invalid("widget.error_domains"), d)
+		return nil
+	}
+	plain, t, err := s.d.Accounts.CreateEmbedToken(r.Context(), c.Account, tokenInput(f))
+	if err != nil {
+		ferr := tokenFormError(err)
+		if ferr == nil {
+			return err
+		}
+		d.Form = f
+		s.formError(w, r, c, pageWidget, ferr, d)
+		return nil
+	}
+	// Read the list again so the new token is in the table too.
+	if d, err = s.widgetData(r, c, d.Opts); err != nil {
+		return err
+	}
+	d.Created = &createdToken{ID: t.ID, Token: plain, Snippet: s.snippet(r, plain, d.Opts)}
+	s.render(w, r, c, pageWidget, 0, d)
+	return nil
+}
+
+// pathID reads the {id} of a route; anything but a positive number names no token.
+func pathID(r *http.Request) (int64, error) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, errs.New(errs.NotFound, "No such item.")
+	}
+	return id, nil
+}
+
+// accountToken reads one of the signed-in account's tokens; another account's is a 404.
+func (s *Server) accountToken(ctx context.Context, c *reqCtx, id int64) (store.EmbedToken, error) {
+	t, err := s.st.GetEmbedToken(ctx, c.Account.ID, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return t, errs.New(errs.NotFound, "No such embed token.")
+	}
+	return t, err
+}
+
+type widgetEditData struct {
+	Token      store.EmbedToken
+	Active     bool
+	Form       tokenForm
+	MaxLabel   int
+	MaxDomains int
+	MinBudget  string
+	MaxBudget  string
+}
+
+func (s *Server) editData(t store.EmbedToken) widgetEditData {
+	return widgetEditData{Token: t, Active: t.Status == store.EmbedActive,
+		Form:     tokenForm{Domains: strings.Join(t.Domains, "\n"), Label: t.Label, Budget: embed.FormatBudget(t.DailyBudgetMicro)},
+		MaxLabel: embed.MaxLabelChars, MaxDomains: embed.MaxDomains,
+		MinBudget: embed.FormatBudget(embed.MinBudgetMicro), MaxBudget: embed.FormatBudget(embed.MaxBudgetMicro)}
+}
+
+func (s *Server) editEmbedTokenPage(w http.ResponseWriter, r *http.Request, c *reqCtx) error {
+	id, err := pathID(r)
+	if err != nil {
+		return err
+	}
+	t, err := s.accountToken(r.Context(), c, id)
+	if err != nil {
+		return err
+	}
+	s.render(w, r, c, pageWidgetEdit, 0, s.editData(t))
+	return nil
+}
+
+func (s *Server) updateEmbedToken(w http.ResponseWriter, r *http.Request, c *reqCtx) error {
+	id, err := pathID(r)
+	if err != nil {
+		return err
+	}
+	t, err := s.accountToken(r.Context(), c, id)
+	if err != nil {
+		return err
+	}
+	d := s.editData(t)
+	d.Form = readTokenForm(r)
+	if d.Form.Domains == "" {
+		s.formError(w, r, c, pageWidgetEdit, invalid("widget.error_domains"), d)
+		return nil
+	}
+	if err := s.d.Accounts.UpdateEmbedToken(r.Context(), c.Account, id, tokenInput(d.Form)); err != nil {
+		ferr := tokenFormError(err)
+		if ferr == nil {
+			return err
+		}
+		s.formError(w, r, c, pageWidgetEdit, ferr, d)
+		return nil
+	}
+	s.redirect(w, r, "/dashboard/widget", "flash.widget_token_saved")
+	return nil
+}
+
+// revokeEmbedToken revokes for good (the page asks before the form is sent); the widget
+// using the token, and any preview of it, is refused from its next request.
+func (s *Server) revokeEmbedToken(w http.ResponseWriter, r *http.Request, c *reqCtx) error {
+	id, err := pathID(r)
+	if err != nil {
+		return err
+	}
+	if err := s.d.Accounts.RevokeEmbedToken(r.Context(), c.Account, id); err != nil {
+		return err
+	}
+	s.redirect(w, r, "/dashboard/widget", "flash.widget_token_revoked")
+	return nil
+}

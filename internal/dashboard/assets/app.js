@@ -61,7 +61,12 @@
       var opts = {
         width: width, height: 260, series: series,
         scales: { x: { time: true } },
-        axes: [{}, { values: function (u, vals) { return vals.map(function (v) { return spec.money ? '$' + v.toFixed(2) : v; }); } }],
+        axes: [{}, { size: 70, values: function (u, vals) {
+          // Daily costs are often fractions of a cent: show as many decimals as the axis's step needs.
+          var step = vals.length > 1 ? Math.abs(vals[1] - vals[0]) : 1;
+          var dec = spec.money ? Math.min(6, Math.max(2, Math.ceil(-Math.log10(step || 1)))) : 0;
+          return vals.map(function (v) { return spec.money ? '$' + v.toFixed(dec) : String(v); });
+        } }],
         legend: { live: true },
       };
       var plot = new window.uPlot(opts, data, el);

@@ -1,0 +1,163 @@
+package dashboard
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strings"
+	"time"
+
+	"svc/internal/crawl"
+	"svc/internal/errs"
+	"svc/internal/store"
+)
+
+// kbLeaseProbe is how long "crawl now" holds a site's lease to learn whether another crawl
+// (the scheduler, an operator's svc crawl, another replica) has it; it is released at once.
+const kbLeaseProbe = time.Minute
+
+// kbAddSite adds a site as `svc site add` does (crawl.AddSite): the same validation, and
+// adding a site the account already has is not an error.
+func (s *Server) kbAddSite(w http.ResponseWriter, r *http.Request, c *reqCtx) error {
+	rawURL, name := strings.TrimSpace(r.PostFormValue("url")), strings.TrimSpace(r.PostFormValue("name"))
+	_, existed, err := crawl.AddSite(r.Context(), s.st, c.Account.ID, rawURL, name)
+	var formErr error
+	switch {
+	case errors.Is(err, crawl.ErrSiteURL):
+		formErr = invalid("kb.site_error_url")
+	case errors.Is(err, crawl.ErrSiteName):
+		formErr = invalid("kb.site_error_name", crawl.MaxSiteNameLen)
+	case err != nil:
+		return err
+	}
+	if formErr != nil {
+		d, err := s.kbOverviewData(r.Context(), c)
+		if err != nil {
+			return err
+		}
+		d.Overview.SiteURL, d.Overview.SiteName = rawURL, name
+		d.Overview.SiteError = s.errorText(c, formErr)
+		s.render(w, r, c, pageKB, http.StatusBadRequest, d)
+		return nil
+	}
+	if existed {
+		s.redirect(w, r, "/dashboard/kb", "flash.kb_site_exists")
+		return nil
+	}
+	s.redirect(w, r, "/dashboard/kb", "flash.kb_site_added")
+	return nil
+}
+
+// kbCrawlNow starts a crawl of the site in the background and sends the user back to the
+// overview, which shows its progress (polled by htmx, or at each reload without JS).
+//
+// A second crawl of a site is refused while one runs: one started here is known in memory;
+// one elsewhere holds the site's lease, which is probed (taken and given back) so that the
+// user hears it now rather than from the progress display. Crawler.Crawl then takes the
+// lease for the crawl itself and releases it with the finished crawl's summary, as for the
+// scheduler's crawls; should another crawl slip in between, the job reports it.
+func (s *Server) kbCrawlNow(w http.ResponseWriter, r *http.Request, c *reqCtx) error {
+	id, err := kbPathID(r)
+	if err != nil {
+		return err
+	}
+	site, err := s.accountSite(r.Context(), c, id)
+	if err != nil {
+		return err
+	}
+	if s.d.Crawler == nil {
+		return errs.New(errs.NotFound, "Crawling is not available.")
+	}
+	back := "/dashboard/kb#site-" + itoa64(site.ID)
+	if s.crawls.running(site.ID) {
+		s.redirectError(w, r, back, "flash.kb_crawl_busy")
+		return nil
+	}
+	now := s.now()
+	won, err := s.st.ClaimSite(r.Context(), c.Account.ID, site.ID, now.Add(kbLeaseProbe))
+	if err != nil {
+		return kbNotFound(err)
+	}
+	if !won {
+		s.redirectError(w, r, back, "flash.kb_crawl_busy")
+		return nil
+	}
+	if err := s.st.ReleaseSite(r.Context(), c.Account.ID, site.ID, now, ""); err != nil {
+		return err
+	}
+	cr := s.d.Crawler
+	started := s.crawls.start(c.Account.ID, site.ID, s.now, func(ctx context.Context, progress func(crawl.ProgressInfo)) (crawl.Result, error) {
+		res, err := cr.Crawl(ctx, site, "", progress)
+		if err != nil && !errors.Is(err, crawl.ErrBusy) {
+			s.log.Warn("dashboard crawl failed", "account", site.AccountID, "site", site.ID, "err", err)
+		}
+		return res, err
+	})
+	if !started {
+		s.redirectError(w, r, back, "flash.kb_crawl_busy")
+		return nil
+	}
+	s.redirect(w, r, back, "flash.kb_crawl_started")
+	return nil
+}
+
+// kbProgressData is what the progress display shows of a crawl started here.
+type kbProgressData struct {
+	SiteID int64
+	// State: "running", "finished", "busy" (another crawl held the lease) or "failed".
+	State             string
+	Done, Total       int // Total is an estimate (fetched + queued, capped by the page budget); 0 unknown
+	Started, Finished time.Time
+	Result            crawl.Result
+}
+
+func (s *Server) progressData(site store.Site, j crawlJob) *kbProgressData {
+	p := &kbProgressData{SiteID: site.ID, Done: j.done, Total: min(j.done+j.queued, j.max),
+		Started: j.started, Finished: j.finished, Result: j.result}
+	switch {
+	case j.running:
+		p.State = "running"
+	case errors.Is(j.err, crawl.ErrBusy):
+		p.State = "busy"
+	case j.err != nil:
+		p.State = "failed"
+	default:
+		p.State = "finished"
+	}
+	return p
+}
+
+// kbCrawlProgress is the progress fragment htmx polls every second while a crawl runs; the
+// fragment of a finished crawl carries no trigger, so the polling stops. A browser that
+// opens the address itself (no htmx) is sent to the overview, which shows the same state.
+func (s *Server) kbCrawlProgress(w http.ResponseWriter, r *http.Request, c *reqCtx) error {
+	id, err := kbPathID(r)
+	if err != nil {
+		return err
+	}
+	site, err := s.accountSite(r.Context(), c, id)
+	if err != nil {
+		return err
+	}
+	if r.Header.Get("HX-Request") != "true" {
+		http.Redirect(w, r, "/dashboard/kb#site-"+itoa64(site.ID), http.StatusSeeOther)
+		return nil
+	}
+	var p *kbProgressData
+	if j, ok := s.crawls.get(c.Account.ID, site.ID, s.now()); ok {
+		p = s.progressData(site, j)
+	} else {
+		// Nothing in memory (finished long ago, or another replica crawls): the stored state.
+		p = &kbProgressData{SiteID: site.ID, State: "idle"}
+	}
+	s.renderFragment(w, r, c, pageKB, "kb-progress-fragment", p)
+	return nil
+}
+
+// StoppedKey is why the crawl ended early ("" when it was complete).
+func (p *kbProgressData) StoppedKey() string {
+	if p.Result.Complete {
+		return ""
+	}
+	return kbStoppedKey(p.Result.Stopped)
+}
