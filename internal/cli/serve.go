@@ -93,6 +93,13 @@ func cmdServe(ctx context.Context, args []string, env Env, seed bool) error {
 		return err
 	}
 	go app.sweepSessions(ctx)
+	// Crawls started from the dashboard end after the HTTP drain and release their sites'
+	// leases before the store closes (deferred earlier, so it runs later).
+	defer func() {
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.cfg.ShutdownTimeout)
+		defer cancel()
+		app.Dashboard.StopCrawls(sctx)
+	}()
 	if app.Outbox != nil {
 		octx, stopOutbox := context.WithCancel(ctx)
 		outboxDone := make(chan struct{})
@@ -127,6 +134,8 @@ type App struct {
 	Handler http.Handler
 	// Users signs dashboard users in; serve sweeps its stale sessions.
 	Users *users.Service
+	// Dashboard serves /dashboard/; serve stops the crawls it started on shutdown.
+	Dashboard *dashboard.Server
 	// Outbox delivers owner notices; nil when no SMTP server is configured, and then the
 	// notices wait, durable, in the store.
 	Outbox *notify.Worker
@@ -170,6 +179,7 @@ func NewApp(st store.Store, accounts *account.Service, cfg config.Config, log *s
 	}
 	app.Handler = api.New(api.Deps{Store: st, Accounts: accounts, Chat: chatSvc, Studio: studioSvc, Limiter: limiter,
 		TrustedProxies: cfg.TrustedProxies, DemoPage: opts.DemoPage, Dashboard: dash, Preview: dash, Log: log, Now: opts.Now})
+	app.Dashboard = dash
 	return app, nil
 }
 

@@ -176,6 +176,8 @@ type kbDocData struct {
 	// Curated marks a Q&A entry of the account's own (not learned from a crawled page),
 	// which the Q&A editor changes.
 	Curated bool
+	// Article is an article's help-centre data (GetDocument reads a product's card only).
+	Article *store.ArticleMeta
 }
 
 func (s *Server) kbDocument(w http.ResponseWriter, r *http.Request, c *reqCtx) error {
@@ -193,10 +195,31 @@ func (s *Server) kbDocument(w http.ResponseWriter, r *http.Request, c *reqCtx) e
 			dd.SiteName = site.Name
 		}
 	}
+	if doc.Type == store.DocArticle {
+		if dd.Article, err = s.articleMeta(r.Context(), c, doc); err != nil {
+			return err
+		}
+	}
 	d := s.kbView(c, "document", "documents")
 	d.Doc = dd
 	s.render(w, r, c, pageKB, 0, d)
 	return nil
+}
+
+// articleMeta finds an article's category and slug through the browser's list, which
+// carries them, searching by the article's title (nil when not found).
+func (s *Server) articleMeta(ctx context.Context, c *reqCtx, doc store.Document) (*store.ArticleMeta, error) {
+	rows, _, err := s.st.ListDocuments(ctx, c.Account.ID, store.DocQuery{Type: store.DocArticle, Lang: doc.Lang,
+		Query: doc.Title, Limit: 50})
+	if err != nil {
+		return nil, err
+	}
+	for _, row := range rows {
+		if row.ID == doc.ID {
+			return row.Article, nil
+		}
+	}
+	return nil, nil
 }
 
 // kbDeleteDocument removes a document; the store withdraws the cached answers drawn from it

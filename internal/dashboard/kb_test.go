@@ -78,11 +78,19 @@ func TestKBDocumentsBrowseByTypeSearchAndPage(t *testing.T) {
 		"Kaçkar Pro Trekking Botu", "<strong>4.290,00 TL</strong> · Ayakkabı", "6 documents match.")
 	// Articles show their category.
 	p = b.get("/dashboard/kb/documents?type=article&lang=en")
+	var article store.DocumentRow
 	for _, row := range h.kbDocs(a.ID, store.DocArticle, "") {
 		if row.Lang == "en" && row.Article != nil && row.Article.CategoryName != "" {
 			mustContain(t, p.Body, row.Article.CategoryName)
+			article = row
 		}
 	}
+	if article.ID == 0 {
+		t.Fatal("the demo KB has no English article with a category")
+	}
+	// An article's page shows its category too.
+	p = b.get("/dashboard/kb/documents/" + strconv.FormatInt(article.ID, 10))
+	mustContain(t, p.Body, "Help-centre article", article.Article.CategoryName, "<code>"+article.Article.Slug+"</code>")
 	// Search narrows the list; the filters stay in the form and the type links.
 	p = b.get("/dashboard/kb/documents?q=" + url.QueryEscape("Kaçkar Pro") + "&lang=tr")
 	mustContain(t, p.Body, "Kaçkar Pro Trekking Botu", `value="Kaçkar Pro"`, `<option value="tr" selected>`)
@@ -240,6 +248,7 @@ func TestKBPagesHaveEveryTextInEveryLanguage(t *testing.T) {
 	h.kbSite(a.ID, "https://shop.example/")
 	b := h.kbOwner(email, pw)
 	doc := h.kbDocs(a.ID, store.DocProduct, "")[0]
+	article := h.kbDocs(a.ID, store.DocArticle, "")[0]
 	qa := h.kbDocs(a.ID, store.DocQA, "")[0]
 	key := regexp.MustCompile(`\b(kb|flash|lang|pager)\.[a-z_]+`)
 	for _, lang := range []string{"en", "tr", "de"} {
@@ -247,7 +256,8 @@ func TestKBPagesHaveEveryTextInEveryLanguage(t *testing.T) {
 			t.Fatalf("set lang %s: %d", lang, p.Status)
 		}
 		for _, path := range []string{"/dashboard/kb", "/dashboard/kb/documents?type=product", "/dashboard/kb/documents?type=article",
-			"/dashboard/kb/documents/" + strconv.FormatInt(doc.ID, 10), "/dashboard/kb/qa",
+			"/dashboard/kb/documents/" + strconv.FormatInt(doc.ID, 10), "/dashboard/kb/documents/" + strconv.FormatInt(article.ID, 10),
+			"/dashboard/kb/qa",
 			"/dashboard/kb/qa/new", "/dashboard/kb/qa/" + strconv.FormatInt(qa.ID, 10) + "/edit", "/dashboard/kb/import"} {
 			p := b.get(path)
 			kbMustStatus(t, lang+" "+path, p, http.StatusOK)

@@ -225,7 +225,9 @@ func (s *Server) renderError(w http.ResponseWriter, r *http.Request, c *reqCtx, 
 		Message string
 	}{status, s.errorText(c, err)}
 	if r.Header.Get("HX-Request") == "true" {
-		s.renderFragment(w, r, c, page{name: "error"}, "error-fragment", data)
+		// The fragment keeps the status (a foreign id is a 404 for htmx too); the page's
+		// htmx config swaps 4xx and 5xx answers in, so the message is seen.
+		s.execute(w, r, "error", "error-fragment", status, s.newView(w, r, c, page{name: "error"}, data))
 		return
 	}
 	v := s.newView(w, r, c, page{name: "error", title: "error.title"}, data)

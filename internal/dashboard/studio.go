@@ -31,7 +31,7 @@ func (s *Server) studioRoutes(rt router) {
 // The forms' choices. Format values are words the marketing composer recognises in any of
 // the three languages; their labels come from the catalog.
 var (
-	marketingFormats = []choice{{"social post", "studio.mformat_social"}, {"email", "studio.mformat_email"},
+	marketingFormats = []studioChoice{{"social post", "studio.mformat_social"}, {"email", "studio.mformat_email"},
 		{"ad copy", "studio.mformat_ad"}, {"sms", "studio.mformat_sms"}, {"landing page", "studio.mformat_landing"}}
 	marketingDepths = []string{studio.DepthLean, studio.DepthFull, studio.DepthStrategy}
 	intelFormats    = []string{intel.FormatText, intel.FormatMarkdown, intel.FormatTable, intel.FormatList, intel.FormatJSON}
@@ -39,8 +39,8 @@ var (
 	dataTypes       = []string{studio.DataProducts, studio.DataFAQ, studio.DataCategories}
 )
 
-// choice is an option of a select: the value sent and the catalog key of its label.
-type choice struct {
+// studioChoice is an option of a select: the value sent and the catalog key of its label.
+type studioChoice struct {
 	Value, Label string
 }
 
@@ -77,11 +77,11 @@ type intelView struct {
 	Empty bool
 	Meta  studio.Meta
 	// Total is the data op's count of matching rows, nil for the other ops.
-	Total *count
+	Total *studioCount
 }
 
-// count wraps a number a template shows only when present.
-type count struct{ N int }
+// studioCount wraps a number a template shows only when present.
+type studioCount struct{ N int }
 
 type studioData struct {
 	Sites []store.Site
@@ -93,7 +93,7 @@ type studioData struct {
 	IResult *intelView
 	IError  string
 
-	MarketingFormats                    []choice
+	MarketingFormats                    []studioChoice
 	MarketingDepths, Tones              []string
 	IntelOps, IntelFormats, IntelDepths []string
 	DataTypes                           []string
@@ -147,8 +147,8 @@ func (s *Server) respondStudio(w http.ResponseWriter, r *http.Request, c *reqCtx
 	s.render(w, r, c, pageStudio, status, d)
 }
 
-// optID reads an optional positive id of a form ("" or 0: none).
-func optID(v string) (*int64, bool) {
+// optSiteID reads an optional positive id of a form ("" or 0: none).
+func optSiteID(v string) (*int64, bool) {
 	v = strings.TrimSpace(v)
 	if v == "" || v == "0" {
 		return nil, true
@@ -188,7 +188,7 @@ func (s *Server) studioMarketing(w http.ResponseWriter, r *http.Request, c *reqC
 		in.Variants = &n
 	}
 	var ok bool
-	if in.SiteID, ok = optID(f.Site); !ok {
+	if in.SiteID, ok = optSiteID(f.Site); !ok {
 		return fail(s.cat.T(c.Lang, "studio.error_site"), http.StatusBadRequest)
 	}
 	res, err := s.d.Studio.Marketing(r.Context(), c.Account, in)
@@ -213,9 +213,9 @@ func (s *Server) studioMarketing(w http.ResponseWriter, r *http.Request, c *reqC
 	return nil
 }
 
-// splitList splits a form's list as the API does: at commas and line breaks, items trimmed,
+// splitFormList splits a form's list as the API does: at commas and line breaks, items trimmed,
 // empty ones dropped.
-func splitList(v string) []string {
+func splitFormList(v string) []string {
 	var out []string
 	for _, it := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == '\n' }) {
 		if it = strings.TrimSpace(it); it != "" {
@@ -249,9 +249,9 @@ func (s *Server) studioIntelligence(w http.ResponseWriter, r *http.Request, c *r
 	case intel.OpSummarize:
 		in.Topic = f.Topic
 	case intel.OpCompare:
-		in.Items, in.Query = splitList(f.Items), f.Query
+		in.Items, in.Query = splitFormList(f.Items), f.Query
 	case intel.OpExtract:
-		in.Fields, in.Topic = splitList(f.Fields), f.Topic
+		in.Fields, in.Topic = splitFormList(f.Fields), f.Topic
 	case intel.OpData:
 		in.Type, in.Category, in.Query = f.Type, f.Category, f.DataQuery
 		for _, p := range []struct {
@@ -271,7 +271,7 @@ func (s *Server) studioIntelligence(w http.ResponseWriter, r *http.Request, c *r
 		return fail(s.cat.T(c.Lang, "studio.error_op"), http.StatusBadRequest)
 	}
 	var ok bool
-	if in.SiteID, ok = optID(f.Site); !ok {
+	if in.SiteID, ok = optSiteID(f.Site); !ok {
 		return fail(s.cat.T(c.Lang, "studio.error_site"), http.StatusBadRequest)
 	}
 	res, err := s.d.Studio.Intelligence(r.Context(), c.Account, in)
@@ -284,7 +284,7 @@ func (s *Server) studioIntelligence(w http.ResponseWriter, r *http.Request, c *r
 	}
 	v := &intelView{Op: res.Op, Format: res.Format, Meta: res.Meta}
 	if res.Meta.Total != nil {
-		v.Total = &count{N: *res.Meta.Total}
+		v.Total = &studioCount{N: *res.Meta.Total}
 	}
 	switch out := res.Result.(type) {
 	case intel.Table:

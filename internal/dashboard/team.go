@@ -53,7 +53,9 @@ func (s *Server) teamData(r *http.Request, c *reqCtx) (teamData, error) {
 		return d, err
 	}
 	for _, u := range us {
-		d.Users = append(d.Users, teamUser{User: u, Invited: u.PasswordHash == "", Self: u.ID == c.User.ID})
+		tu := teamUser{User: u, Invited: u.PasswordHash == "", Self: u.ID == c.User.ID}
+		tu.PasswordHash = "" // a template has no business with it
+		d.Users = append(d.Users, tu)
 	}
 	return d, nil
 }
@@ -131,7 +133,7 @@ func (s *Server) inviteUser(w http.ResponseWriter, r *http.Request, c *reqCtx) e
 
 // reinviteUser makes a fresh invite link (and mail) for a user who has not set a password.
 func (s *Server) reinviteUser(w http.ResponseWriter, r *http.Request, c *reqCtx) error {
-	id, err := pathID(r)
+	id, err := routeItemID(r)
 	if err != nil {
 		return err
 	}
@@ -156,7 +158,7 @@ func (s *Server) reinviteUser(w http.ResponseWriter, r *http.Request, c *reqCtx)
 // setUserRole changes a role; users.Service refuses to demote the last owner. An owner who
 // made themself an agent can no longer open this page, so they go to the overview.
 func (s *Server) setUserRole(w http.ResponseWriter, r *http.Request, c *reqCtx) error {
-	id, err := pathID(r)
+	id, err := routeItemID(r)
 	if err != nil {
 		return err
 	}
@@ -175,7 +177,7 @@ func (s *Server) setUserRole(w http.ResponseWriter, r *http.Request, c *reqCtx) 
 // sign in. users.Service refuses to remove the last owner, the signed-in one included. An
 // owner who removed themself has no session left and goes to the sign-in page.
 func (s *Server) removeUser(w http.ResponseWriter, r *http.Request, c *reqCtx) error {
-	id, err := pathID(r)
+	id, err := routeItemID(r)
 	if err != nil {
 		return err
 	}

@@ -148,20 +148,24 @@ func previewSrc(id int64, o snippetOpts) string {
 	return "/dashboard/widget/tokens/" + itoa64(id) + "/preview?" + url.Values{"lang": {o.Lang}, "color": {o.Color}}.Encode()
 }
 
-// widgetPage lists the tokens. ?preview=<id> frames the live preview of one active token:
-// only on request, since the preview runs the real widget on the token's real budget.
+// widgetPage lists the tokens and frames the live preview of one active token: the one
+// ?preview=<id> names, else the newest. Framing it costs nothing: the widget calls the
+// service only once the owner opens it.
 func (s *Server) widgetPage(w http.ResponseWriter, r *http.Request, c *reqCtx) error {
 	q := r.URL.Query()
 	d, err := s.widgetData(r, c, s.snippetOpts(c, q.Get("lang"), q.Get("color")))
 	if err != nil {
 		return err
 	}
-	if id, err := strconv.ParseInt(q.Get("preview"), 10, 64); err == nil {
-		for _, t := range d.Tokens {
-			if t.ID == id && t.Active {
-				d.Preview, d.PreviewSrc = id, previewSrc(id, d.Opts)
-			}
+	want, _ := strconv.ParseInt(q.Get("preview"), 10, 64)
+	for _, t := range d.Tokens {
+		// Active tokens come first, newest first: the first one is the default.
+		if t.Active && (d.Preview == 0 || t.ID == want) {
+			d.Preview = t.ID
 		}
+	}
+	if d.Preview != 0 {
+		d.PreviewSrc = previewSrc(d.Preview, d.Opts)
 	}
 	s.render(w, r, c, pageWidget, 0, d)
 	return nil
@@ -227,8 +231,9 @@ func (s *Server) createEmbedToken(w http.ResponseWriter, r *http.Request, c *req
 	return nil
 }
 
-// pathID reads the {id} of a route; anything but a positive number names no token.
-func pathID(r *http.Request) (int64, error) {
+// routeItemID reads the {id} of a route (a token, a user); anything but a positive number
+// names nothing, a 404.
+func routeItemID(r *http.Request) (int64, error) {
 	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if err != nil || id <= 0 {
 		return 0, errs.New(errs.NotFound, "No such item.")
@@ -263,7 +268,7 @@ func (s *Server) editData(t store.EmbedToken) widgetEditData {
 }
 
 func (s *Server) editEmbedTokenPage(w http.ResponseWriter, r *http.Request, c *reqCtx) error {
-	id, err := pathID(r)
+	id, err := routeItemID(r)
 	if err != nil {
 		return err
 	}
@@ -276,7 +281,7 @@ func (s *Server) editEmbedTokenPage(w http.ResponseWriter, r *http.Request, c *r
 }
 
 func (s *Server) updateEmbedToken(w http.ResponseWriter, r *http.Request, c *reqCtx) error {
-	id, err := pathID(r)
+	id, err := routeItemID(r)
 	if err != nil {
 		return err
 	}
@@ -305,7 +310,7 @@ func (s *Server) updateEmbedToken(w http.ResponseWriter, r *http.Request, c *req
 // revokeEmbedToken revokes for good (the page asks before the form is sent); the widget
 // using the token, and any preview of it, is refused from its next request.
 func (s *Server) revokeEmbedToken(w http.ResponseWriter, r *http.Request, c *reqCtx) error {
-	id, err := pathID(r)
+	id, err := routeItemID(r)
 	if err != nil {
 		return err
 	}

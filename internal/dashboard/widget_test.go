@@ -320,7 +320,8 @@ func TestWidgetTokenEditAndRevoke(t *testing.T) {
 	if _, status := h.embedTokenUsage(key, id); status != store.EmbedActive {
 		t.Fatalf("status: %s", status)
 	}
-	if p := b.get("/dashboard/widget?preview=" + fid); strings.Contains(p.Body, "<iframe") {
+	if p := b.get("/dashboard/widget?preview=" + fid); strings.Contains(p.Body, "/tokens/"+fid+"/preview") ||
+		!strings.Contains(p.Body, `<iframe class="preview" src="/dashboard/widget/tokens/`+sid+`/preview`) {
 		t.Error("another account's token is previewed")
 	}
 

@@ -45,34 +45,17 @@ func MustLoad() *Catalog {
 	return c
 }
 
-// LoadFS reads <dir>/<lang>.json for each language from fsys, plus any <dir>/<lang>.*.json
-// parts (a key may be defined once per language).
+// LoadFS reads <dir>/<lang>.json for each language from fsys.
 func LoadFS(fsys fs.FS, dir string) (*Catalog, error) {
 	c := &Catalog{msgs: map[string]map[string]string{}}
 	for _, lang := range Langs {
-		parts, err := fs.Glob(fsys, path.Join(dir, lang+".*json"))
+		b, err := fs.ReadFile(fsys, path.Join(dir, lang+".json"))
 		if err != nil {
 			return nil, fmt.Errorf("i18n: %w", err)
 		}
 		m := map[string]string{}
-		for _, p := range parts {
-			b, err := fs.ReadFile(fsys, p)
-			if err != nil {
-				return nil, fmt.Errorf("i18n: %w", err)
-			}
-			part := map[string]string{}
-			if err := json.Unmarshal(b, &part); err != nil {
-				return nil, fmt.Errorf("i18n: %s: %w", p, err)
-			}
-			for k, v := range part {
-				if _, dup := m[k]; dup {
-					return nil, fmt.Errorf("i18n: %s: %q is defined twice", p, k)
-				}
-				m[k] = v
-			}
-		}
-		if len(parts) == 0 {
-			return nil, fmt.Errorf("i18n: no catalog for %s", lang)
+		if err := json.Unmarshal(b, &m); err != nil {
+			return nil, fmt.Errorf("i18n: %s.json: %w", lang, err)
 		}
 		c.msgs[lang] = m
 	}
