@@ -85,7 +85,7 @@ func TestQuotaErrorRetriesAtMidnightUTC(t *testing.T) {
 func TestBalanceNoticeInEveryLanguage(t *testing.T) {
 	seen := map[string]bool{}
 	for _, l := range []string{"tr", "en", "de"} {
-		n := balanceNotice(l)
+		n := (&Service{texts: defaultTexts()}).balanceNotice(l)
 		if n == "" || seen[n] {
 			t.Fatalf("notice for %s: %q", l, n)
 		}

@@ -318,5 +318,5 @@ func (p *pending) commit(ctx context.Context, reply store.Message, charge store.
 // commitSystem answers with the insufficient-balance notice: HTTP 200, a system message,
 // lowConfidence true, nothing charged.
 func (p *pending) commitSystem(ctx context.Context) (SendResult, error) {
-	return p.commit(ctx, p.reply(balanceNotice(p.lang), store.SourceSystem, true), store.Charge{EventType: store.EventSystem})
+	return p.commit(ctx, p.reply(p.svc.balanceNotice(p.lang), store.SourceSystem, true), store.Charge{EventType: store.EventSystem})
 }

@@ -10,6 +10,7 @@ import (
 
 	"svc/internal/embed"
 	"svc/internal/engine"
+	"svc/internal/i18n"
 	"svc/internal/ratelimit"
 	"svc/internal/store"
 )
@@ -47,6 +48,7 @@ type Service struct {
 	notify  func()
 	now     func() time.Time
 	log     *slog.Logger
+	texts   *i18n.Catalog
 }
 
 // Deps are the Service's collaborators.
@@ -60,6 +62,8 @@ type Deps struct {
 	Notify func()
 	Now    func() time.Time // time.Now when nil
 	Log    *slog.Logger     // slog.Default() when nil
+	// Texts is the catalog of the notices a visitor reads; the embedded one when nil.
+	Texts *i18n.Catalog
 }
 
 // New returns a Service.
@@ -70,8 +74,11 @@ func New(d Deps) *Service {
 	if d.Log == nil {
 		d.Log = slog.Default()
 	}
+	if d.Texts == nil {
+		d.Texts = defaultTexts()
+	}
 	return &Service{st: d.Store, engine: d.Engine, limiter: d.Limiter, surge: d.Surge, notify: d.Notify, now: d.Now,
-		log: d.Log}
+		log: d.Log, texts: d.Texts}
 }
 
 // View is a conversation with some of its messages.

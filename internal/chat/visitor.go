@@ -235,7 +235,7 @@ func (p *pending) budgetReached(ctx context.Context, b *store.TokenBudget) (Send
 		return SendResult{}, err
 	}
 	if spend < b.LimitMicro {
-		return p.commit(ctx, p.reply(cacheOnlyNotice(p.lang, ModeReasonSurge), store.SourceSystem, true),
+		return p.commit(ctx, p.reply(p.svc.cacheOnlyNotice(p.lang, ModeReasonSurge), store.SourceSystem, true),
 			store.Charge{EventType: store.EventCacheOnly})
 	}
 	n := store.BudgetNotice(p.acct.ID, *b, spend)
@@ -253,6 +253,6 @@ func (p *pending) budgetReached(ctx context.Context, b *store.TokenBudget) (Send
 // a free system notice, recorded as a cache_only event so the owner sees what was turned away.
 func (p *pending) commitCacheOnly(ctx context.Context, reason string) (SendResult, error) {
 	p.widget.reason = reason
-	return p.commit(ctx, p.reply(cacheOnlyNotice(p.lang, reason), store.SourceSystem, true),
+	return p.commit(ctx, p.reply(p.svc.cacheOnlyNotice(p.lang, reason), store.SourceSystem, true),
 		store.Charge{EventType: store.EventCacheOnly})
 }

@@ -20,6 +20,7 @@ import (
 	"svc/internal/dashboard"
 	"svc/internal/demo"
 	"svc/internal/embed"
+	"svc/internal/i18n"
 	"svc/internal/notify"
 	"svc/internal/ratelimit"
 	"svc/internal/store"
@@ -165,12 +166,17 @@ func NewApp(st store.Store, accounts *account.Service, cfg config.Config, log *s
 		kick = app.Outbox.Kick
 	}
 	limiter := ratelimit.NewMemory()
+	texts, err := i18n.Load()
+	if err != nil {
+		return nil, err
+	}
 	chatSvc := chat.New(chat.Deps{Store: st, Engine: engs.answerer, Limiter: limiter, Surge: embed.NewSurge(embed.SurgeOptions{}),
-		Notify: kick, Now: opts.Now, Log: log})
+		Notify: kick, Now: opts.Now, Log: log, Texts: texts})
 	studioSvc := studio.New(studio.Deps{Store: st, Engine: engs.builtin, LLM: engs.model, Limiter: limiter, Now: opts.Now,
 		Log: log})
 	app.Users = users.New(users.Deps{Store: st, Now: opts.Now, PublicURL: cfg.PublicURL, Log: log, Kick: kick})
 	dash, err := dashboard.New(dashboard.Deps{Store: st, Users: app.Users, Accounts: accounts, Chat: chatSvc, Studio: studioSvc,
+		Catalog:       texts,
 		Crawler:       crawl.New(st, crawl.Options{MaxPages: cfg.CrawlMaxPages, AllowPrivate: cfg.CrawlAllowPrivate}, log),
 		CrawlInterval: cfg.CrawlInterval,
 		Limiter:       limiter, PublicURL: cfg.PublicURL, TrustedProxies: cfg.TrustedProxies, Log: log, Now: opts.Now})
