@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"svc/internal/embed"
+	"svc/internal/i18n"
 	"svc/internal/store"
 )
 
@@ -99,74 +100,28 @@ type budgetText struct {
 	quote     func(string) string
 }
 
-var budgetTexts = map[string]budgetText{
-	"en": {
-		subject:   "Daily budget reached for your chat widget %s",
-		greeting:  "Hello,",
-		reached:   "Your chat widget %s has reached its daily budget for %s (UTC).",
-		token:     "Widget",
-		domains:   "Allowed domains",
-		noDomains: "(none)",
-		budget:    "Daily budget",
-		spent:     "Spent today",
-		paused: "The widget keeps working: it still answers frequently asked questions from your knowledge base, " +
-			"free of charge. New AI answers are paused until the budget resets on %s at 00:00 UTC.",
-		raise: "To raise the budget, send this request with your secret API key: id is the widget's token id, " +
-			"daily_budget_usd the new daily budget in USD (here, for example, %s):",
-		raiseAny: "To raise the budget, send this request with your secret API key: id is the widget's token id, " +
-			"daily_budget_usd the new daily budget in USD:",
-		newBudget: "NEW_BUDGET",
-		curl:      "With curl, your secret key in SVC_KEY:",
-		immediate: "A higher budget applies immediately, including today.",
-		once:      "You receive this e-mail at most once per widget and day.",
-		date:      func(t time.Time) string { return fmt.Sprintf("%d %s %d", t.Day(), t.Month(), t.Year()) },
-		quote:     func(s string) string { return "“" + s + "”" },
-	},
-	"tr": {
-		subject:   "Sohbet widget'ınızın günlük bütçesi doldu: %s",
-		greeting:  "Merhaba,",
-		reached:   "%s adlı sohbet widget'ınız %s (UTC) günü için belirlenen günlük bütçesine ulaştı.",
-		token:     "Widget",
-		domains:   "İzin verilen alan adları",
-		noDomains: "(yok)",
-		budget:    "Günlük bütçe",
-		spent:     "Bugünkü harcama",
-		paused: "Widget çalışmaya devam ediyor: sık sorulan soruları bilgi tabanınızdan ücretsiz olarak yanıtlamayı " +
-			"sürdürüyor. Yeni yapay zekâ yanıtları ise bütçe %s günü saat 00:00'da (UTC) sıfırlanana kadar duraklatıldı.",
-		raise: "Bütçeyi artırmak için gizli API anahtarınızla aşağıdaki isteği gönderin: id, widget'ın token " +
-			"numarasıdır; daily_budget_usd ise USD cinsinden yeni günlük bütçedir (burada örnek olarak %s):",
-		raiseAny: "Bütçeyi artırmak için gizli API anahtarınızla aşağıdaki isteği gönderin: id, widget'ın token " +
-			"numarasıdır; daily_budget_usd ise USD cinsinden yeni günlük bütçedir:",
-		newBudget: "YENI_BUTCE",
-		curl:      "curl ile (gizli anahtarınız SVC_KEY değişkeninde):",
-		immediate: "Yükseltilen bütçe, bugün de dahil olmak üzere hemen geçerli olur.",
-		once:      "Bu e-postayı her widget için günde en fazla bir kez alırsınız.",
-		date:      func(t time.Time) string { return fmt.Sprintf("%d %s %d", t.Day(), trMonths[t.Month()-1], t.Year()) },
-		quote:     func(s string) string { return "“" + s + "”" },
-	},
-	"de": {
-		subject:   "Tagesbudget Ihres Chat-Widgets %s erreicht",
-		greeting:  "Hallo,",
-		reached:   "Ihr Chat-Widget %s hat sein Tagesbudget für den %s (UTC) erreicht.",
-		token:     "Widget",
-		domains:   "Erlaubte Domains",
-		noDomains: "(keine)",
-		budget:    "Tagesbudget",
-		spent:     "Heute ausgegeben",
-		paused: "Das Widget bleibt in Betrieb: Häufig gestellte Fragen beantwortet es weiterhin kostenlos aus Ihrer " +
-			"Wissensdatenbank. Neue KI-Antworten sind jedoch pausiert, bis das Budget am %s um 00:00 UTC " +
-			"zurückgesetzt wird.",
-		raise: "Um das Budget zu erhöhen, senden Sie mit Ihrem geheimen API-Schlüssel die folgende Anfrage: id ist " +
-			"die Token-ID des Widgets, daily_budget_usd das neue Tagesbudget in USD (hier zum Beispiel %s):",
-		raiseAny: "Um das Budget zu erhöhen, senden Sie mit Ihrem geheimen API-Schlüssel die folgende Anfrage: id ist " +
-			"die Token-ID des Widgets, daily_budget_usd das neue Tagesbudget in USD:",
-		newBudget: "NEUES_BUDGET",
-		curl:      "Mit curl (Ihr geheimer Schlüssel in SVC_KEY):",
-		immediate: "Ein höheres Budget gilt sofort, auch schon für heute.",
-		once:      "Diese E-Mail erhalten Sie höchstens einmal pro Widget und Tag.",
-		date:      func(t time.Time) string { return fmt.Sprintf("%d. %s %d", t.Day(), deMonths[t.Month()-1], t.Year()) },
-		quote:     func(s string) string { return "„" + s + "“" },
-	},
+// budgetTexts are the budget mail's words in each language: the sentences from the i18n
+// catalog (mail.budget.*), the date and quotation rules here.
+var budgetTexts = loadBudgetTexts(i18n.MustLoad())
+
+func loadBudgetTexts(cat *i18n.Catalog) map[string]budgetText {
+	formats := map[string]struct {
+		date  func(time.Time) string
+		quote func(string) string
+	}{
+		"en": {date: func(t time.Time) string { return fmt.Sprintf("%d %s %d", t.Day(), t.Month(), t.Year()) }, quote: func(s string) string { return "“" + s + "”" }},
+		"tr": {date: func(t time.Time) string { return fmt.Sprintf("%d %s %d", t.Day(), trMonths[t.Month()-1], t.Year()) }, quote: func(s string) string { return "“" + s + "”" }},
+		"de": {date: func(t time.Time) string { return fmt.Sprintf("%d. %s %d", t.Day(), deMonths[t.Month()-1], t.Year()) }, quote: func(s string) string { return "„" + s + "“" }},
+	}
+	out := map[string]budgetText{}
+	for lang, f := range formats {
+		t := func(key string) string { return cat.T(lang, "mail.budget."+key) }
+		out[lang] = budgetText{subject: t("subject"), greeting: t("greeting"), reached: t("reached"), token: t("token"),
+			domains: t("domains"), noDomains: t("no_domains"), budget: t("budget"), spent: t("spent"), paused: t("paused"),
+			raise: t("raise"), raiseAny: t("raise_any"), newBudget: t("new_budget"), curl: t("curl"),
+			immediate: t("immediate"), once: t("once"), date: f.date, quote: f.quote}
+	}
+	return out
 }
 
 var (

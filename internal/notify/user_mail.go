@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"svc/internal/i18n"
 	"svc/internal/store"
 	"svc/internal/users"
 )
@@ -76,40 +77,19 @@ type userLinkText struct {
 	resetIgnore   string
 }
 
-var userLinkTexts = map[string]userLinkText{
-	"en": {
-		inviteSubject: "You are invited to the %s dashboard",
-		invite:        "You have been invited to the dashboard of %s. To accept, set your password here:",
-		resetSubject:  "Reset your password for the %s dashboard",
-		reset: "Someone asked to reset the password of %s for the dashboard of %s. To choose a new password, " +
-			"open this link:",
-		validUntil:    "The link works once, until %s UTC.",
-		resetSignsOut: "Setting a new password signs you out everywhere.",
-		inviteIgnore:  "If you did not expect this invitation, you can ignore this e-mail.",
-		resetIgnore:   "If you did not ask for this, ignore this e-mail: your password stays unchanged.",
-	},
-	"tr": {
-		inviteSubject: "%s paneline davet edildiniz",
-		invite:        "%s hesabının paneline davet edildiniz. Daveti kabul etmek için şifrenizi buradan belirleyin:",
-		resetSubject:  "%s paneli için şifre sıfırlama",
-		reset: "%[2]s hesabının panelinde %[1]s adresi için şifre sıfırlama istendi. Yeni bir şifre belirlemek " +
-			"için bu bağlantıyı açın:",
-		validUntil:    "Bağlantı yalnızca bir kez ve %s (UTC) saatine kadar kullanılabilir.",
-		resetSignsOut: "Yeni şifre belirlendiğinde tüm oturumlarınız kapatılır.",
-		inviteIgnore:  "Bu daveti beklemiyorsanız bu e-postayı dikkate almayabilirsiniz.",
-		resetIgnore:   "Bu isteği siz yapmadıysanız bu e-postayı dikkate almayın; şifreniz değişmeden kalır.",
-	},
-	"de": {
-		inviteSubject: "Einladung zum Dashboard von %s",
-		invite:        "Sie wurden zum Dashboard von %s eingeladen. Um die Einladung anzunehmen, legen Sie hier Ihr Passwort fest:",
-		resetSubject:  "Passwort für das Dashboard von %s zurücksetzen",
-		reset: "für %s wurde das Zurücksetzen des Passworts im Dashboard von %s angefordert. Um ein neues " +
-			"Passwort festzulegen, öffnen Sie diesen Link:",
-		validUntil:    "Der Link ist einmal und bis zum %s (UTC) gültig.",
-		resetSignsOut: "Mit dem neuen Passwort werden Sie überall abgemeldet.",
-		inviteIgnore:  "Wenn Sie diese Einladung nicht erwartet haben, können Sie diese E-Mail ignorieren.",
-		resetIgnore:   "Wenn Sie das nicht angefordert haben, ignorieren Sie diese E-Mail: Ihr Passwort bleibt unverändert.",
-	},
+// userLinkTexts are the link mails' sentences in each language, from the i18n catalog
+// (mail.link.*).
+var userLinkTexts = loadUserLinkTexts(i18n.MustLoad())
+
+func loadUserLinkTexts(cat *i18n.Catalog) map[string]userLinkText {
+	out := map[string]userLinkText{}
+	for _, lang := range i18n.Langs {
+		t := func(key string) string { return cat.T(lang, "mail.link."+key) }
+		out[lang] = userLinkText{inviteSubject: t("invite_subject"), invite: t("invite"), resetSubject: t("reset_subject"),
+			reset: t("reset"), validUntil: t("valid_until"), resetSignsOut: t("reset_signs_out"),
+			inviteIgnore: t("invite_ignore"), resetIgnore: t("reset_ignore")}
+	}
+	return out
 }
 
 // userLinkMail writes the subject and text of an invite or reset mail in lang (tr, en or de;
