@@ -172,10 +172,7 @@ func cmdAccountUpdate(ctx context.Context, args []string, env Env) error {
 	var f settingsFlags
 	f.register(c, false)
 	id := c.accountFlag()
-	if err := c.noPositional(args); err != nil {
-		return err
-	}
-	if err := c.requireAccount(*id); err != nil {
+	if err := c.parseForAccount(args, id); err != nil {
 		return err
 	}
 	set, err := f.settings(c)
@@ -195,17 +192,12 @@ func cmdAccountUpdate(ctx context.Context, args []string, env Env) error {
 }
 
 func cmdAccountShow(ctx context.Context, args []string, env Env) error {
-	c, err := newCommand("account show", env)
-	if err != nil {
-		return err
-	}
-	id := c.accountFlag()
-	st, err := c.openForAccount(ctx, args, id)
+	c, st, id, err := accountCommand(ctx, "account show", args, env)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	a, err := account.New(st, nil).Get(ctx, *id)
+	a, err := account.New(st, nil).Get(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -213,17 +205,12 @@ func cmdAccountShow(ctx context.Context, args []string, env Env) error {
 }
 
 func cmdKeyRotate(ctx context.Context, args []string, env Env) error {
-	c, err := newCommand("key rotate", env)
-	if err != nil {
-		return err
-	}
-	id := c.accountFlag()
-	st, err := c.openForAccount(ctx, args, id)
+	c, st, id, err := accountCommand(ctx, "key rotate", args, env)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	key, err := account.New(st, nil).RotateKey(ctx, *id)
+	key, err := account.New(st, nil).RotateKey(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -237,10 +224,7 @@ func cmdBalanceAdd(ctx context.Context, args []string, env Env) error {
 	}
 	id := c.accountFlag()
 	amount := c.fs.String("usd", "", "amount in USD (negative to correct)")
-	if err := c.noPositional(args); err != nil {
-		return err
-	}
-	if err := c.requireAccount(*id); err != nil {
+	if err := c.parseForAccount(args, id); err != nil {
 		return err
 	}
 	micro, err := billing.ParseUSD(*amount)
@@ -267,10 +251,7 @@ func cmdToneSet(ctx context.Context, args []string, env Env) error {
 	id := c.accountFlag()
 	preset := c.fs.String("preset", "", "professional, warm or energetic")
 	custom := c.fs.String("custom", "", "optional style note (at most 500 characters)")
-	if err := c.noPositional(args); err != nil {
-		return err
-	}
-	if err := c.requireAccount(*id); err != nil {
+	if err := c.parseForAccount(args, id); err != nil {
 		return err
 	}
 	if !c.set("preset") {
@@ -288,21 +269,48 @@ func cmdToneSet(ctx context.Context, args []string, env Env) error {
 	return c.print(toneJSON{Preset: a.TonePreset, Custom: a.ToneCustom, Presets: account.TonePresets})
 }
 
+// accountCommand sets up a command whose only flag is --account and that acts on that
+// existing account (see openForAccount): it returns the command, the open store, which the
+// caller closes, and the account's id.
+func accountCommand(ctx context.Context, name string, args []string, env Env) (*command, *sqlite.Store, int64, error) {
+	c, err := newCommand(name, env)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	id := c.accountFlag()
+	st, err := c.openForAccount(ctx, args, id)
+	if err != nil {
+		return nil, nil, 0, err
+	}
+	return c, st, *id, nil
+}
+
 // openForAccount finishes the setup of a command that acts on one existing account: it parses
 // args (no positional arguments), requires --account, opens the store and checks that the
 // account exists, so every such command answers a missing account the same way.
 func (c *command) openForAccount(ctx context.Context, args []string, id *int64) (*sqlite.Store, error) {
+	if err := c.parseForAccount(args, id); err != nil {
+		return nil, err
+	}
+	return c.openAccount(ctx, *id)
+}
+
+// parseForAccount parses args (no positional arguments) and requires --account.
+func (c *command) parseForAccount(args []string, id *int64) error {
 	if err := c.noPositional(args); err != nil {
-		return nil, err
+		return err
 	}
-	if err := c.requireAccount(*id); err != nil {
-		return nil, err
-	}
+	return c.requireAccount(*id)
+}
+
+// openAccount opens the store once the flags are parsed and checks that the account exists
+// (exit 2 when not).
+func (c *command) openAccount(ctx context.Context, id int64) (*sqlite.Store, error) {
 	st, err := c.openStore(ctx)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := account.New(st, nil).Get(ctx, *id); err != nil {
+	if _, err := account.New(st, nil).Get(ctx, id); err != nil {
 		st.Close()
 		return nil, err
 	}

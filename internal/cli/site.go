@@ -9,7 +9,6 @@ import (
 
 	"golang.org/x/term"
 
-	"svc/internal/account"
 	"svc/internal/config"
 	"svc/internal/crawl"
 	"svc/internal/store"
@@ -53,17 +52,12 @@ func addSite(ctx context.Context, st store.Store, accountID int64, rawURL, name 
 }
 
 func cmdSiteList(ctx context.Context, args []string, env Env) error {
-	c, err := newCommand("site list", env)
-	if err != nil {
-		return err
-	}
-	id := c.accountFlag()
-	st, err := c.openForAccount(ctx, args, id)
+	c, st, id, err := accountCommand(ctx, "site list", args, env)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	sites, err := st.ListSites(ctx, *id)
+	sites, err := st.ListSites(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -117,14 +111,11 @@ func cmdCrawl(ctx context.Context, args []string, env Env) error {
 			return usagef("crawl: %q is not an http or https URL with a host", start)
 		}
 	}
-	st, err := c.openStore(ctx)
+	st, err := c.openAccount(ctx, *id)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	if _, err := account.New(st, nil).Get(ctx, *id); err != nil {
-		return err
-	}
 	site, err := crawlSite(ctx, st, *id, *siteID, start)
 	if err != nil {
 		return err

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"time"
 
-	"svc/internal/account"
 	"svc/internal/store/sqlite"
 	"svc/internal/users"
 )
@@ -31,10 +30,7 @@ func cmdUserAdd(ctx context.Context, args []string, env Env) error {
 	role := c.fs.String("role", "owner", "owner or agent")
 	fromStdin := c.fs.Bool("password-stdin", false, "read the password from the first line of stdin "+
 		"(default: print a one-time invite link to set one)")
-	if err := c.noPositional(args); err != nil {
-		return err
-	}
-	if err := c.requireAccount(*id); err != nil {
+	if err := c.parseForAccount(args, id); err != nil {
 		return err
 	}
 	if strings.TrimSpace(*email) == "" {
@@ -60,20 +56,6 @@ func cmdUserAdd(ctx context.Context, args []string, env Env) error {
 		out["invite_url"] = link
 	}
 	return c.print(out)
-}
-
-// openAccount opens the store once the flags are parsed and checks that the account exists
-// (exit 2 when not).
-func (c *command) openAccount(ctx context.Context, id int64) (*sqlite.Store, error) {
-	st, err := c.openStore(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := account.New(st, nil).Get(ctx, id); err != nil {
-		st.Close()
-		return nil, err
-	}
-	return st, nil
 }
 
 // readPasswordLine reads the first line of r without its line ending; the rest of r is
@@ -104,17 +86,12 @@ type userJSON struct {
 }
 
 func cmdUserList(ctx context.Context, args []string, env Env) error {
-	c, err := newCommand("user list", env)
-	if err != nil {
-		return err
-	}
-	id := c.accountFlag()
-	st, err := c.openForAccount(ctx, args, id)
+	c, st, id, err := accountCommand(ctx, "user list", args, env)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	us, err := c.userService(st).ListUsers(ctx, *id)
+	us, err := c.userService(st).ListUsers(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -139,10 +116,7 @@ func cmdUserRemove(ctx context.Context, args []string, env Env) error {
 	}
 	id := c.accountFlag()
 	userID := c.fs.Int64("user", 0, "the user's id (see svc user list)")
-	if err := c.noPositional(args); err != nil {
-		return err
-	}
-	if err := c.requireAccount(*id); err != nil {
+	if err := c.parseForAccount(args, id); err != nil {
 		return err
 	}
 	if *userID <= 0 {

@@ -19,7 +19,7 @@ func TestBrowserKeyboardOnly(t *testing.T) {
 	t.Parallel()
 	bctx := uiStart(t)
 	h := newHarness(t)
-	_, _, email, pw := uiTenant(t, h, "Keyboard Shop")
+	_, _, email, pw := h.tenant("Keyboard Shop")
 	u := uiOpen(t, bctx, h.srv.URL)
 
 	u.open("/dashboard/")
@@ -140,8 +140,8 @@ func TestAxeDashboardPages(t *testing.T) {
 	bctx := uiStart(t)
 	src := uiAxeSource(t)
 	h := newHarness(t)
-	a, key, email, pw := uiTenant(t, h, "Axe Shop")
-	agentEmail, agentPW := uiUser(t, h, a.ID, store.UserAgent)
+	a, key, email, pw := h.tenant("Axe Shop")
+	agentEmail, agentPW := h.user(a.ID, store.UserAgent)
 	// Data, so that the lists have rows and link to their detail pages.
 	var replies []int64
 	for _, q := range []string{"How long does delivery take?", "Do you ship abroad?", "Hello!",

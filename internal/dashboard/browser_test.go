@@ -16,17 +16,11 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	cdppage "github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
-
-	"svc/internal/account"
-	"svc/internal/demo"
-	"svc/internal/kb"
-	"svc/internal/store"
 )
 
 // uiSlots bounds the Chromiums running at once: the tests run in parallel on small machines.
@@ -384,21 +378,7 @@ func (u *uiTab) axe(src string) ([]uiViolation, error) {
 // (when not nil). Unlike h.api it reports to t, so subtests may use it.
 func uiAPI(t testing.TB, h *harness, method, path, key string, form url.Values, out any) int {
 	t.Helper()
-	var body *strings.Reader
-	if form != nil {
-		body = strings.NewReader(form.Encode())
-	} else {
-		body = strings.NewReader("")
-	}
-	req, _ := http.NewRequest(method, h.srv.URL+path, body)
-	if form != nil {
-		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	}
-	req.Header.Set("Authorization", "Bearer "+key)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	resp := h.on(t).apiDo(method, path, key, form)
 	defer resp.Body.Close()
 	if out != nil && resp.StatusCode == http.StatusOK {
 		if err := json.NewDecoder(resp.Body).Decode(&struct{ Data any }{out}); err != nil {
@@ -406,36 +386,6 @@ func uiAPI(t testing.TB, h *harness, method, path, key string, form url.Values, 
 		}
 	}
 	return resp.StatusCode
-}
-
-// uiSeq numbers the users the browser tests add. (The harness's user counter is not safe
-// for parallel tests: these tests make their accounts and users with uiTenant and uiUser.)
-var uiSeq atomic.Int64
-
-// uiTenant is h.tenant (an account with the demo KB, 5 USD and an owner) reporting to t.
-func uiTenant(t testing.TB, h *harness, name string) (a store.Account, key, email, password string) {
-	t.Helper()
-	ctx := context.Background()
-	a, key, err := h.accounts.Create(ctx, account.Settings{Name: &name, BalanceMicro: new(int64(5_000_000))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := kb.Import(ctx, h.st, a.ID, 0, demo.Reader()); err != nil {
-		t.Fatal(err)
-	}
-	email, password = uiUser(t, h, a.ID, store.UserOwner)
-	return a, key, email, password
-}
-
-// uiUser adds a user with a password to the account.
-func uiUser(t testing.TB, h *harness, accountID int64, role string) (email, password string) {
-	t.Helper()
-	email = fmt.Sprintf("ui-%s-%d-%d@example.test", role, uiSeq.Add(1), accountID)
-	password = "correct horse battery"
-	if _, _, err := h.users.AddUser(context.Background(), accountID, email, role, password); err != nil {
-		t.Fatal(err)
-	}
-	return email, password
 }
 
 // uiSent is what /api/v1/chat/send answers, as far as the tests read it.

@@ -73,6 +73,18 @@ func cvBalance(t testing.TB, h *harness, key string) float64 {
 	return k.Balance
 }
 
+// cvRateNotHelpful rates a reply not helpful through the API, with a comment ("" sends none).
+func cvRateNotHelpful(t testing.TB, h *harness, key string, messageID int64, comment string) {
+	t.Helper()
+	form := url.Values{"messageId": {strconv.FormatInt(messageID, 10)}, "rating": {"not_helpful"}}
+	if comment != "" {
+		form.Set("comment", comment)
+	}
+	if st, body := h.api(http.MethodPost, "/api/v1/chat/feedback", key, form); st != http.StatusOK {
+		t.Fatalf("feedback: %d %s", st, body)
+	}
+}
+
 // cvToken creates an embed token for the test server's host and returns it with its id.
 func cvToken(t testing.TB, h *harness, key, label string) (string, int64) {
 	t.Helper()
@@ -333,11 +345,7 @@ func TestTranscriptShowsSourcesCostsAndFeedback(t *testing.T) {
 	curated := cvAsk(t, h, key, "How long does delivery take?")
 	cvAsk(t, h, key, "hello")
 	gift := cvAsk(t, h, key, "Do you sell gift cards for the holidays?")
-	st, body := h.api(http.MethodPost, "/api/v1/chat/feedback", key, url.Values{"messageId": {strconv.FormatInt(boots.reply().ID, 10)},
-		"rating": {"not_helpful"}, "comment": {"No prices <b>at all</b>"}})
-	if st != http.StatusOK {
-		t.Fatalf("feedback: %d %s", st, body)
-	}
+	cvRateNotHelpful(t, h, key, boots.reply().ID, "No prices <b>at all</b>")
 	b := h.browser()
 	b.signIn(email, pw)
 	p := b.get("/dashboard/conversations/" + strconv.FormatInt(boots.ConversationID, 10))
@@ -402,9 +410,7 @@ func TestTranscriptPagesBackThroughEarlierMessages(t *testing.T) {
 		t.Error("the earliest page links further back or repeats messages")
 	}
 	// htmx asks for the messages alone, to put them above those shown.
-	req, _ := http.NewRequest(http.MethodGet, h.srv.URL+html.UnescapeString(m[2]), nil)
-	req.Header.Set("HX-Request", "true")
-	frag := b.do(req)
+	frag := b.hxGet(html.UnescapeString(m[2]))
 	if frag.Status != http.StatusOK || strings.Contains(frag.Body, "<html") || !strings.Contains(frag.Body, "Q001?") ||
 		!strings.HasPrefix(strings.TrimSpace(frag.Body), "<li") {
 		t.Errorf("htmx earlier messages: %d %.200s", frag.Status, frag.Body)
@@ -441,11 +447,7 @@ func TestXSSInAMessageIsShownAsText(t *testing.T) {
 	_, key, email, pw := h.tenant("Shop")
 	const attack = "<img src=x onerror=alert(1)>"
 	sent := cvAsk(t, h, key, attack)
-	st, body := h.api(http.MethodPost, "/api/v1/chat/feedback", key, url.Values{"messageId": {strconv.FormatInt(sent.reply().ID, 10)},
-		"rating": {"not_helpful"}, "comment": {attack}})
-	if st != http.StatusOK {
-		t.Fatalf("feedback: %d %s", st, body)
-	}
+	cvRateNotHelpful(t, h, key, sent.reply().ID, attack)
 	b := h.browser()
 	b.signIn(email, pw)
 	for _, path := range []string{"/dashboard/conversations", "/dashboard/conversations/" + strconv.FormatInt(sent.ConversationID, 10),

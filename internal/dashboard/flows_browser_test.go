@@ -35,7 +35,7 @@ func TestBrowserFlows(t *testing.T) {
 	bctx := uiStart(t)
 	h := newHarness(t)
 	t.Run("owner changes the tone, rotates the key and signs out", func(t *testing.T) {
-		_, key, email, pw := uiTenant(t, h, "Flow Shop")
+		_, key, email, pw := h.on(t).tenant("Flow Shop")
 		u := uiOpen(t, bctx, h.srv.URL)
 		u.signIn(email, pw)
 		if p := u.location(); p != "/dashboard/" {
@@ -119,8 +119,8 @@ func TestBrowserFlows(t *testing.T) {
 	})
 
 	t.Run("an agent gets 403 on billing and sees no owner entries", func(t *testing.T) {
-		a, _, _, _ := uiTenant(t, h, "Agent Shop")
-		email, pw := uiUser(t, h, a.ID, store.UserAgent)
+		a, _, _, _ := h.on(t).tenant("Agent Shop")
+		email, pw := h.on(t).user(a.ID, store.UserAgent)
 		u := uiOpen(t, bctx, h.srv.URL)
 		u.signIn(email, pw)
 		for _, path := range []string{"/dashboard/", "/dashboard/billing"} {
@@ -145,7 +145,7 @@ func TestBrowserFlows(t *testing.T) {
 
 	t.Run("markup in a message stays text", func(t *testing.T) {
 		const attack = `<img src=x onerror=alert(1)>`
-		_, key, email, pw := uiTenant(t, h, "XSS Shop")
+		_, key, email, pw := h.on(t).tenant("XSS Shop")
 		uiAsk(t, h, key, attack)
 		u := uiOpen(t, bctx, h.srv.URL)
 		u.signIn(email, pw)
@@ -172,7 +172,7 @@ func TestBrowserFlows(t *testing.T) {
 	})
 
 	t.Run("a widget token from the dashboard answers on a page of its domain", func(t *testing.T) {
-		_, _, email, pw := uiTenant(t, h, "Widget Shop")
+		_, _, email, pw := h.on(t).tenant("Widget Shop")
 		u := uiOpen(t, bctx, h.srv.URL)
 		u.signIn(email, pw)
 		if st := u.open("/dashboard/widget"); uiNotFound(st) {
@@ -220,7 +220,7 @@ func TestBrowserFlows(t *testing.T) {
 
 	t.Run("a crawl started from the KB page runs to completion", func(t *testing.T) {
 		site := crawltest.Serve(t, filepath.Join("..", "crawl", "testdata", "sites", "shop"))
-		_, _, email, pw := uiTenant(t, h, "Crawl Shop")
+		_, _, email, pw := h.on(t).tenant("Crawl Shop")
 		u := uiOpen(t, bctx, h.srv.URL)
 		u.signIn(email, pw)
 		if st := u.open("/dashboard/kb"); uiNotFound(st) {
@@ -231,7 +231,7 @@ func TestBrowserFlows(t *testing.T) {
 
 	t.Run("a review item answered in the browser", func(t *testing.T) {
 		const q = "Can I pay by invoice?"
-		_, key, email, pw := uiTenant(t, h, "Review Shop")
+		_, key, email, pw := h.on(t).tenant("Review Shop")
 		reply := uiAsk(t, h, key, q)
 		if st := uiAPI(t, h, http.MethodPost, "/api/v1/chat/feedback", key,
 			url.Values{"messageId": {fmt.Sprint(reply)}, "rating": {"not_helpful"}}, nil); st != http.StatusOK {
@@ -366,7 +366,7 @@ func TestScreenshotDashboard(t *testing.T) {
 	t.Parallel()
 	bctx := uiStart(t)
 	h := newHarness(t)
-	a, key, _, _ := uiTenant(t, h, "Demo Shop")
+	a, key, _, _ := h.tenant("Demo Shop")
 	email, pw := "owner@demo-shop.example", "correct horse battery"
 	if _, _, err := h.users.AddUser(context.Background(), a.ID, email, store.UserOwner, pw); err != nil {
 		t.Fatal(err)

@@ -37,7 +37,23 @@ type harness struct {
 	cfg      config.Config
 }
 
-type harnessOpt func(*config.Config)
+// harnessSetup is what newHarness's options may change before the service is wired.
+type harnessSetup struct {
+	cfg config.Config
+	now func() time.Time // the clock of the store and every service; nil is time.Now
+}
+
+type harnessOpt func(*harnessSetup)
+
+// withConfig changes the service's configuration.
+func withConfig(f func(*config.Config)) harnessOpt {
+	return func(s *harnessSetup) { f(&s.cfg) }
+}
+
+// withClock puts the store and every service on the clock now (a test's fake clock).
+func withClock(now func() time.Time) harnessOpt {
+	return func(s *harnessSetup) { s.now = now }
+}
 
 func newHarness(t testing.TB, opts ...harnessOpt) *harness {
 	t.Helper()
@@ -48,12 +64,6 @@ func newHarness(t testing.TB, opts ...harnessOpt) *harness {
 	}))
 	h.srv.Start()
 	t.Cleanup(h.srv.Close)
-	st, err := sqlite.Open(context.Background(), t.TempDir(), sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	h.st = st
 	cfg, err := config.Load(func(string) string { return "" })
 	if err != nil {
 		t.Fatal(err)
@@ -61,19 +71,34 @@ func newHarness(t testing.TB, opts ...harnessOpt) *harness {
 	cfg.LLMProvider = "builtin"
 	cfg.PublicURL = h.srv.URL
 	cfg.CrawlAllowPrivate = true
+	set := harnessSetup{cfg: cfg}
 	for _, o := range opts {
-		o(&cfg)
+		o(&set)
 	}
-	h.cfg = cfg
-	h.accounts = account.New(st, nil)
+	h.cfg = set.cfg
+	st, err := sqlite.Open(context.Background(), t.TempDir(), sqlite.Options{Now: set.now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	h.st = st
+	h.accounts = account.New(st, set.now)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	h.app, err = cli.NewApp(st, h.accounts, cfg, log, cli.AppOptions{})
+	h.app, err = cli.NewApp(st, h.accounts, h.cfg, log, cli.AppOptions{Now: set.now})
 	if err != nil {
 		t.Fatal(err)
 	}
 	handler = h.app.Handler
 	h.users = h.app.Users
 	return h
+}
+
+// on is the harness reporting to t, for the subtests of the test that made it: a subtest
+// must not fail its parent's t.
+func (h *harness) on(t testing.TB) *harness {
+	c := *h
+	c.t = t
+	return &c
 }
 
 func ptr[T any](v T) *T { return &v }
@@ -145,20 +170,48 @@ func (b *browser) do(req *http.Request) page {
 	return page{Status: resp.StatusCode, Header: resp.Header, Body: string(body)}
 }
 
+// newGet is a request for a path of the server.
+func (b *browser) newGet(path string) *http.Request {
+	req, _ := http.NewRequest(http.MethodGet, b.h.srv.URL+path, nil)
+	return req
+}
+
+// newPost is a form sent as a same-origin browser page would (Origin set).
+func (b *browser) newPost(path string, form url.Values) *http.Request {
+	req, _ := http.NewRequest(http.MethodPost, b.h.srv.URL+path, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Origin", b.h.srv.URL)
+	return req
+}
+
+// htmx marks a request as htmx sends it (HX-Request).
+func htmx(req *http.Request) *http.Request {
+	req.Header.Set("HX-Request", "true")
+	return req
+}
+
 // get fetches a path of the server.
 func (b *browser) get(path string) page {
 	b.h.t.Helper()
-	req, _ := http.NewRequest(http.MethodGet, b.h.srv.URL+path, nil)
-	return b.do(req)
+	return b.do(b.newGet(path))
+}
+
+// hxGet fetches a path as htmx does, for the fragments it swaps in or polls.
+func (b *browser) hxGet(path string) page {
+	b.h.t.Helper()
+	return b.do(htmx(b.newGet(path)))
 }
 
 // post sends a form as a same-origin browser page would (Origin set).
 func (b *browser) post(path string, form url.Values) page {
 	b.h.t.Helper()
-	req, _ := http.NewRequest(http.MethodPost, b.h.srv.URL+path, strings.NewReader(form.Encode()))
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("Origin", b.h.srv.URL)
-	return b.do(req)
+	return b.do(b.newPost(path, form))
+}
+
+// hxPost posts a form as htmx does: same origin, with HX-Request.
+func (b *browser) hxPost(path string, form url.Values) page {
+	b.h.t.Helper()
+	return b.do(htmx(b.newPost(path, form)))
 }
 
 // signIn signs in and fails the test unless it worked.
@@ -192,8 +245,8 @@ func mustContain(t testing.TB, body string, want ...string) {
 	}
 }
 
-// api calls the JSON API with the secret key.
-func (h *harness) api(method, path, key string, form url.Values) (int, string) {
+// apiDo calls the JSON API with the secret key; the caller closes the response's body.
+func (h *harness) apiDo(method, path, key string, form url.Values) *http.Response {
 	h.t.Helper()
 	var body io.Reader
 	if form != nil {
@@ -208,6 +261,13 @@ func (h *harness) api(method, path, key string, form url.Values) (int, string) {
 	if err != nil {
 		h.t.Fatal(err)
 	}
+	return resp
+}
+
+// api calls the JSON API with the secret key.
+func (h *harness) api(method, path, key string, form url.Values) (int, string) {
+	h.t.Helper()
+	resp := h.apiDo(method, path, key, form)
 	defer resp.Body.Close()
 	b, _ := io.ReadAll(resp.Body)
 	return resp.StatusCode, string(b)

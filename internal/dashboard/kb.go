@@ -6,7 +6,6 @@ import (
 	"errors"
 	"net/http"
 	"net/url"
-	"strconv"
 	"time"
 
 	"svc/internal/crawl"
@@ -104,15 +103,6 @@ func kbTypeCounts(m map[string]int) (out []kbTypeCount, total int) {
 	return out, total
 }
 
-// kbPathID reads a positive id from the route; anything else is a page that does not exist.
-func kbPathID(r *http.Request) (int64, error) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id <= 0 {
-		return 0, errs.New(errs.NotFound, "No such item.")
-	}
-	return id, nil
-}
-
 // kbNotFound turns the store's not-found into the dashboard's 404: the id is not the
 // account's (or does not exist, which the user cannot tell apart, by design).
 func kbNotFound(err error) error {
@@ -120,6 +110,12 @@ func kbNotFound(err error) error {
 		return errs.Wrap(errs.NotFound, "No such item.", err)
 	}
 	return err
+}
+
+// accountDocument reads one of the account's documents; another account's is a 404.
+func (s *Server) accountDocument(ctx context.Context, c *reqCtx, id int64) (store.Document, error) {
+	doc, err := s.st.GetDocument(ctx, c.Account.ID, id)
+	return doc, kbNotFound(err)
 }
 
 // accountSite reads one of the account's sites; another account's site is a 404.

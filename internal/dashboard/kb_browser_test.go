@@ -17,7 +17,7 @@ func TestKBInTheBrowser(t *testing.T) {
 	bctx := uiStart(t)
 	src := uiAxeSource(t)
 	h := newHarness(t)
-	a, _, email, pw := uiTenant(t, h, "Browser Shop")
+	a, _, email, pw := h.tenant("Browser Shop")
 	web := crawltest.Serve(t, kbWriteSite(t, kbTrailSite))
 	u := uiOpen(t, bctx, h.srv.URL)
 

@@ -42,7 +42,7 @@ var kbSiteRowRE = regexp.MustCompile(`<tr id="site-(\d+)">`)
 func TestKBCrawlNowRunsInTheBackgroundWithProgressAndTheDocumentsAppear(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	a, _, email, pw := h.kbTenant("Shop")
+	a, _, email, pw := h.tenant("Shop")
 	web := crawltest.Serve(t, kbWriteSite(t, kbTrailSite))
 	b := h.kbOwner(email, pw)
 
@@ -122,7 +122,7 @@ func TestKBCrawlNowRunsInTheBackgroundWithProgressAndTheDocumentsAppear(t *testi
 func TestKBSecondCrawlNowWhileOneRunsSaysAlreadyCrawling(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	a, _, email, pw := h.kbTenant("Shop")
+	a, _, email, pw := h.tenant("Shop")
 	// A site that answers only when the test lets it, so the first crawl is surely running.
 	release := make(chan struct{})
 	web := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

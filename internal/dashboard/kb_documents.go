@@ -181,13 +181,9 @@ type kbDocData struct {
 }
 
 func (s *Server) kbDocument(w http.ResponseWriter, r *http.Request, c *reqCtx) error {
-	id, err := kbPathID(r)
+	doc, err := routeItem(r, c, s.accountDocument)
 	if err != nil {
 		return err
-	}
-	doc, err := s.st.GetDocument(r.Context(), c.Account.ID, id)
-	if err != nil {
-		return kbNotFound(err)
 	}
 	dd := &kbDocData{Doc: doc, Curated: doc.Type == store.DocQA && doc.SourceURL == ""}
 	if doc.SiteID > 0 {
@@ -225,7 +221,7 @@ func (s *Server) articleMeta(ctx context.Context, c *reqCtx, doc store.Document)
 // kbDeleteDocument removes a document; the store withdraws the cached answers drawn from it
 // in the same transaction, so the assistant stops repeating what was removed.
 func (s *Server) kbDeleteDocument(w http.ResponseWriter, r *http.Request, c *reqCtx) error {
-	id, err := kbPathID(r)
+	id, err := routeItemID(r)
 	if err != nil {
 		return err
 	}

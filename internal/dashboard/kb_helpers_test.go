@@ -3,7 +3,6 @@ package dashboard_test
 import (
 	"bytes"
 	"context"
-	"fmt"
 	"mime/multipart"
 	"net/http"
 	"net/url"
@@ -12,23 +11,11 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
-	"svc/internal/account"
-	"svc/internal/demo"
-	"svc/internal/kb"
 	"svc/internal/store"
 )
-
-// kbHX fetches a path as htmx does (HX-Request), for the fragments it polls.
-func (b *browser) kbHX(path string) page {
-	b.h.t.Helper()
-	req, _ := http.NewRequest(http.MethodGet, b.h.srv.URL+path, nil)
-	req.Header.Set("HX-Request", "true")
-	return b.do(req)
-}
 
 // kbUpload sends a multipart form with one file, as a same-origin browser page would.
 func (b *browser) kbUpload(path, field, filename string, content []byte, fields url.Values) page {
@@ -52,37 +39,6 @@ func (b *browser) kbUpload(path, field, filename string, content []byte, fields 
 	req.Header.Set("Content-Type", mw.FormDataContentType())
 	req.Header.Set("Origin", b.h.srv.URL)
 	return b.do(req)
-}
-
-// kbSeq numbers the users the kb tests add, apart from the harness's own counter, so
-// that parallel tests do not share a variable.
-var kbSeq atomic.Int64
-
-// kbTenant is harness.tenant (an account with the demo KB, 5 USD and an owner) with e-mail
-// addresses of its own numbering.
-func (h *harness) kbTenant(name string) (a store.Account, key, email, password string) {
-	h.t.Helper()
-	ctx := context.Background()
-	a, key, err := h.accounts.Create(ctx, account.Settings{Name: ptr(name), BalanceMicro: ptr(int64(5_000_000))})
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	if _, err := kb.Import(ctx, h.st, a.ID, 0, demo.Reader()); err != nil {
-		h.t.Fatal(err)
-	}
-	email, password = h.kbUser(a.ID, store.UserOwner)
-	return a, key, email, password
-}
-
-// kbUser adds a user with a password to the account.
-func (h *harness) kbUser(accountID int64, role string) (email, password string) {
-	h.t.Helper()
-	email = fmt.Sprintf("kb-%s-%d-%d@example.test", role, kbSeq.Add(1), accountID)
-	password = "correct horse battery"
-	if _, _, err := h.users.AddUser(context.Background(), accountID, email, role, password); err != nil {
-		h.t.Fatal(err)
-	}
-	return email, password
 }
 
 // kbOwner signs in a browser as the tenant's owner.
@@ -174,7 +130,7 @@ func (b *browser) kbWaitCrawl(siteID int64) page {
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
 	for {
-		p := b.kbHX("/dashboard/kb/sites/" + strconv.FormatInt(siteID, 10) + "/progress")
+		p := b.hxGet("/dashboard/kb/sites/" + strconv.FormatInt(siteID, 10) + "/progress")
 		if p.Status != http.StatusOK {
 			b.h.t.Fatalf("progress: %d %s", p.Status, p.Body)
 		}

@@ -15,7 +15,7 @@ import (
 func TestKBImportRejectsAFileWithABadLineWhole(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	a, _, email, pw := h.kbTenant("Shop")
+	a, _, email, pw := h.tenant("Shop")
 	b := h.kbOwner(email, pw)
 	mustContain(t, b.get("/dashboard/kb/import").Body, `enctype="multipart/form-data"`, `name="file"`, `<label for="kb-import-file">`)
 	before := h.kbCounts(a.ID)
@@ -64,7 +64,7 @@ func TestKBImportRejectsAFileWithABadLineWhole(t *testing.T) {
 func TestKBImportIntoASiteAndItsLimits(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	a, _, email, pw := h.kbTenant("Shop")
+	a, _, email, pw := h.tenant("Shop")
 	site := h.kbSite(a.ID, "https://shop.example/")
 	b := h.kbOwner(email, pw)
 	before := h.kbCounts(a.ID)

@@ -51,9 +51,9 @@ func (s *Server) kbQANew(w http.ResponseWriter, r *http.Request, c *reqCtx) erro
 // are the crawl's to change (the next crawl would undo an edit), so the editor treats them
 // as missing; an owner can still remove them as documents.
 func (s *Server) curatedQA(ctx context.Context, c *reqCtx, id int64) (store.Document, error) {
-	doc, err := s.st.GetDocument(ctx, c.Account.ID, id)
+	doc, err := s.accountDocument(ctx, c, id)
 	if err != nil {
-		return doc, kbNotFound(err)
+		return doc, err
 	}
 	if doc.Type != store.DocQA || doc.SourceURL != "" {
 		return doc, errs.New(errs.NotFound, "No such Q&A entry.")
@@ -62,11 +62,7 @@ func (s *Server) curatedQA(ctx context.Context, c *reqCtx, id int64) (store.Docu
 }
 
 func (s *Server) kbQAEdit(w http.ResponseWriter, r *http.Request, c *reqCtx) error {
-	id, err := kbPathID(r)
-	if err != nil {
-		return err
-	}
-	doc, err := s.curatedQA(r.Context(), c, id)
+	doc, err := routeItem(r, c, s.curatedQA)
 	if err != nil {
 		return err
 	}
@@ -126,19 +122,41 @@ func (s *Server) qaTaken(ctx context.Context, c *reqCtx, doc store.Document, sel
 	return false, nil
 }
 
-func (s *Server) kbQACreate(w http.ResponseWriter, r *http.Request, c *reqCtx) error {
-	f, doc, err := readQA(r)
-	if err == nil {
-		var taken bool
-		if taken, err = s.qaTaken(r.Context(), c, doc, 0); err != nil {
-			return err
-		} else if taken {
-			err = invalid("kb.qa_error_exists")
+// qaRekeyed reports whether an edit changes the entry's key: its question or language.
+func qaRekeyed(doc, old store.Document) bool { return doc.Title != old.Title || doc.Lang != old.Lang }
+
+// readQAForm reads the editor's entry (readQA): a new one (old nil) or an edit of old. An
+// entry that takes a new key (a new entry, or an edit of its question or language) must not
+// take another curated entry's (qaTaken). When the form is refused it is shown again with
+// its error and ok is false; err is a failure to check.
+func (s *Server) readQAForm(w http.ResponseWriter, r *http.Request, c *reqCtx, old *store.Document) (doc store.Document, ok bool, err error) {
+	f, doc, ferr := readQA(r)
+	var self int64
+	rekeyed := true
+	if old != nil {
+		f.ID, self = old.ID, old.ID
+		rekeyed = qaRekeyed(doc, *old)
+	}
+	if ferr == nil && rekeyed {
+		taken, err := s.qaTaken(r.Context(), c, doc, self)
+		if err != nil {
+			return doc, false, err
+		}
+		if taken {
+			ferr = invalid("kb.qa_error_exists")
 		}
 	}
-	if err != nil {
-		s.formError(w, r, c, pageKB, err, s.kbQAForm(c, f))
-		return nil
+	if ferr != nil {
+		s.formError(w, r, c, pageKB, ferr, s.kbQAForm(c, f))
+		return doc, false, nil
+	}
+	return doc, true, nil
+}
+
+func (s *Server) kbQACreate(w http.ResponseWriter, r *http.Request, c *reqCtx) error {
+	doc, ok, err := s.readQAForm(w, r, c, nil)
+	if !ok {
+		return err
 	}
 	doc.AccountID = c.Account.ID
 	if _, err := s.st.ImportDocuments(r.Context(), c.Account.ID, []store.Document{doc}); err != nil {
@@ -153,31 +171,16 @@ func (s *Server) kbQACreate(w http.ResponseWriter, r *http.Request, c *reqCtx) e
 // otherwise the entry is updated in place. Either way the cached answers drawn from the
 // old text are withdrawn by the store.
 func (s *Server) kbQAUpdate(w http.ResponseWriter, r *http.Request, c *reqCtx) error {
-	id, err := kbPathID(r)
+	old, err := routeItem(r, c, s.curatedQA)
 	if err != nil {
 		return err
 	}
-	old, err := s.curatedQA(r.Context(), c, id)
-	if err != nil {
+	doc, ok, err := s.readQAForm(w, r, c, &old)
+	if !ok {
 		return err
-	}
-	f, doc, err := readQA(r)
-	f.ID = old.ID
-	rekeyed := err == nil && (doc.Title != old.Title || doc.Lang != old.Lang)
-	if rekeyed {
-		var taken bool
-		if taken, err = s.qaTaken(r.Context(), c, doc, old.ID); err != nil {
-			return err
-		} else if taken {
-			err = invalid("kb.qa_error_exists")
-		}
-	}
-	if err != nil {
-		s.formError(w, r, c, pageKB, err, s.kbQAForm(c, f))
-		return nil
 	}
 	doc.AccountID, doc.SiteID = c.Account.ID, old.SiteID
-	if rekeyed {
+	if qaRekeyed(doc, old) {
 		err = s.st.ReplaceDocument(r.Context(), c.Account.ID, old.ID, &doc)
 	} else {
 		_, err = s.st.ImportDocuments(r.Context(), c.Account.ID, []store.Document{doc})
@@ -190,14 +193,11 @@ func (s *Server) kbQAUpdate(w http.ResponseWriter, r *http.Request, c *reqCtx) e
 }
 
 func (s *Server) kbQADelete(w http.ResponseWriter, r *http.Request, c *reqCtx) error {
-	id, err := kbPathID(r)
+	doc, err := routeItem(r, c, s.curatedQA)
 	if err != nil {
 		return err
 	}
-	if _, err := s.curatedQA(r.Context(), c, id); err != nil {
-		return err
-	}
-	if err := s.st.DeleteDocument(r.Context(), c.Account.ID, id); err != nil {
+	if err := s.st.DeleteDocument(r.Context(), c.Account.ID, doc.ID); err != nil {
 		return kbNotFound(err)
 	}
 	s.redirect(w, r, "/dashboard/kb/qa", "flash.kb_qa_deleted")

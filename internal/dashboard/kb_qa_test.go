@@ -14,7 +14,7 @@ import (
 func TestKBCuratedQAIsServedFreeByTheChatAPI(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	a, key, email, pw := h.kbTenant("Shop")
+	a, key, email, pw := h.tenant("Shop")
 	b := h.kbOwner(email, pw)
 	question := "Can I pay with a gift card in the shop?"
 	answer := "Yes: gift cards work in the shop and online, and they never expire."
@@ -50,7 +50,7 @@ func TestKBCuratedQAIsServedFreeByTheChatAPI(t *testing.T) {
 func TestKBCuratedQAEditKeepsOrReplacesTheEntry(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	a, _, email, pw := h.kbTenant("Shop")
+	a, _, email, pw := h.tenant("Shop")
 	b := h.kbOwner(email, pw)
 	p := b.post("/dashboard/kb/qa", url.Values{"question": {"Do you repair tents?"}, "answer": {"Yes, in Bristol."}, "lang": {"detect"}})
 	b.kbFollow(p)
@@ -105,7 +105,7 @@ func TestKBCuratedQAEditKeepsOrReplacesTheEntry(t *testing.T) {
 func TestKBCuratedQAValidation(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	a, _, email, pw := h.kbTenant("Shop")
+	a, _, email, pw := h.tenant("Shop")
 	b := h.kbOwner(email, pw)
 	before := h.kbCounts(a.ID)[store.DocQA]
 	existing := h.kbDocs(a.ID, store.DocQA, "How long does delivery take?")[0]

@@ -57,11 +57,7 @@ func (s *Server) kbAddSite(w http.ResponseWriter, r *http.Request, c *reqCtx) er
 // lease for the crawl itself and releases it with the finished crawl's summary, as for the
 // scheduler's crawls; should another crawl slip in between, the job reports it.
 func (s *Server) kbCrawlNow(w http.ResponseWriter, r *http.Request, c *reqCtx) error {
-	id, err := kbPathID(r)
-	if err != nil {
-		return err
-	}
-	site, err := s.accountSite(r.Context(), c, id)
+	site, err := routeItem(r, c, s.accountSite)
 	if err != nil {
 		return err
 	}
@@ -131,11 +127,7 @@ func (s *Server) progressData(site store.Site, j crawlJob) *kbProgressData {
 // fragment of a finished crawl carries no trigger, so the polling stops. A browser that
 // opens the address itself (no htmx) is sent to the overview, which shows the same state.
 func (s *Server) kbCrawlProgress(w http.ResponseWriter, r *http.Request, c *reqCtx) error {
-	id, err := kbPathID(r)
-	if err != nil {
-		return err
-	}
-	site, err := s.accountSite(r.Context(), c, id)
+	site, err := routeItem(r, c, s.accountSite)
 	if err != nil {
 		return err
 	}

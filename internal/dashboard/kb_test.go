@@ -16,7 +16,7 @@ import (
 func TestKBOverviewShowsCountsSitesAndTheSchedule(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	a, _, email, pw := h.kbTenant("Shop")
+	a, _, email, pw := h.tenant("Shop")
 	site := h.kbSite(a.ID, "https://shop.example/")
 	b := h.kbOwner(email, pw)
 	p := b.get("/dashboard/kb")
@@ -53,7 +53,7 @@ func TestKBOverviewShowsCountsSitesAndTheSchedule(t *testing.T) {
 func TestKBDocumentsBrowseByTypeSearchAndPage(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	a, _, email, pw := h.kbTenant("Shop")
+	a, _, email, pw := h.tenant("Shop")
 	b := h.kbOwner(email, pw)
 
 	p := b.get("/dashboard/kb/documents")
@@ -110,7 +110,7 @@ func TestKBDocumentsBrowseByTypeSearchAndPage(t *testing.T) {
 func TestKBOwnerRemovesADocument(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	a, _, email, pw := h.kbTenant("Shop")
+	a, _, email, pw := h.tenant("Shop")
 	b := h.kbOwner(email, pw)
 	doc := h.kbDocs(a.ID, store.DocPage, "")[0]
 	path := "/dashboard/kb/documents/" + strconv.FormatInt(doc.ID, 10)
@@ -127,9 +127,9 @@ func TestKBOwnerRemovesADocument(t *testing.T) {
 func TestKBAgentBrowsesAndKeepsQAButCannotChangeTheRest(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	a, _, _, _ := h.kbTenant("Shop")
+	a, _, _, _ := h.tenant("Shop")
 	site := h.kbSite(a.ID, "https://shop.example/")
-	email, pw := h.kbUser(a.ID, store.UserAgent)
+	email, pw := h.user(a.ID, store.UserAgent)
 	b := h.browser()
 	b.signIn(email, pw)
 	doc := h.kbDocs(a.ID, store.DocPage, "")[0]
@@ -191,8 +191,8 @@ func TestKBAgentBrowsesAndKeepsQAButCannotChangeTheRest(t *testing.T) {
 func TestKBAnotherAccountsIDsAreNotFound(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	_, _, email, pw := h.kbTenant("Mine")
-	other, _, _, _ := h.kbTenant("Theirs")
+	_, _, email, pw := h.tenant("Mine")
+	other, _, _, _ := h.tenant("Theirs")
 	theirSite := h.kbSite(other.ID, "https://theirs.example/")
 	theirDoc := h.kbDocs(other.ID, store.DocPage, "")[0]
 	theirQA := h.kbDocs(other.ID, store.DocQA, "")[0]
@@ -212,7 +212,7 @@ func TestKBAnotherAccountsIDsAreNotFound(t *testing.T) {
 	}
 	// htmx's own request gets the error as a fragment (renderError's choice of status);
 	// either way it tells nothing of the other account's site.
-	if p := b.kbHX("/dashboard/kb/sites/" + site + "/progress"); strings.Contains(p.Body, "data-state") {
+	if p := b.hxGet("/dashboard/kb/sites/" + site + "/progress"); strings.Contains(p.Body, "data-state") {
 		t.Errorf("htmx progress of their site: %d %s", p.Status, p.Body)
 	}
 	posts := map[string]url.Values{
@@ -244,7 +244,7 @@ func TestKBAnotherAccountsIDsAreNotFound(t *testing.T) {
 func TestKBPagesHaveEveryTextInEveryLanguage(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	a, _, email, pw := h.kbTenant("Shop")
+	a, _, email, pw := h.tenant("Shop")
 	h.kbSite(a.ID, "https://shop.example/")
 	b := h.kbOwner(email, pw)
 	doc := h.kbDocs(a.ID, store.DocProduct, "")[0]
@@ -276,7 +276,7 @@ func TestKBPagesHaveEveryTextInEveryLanguage(t *testing.T) {
 func TestKBAddSiteIsValidatedLikeTheCommandLine(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	a, _, email, pw := h.kbTenant("Shop")
+	a, _, email, pw := h.tenant("Shop")
 	b := h.kbOwner(email, pw)
 	for _, bad := range []string{"shop.example", "ftp://shop.example/", "https://user:secret@shop.example/"} {
 		p := b.post("/dashboard/kb/sites", url.Values{"url": {bad}, "name": {"Mine"}})

@@ -31,13 +31,17 @@ func rvItem(t testing.TB, body, question string) (kind, id string) {
 
 var rvItemRE = regexp.MustCompile(`<li id="review-(\w+)-(\d+)" class="review-item">`)
 
-// rvHTMX posts a review form as htmx does: the form's fields and the HX-Request header.
-func rvHTMX(b *browser, path string, form url.Values) page {
-	req, _ := http.NewRequest(http.MethodPost, b.h.srv.URL+path, strings.NewReader(form.Encode()))
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("Origin", b.h.srv.URL)
-	req.Header.Set("HX-Request", "true")
-	return b.do(req)
+// rvServedFree asks q again and checks that the curated answer replies, free of charge.
+func rvServedFree(t testing.TB, h *harness, key, q, answer string) {
+	t.Helper()
+	balance := cvBalance(t, h, key)
+	again := cvAsk(t, h, key, q)
+	if r := again.reply(); r.Source != store.SourceCacheTenant || r.Body != answer {
+		t.Errorf("asked again: %s %q", r.Source, r.Body)
+	}
+	if now := cvBalance(t, h, key); now != balance {
+		t.Errorf("the curated answer cost %f USD", balance-now)
+	}
 }
 
 // The acceptance check: a question the assistant fell back on, answered on the review page
@@ -68,14 +72,7 @@ func TestReviewedFallbackIsThenServedFree(t *testing.T) {
 	if strings.Contains(after.Body, q) {
 		t.Error("the answered item is still in the queue")
 	}
-	balance := cvBalance(t, h, key)
-	again := cvAsk(t, h, key, q)
-	if r := again.reply(); r.Source != store.SourceCacheTenant || r.Body != answer {
-		t.Errorf("asked again: %s %q", r.Source, r.Body)
-	}
-	if now := cvBalance(t, h, key); now != balance {
-		t.Errorf("the curated answer cost %f USD", balance-now)
-	}
+	rvServedFree(t, h, key, q, answer)
 	// The same id again is no longer open.
 	if p := b.post("/dashboard/review/fallback/"+id+"/answer", url.Values{"answer": {answer}, "lang": {"en"}}); p.Status != http.StatusNotFound {
 		t.Errorf("answering a closed item: %d", p.Status)
@@ -93,11 +90,7 @@ func TestReviewedRatingIsThenServedFree(t *testing.T) {
 	if first.reply().Source != store.SourceAI {
 		t.Fatalf("the question was answered from %s, want ai", first.reply().Source)
 	}
-	st, body := h.api(http.MethodPost, "/api/v1/chat/feedback", key, url.Values{"messageId": {strconv.FormatInt(first.reply().ID, 10)},
-		"rating": {"not_helpful"}, "comment": {"Which sizes?"}})
-	if st != http.StatusOK {
-		t.Fatalf("feedback: %d %s", st, body)
-	}
+	cvRateNotHelpful(t, h, key, first.reply().ID, "Which sizes?")
 	b := h.browser()
 	b.signIn(email, pw)
 	list := b.get("/dashboard/review?kind=not_helpful")
@@ -106,7 +99,7 @@ func TestReviewedRatingIsThenServedFree(t *testing.T) {
 	if kind != store.ReviewNotHelpful {
 		t.Fatalf("the item is of kind %s", kind)
 	}
-	p := rvHTMX(b, "/dashboard/review/not_helpful/"+id+"/answer",
+	p := b.hxPost("/dashboard/review/not_helpful/"+id+"/answer",
 		url.Values{"answer": {answer}, "lang": {"en"}, "back": {"/dashboard/review?kind=not_helpful"}, "_csrf": {csrf(t, list.Body)}})
 	if p.Status != http.StatusOK || strings.Contains(p.Body, "<html") {
 		t.Fatalf("htmx answer: %d %.300s", p.Status, p.Body)
@@ -119,14 +112,7 @@ func TestReviewedRatingIsThenServedFree(t *testing.T) {
 		!strings.Contains(p.Body, "This review item is not open") {
 		t.Errorf("the transcript's link to the answered item: %d", p.Status)
 	}
-	balance := cvBalance(t, h, key)
-	again := cvAsk(t, h, key, q)
-	if r := again.reply(); r.Source != store.SourceCacheTenant || r.Body != answer {
-		t.Errorf("asked again: %s %q", r.Source, r.Body)
-	}
-	if now := cvBalance(t, h, key); now != balance {
-		t.Errorf("the curated answer cost %f USD", balance-now)
-	}
+	rvServedFree(t, h, key, q, answer)
 }
 
 func TestReviewAnswerIsValidated(t *testing.T) {
@@ -169,15 +155,15 @@ func TestReviewHTMXErrorsStayInPlace(t *testing.T) {
 	b.signIn(email, pw)
 	tok := csrf(t, b.get("/dashboard/review").Body)
 	id := strconv.FormatInt(gift.question().ID, 10)
-	p := rvHTMX(b, "/dashboard/review/fallback/"+id+"/answer", url.Values{"answer": {""}, "lang": {"en"}, "_csrf": {tok}})
+	p := b.hxPost("/dashboard/review/fallback/"+id+"/answer", url.Values{"answer": {""}, "lang": {"en"}, "_csrf": {tok}})
 	if p.Status != http.StatusOK || strings.Contains(p.Body, "<html") {
 		t.Fatalf("htmx empty answer: %d", p.Status)
 	}
 	mustContain(t, p.Body, `<li id="review-fallback-`+id+`" class="review-item">`, "Write an answer of 1 to 2000 characters.")
-	p = rvHTMX(b, "/dashboard/review/fallback/"+id+"/dismiss", url.Values{"_csrf": {tok}})
+	p = b.hxPost("/dashboard/review/fallback/"+id+"/dismiss", url.Values{"_csrf": {tok}})
 	mustContain(t, p.Body, `<li id="review-fallback-`+id+`" class="review-item done" role="status">`, "Item dismissed.")
 	// A second dismissal finds the item gone and says so in its place.
-	p = rvHTMX(b, "/dashboard/review/fallback/"+id+"/dismiss", url.Values{"_csrf": {tok}})
+	p = b.hxPost("/dashboard/review/fallback/"+id+"/dismiss", url.Values{"_csrf": {tok}})
 	mustContain(t, p.Body, `<li id="review-fallback-`+id+`" class="review-item done" role="status">`, "This review item is not open")
 }
 
@@ -188,10 +174,7 @@ func TestAnotherAccountsReviewItemIsNotFound(t *testing.T) {
 	_, otherKey, _, _ := h.tenant("Theirs")
 	theirs := cvAsk(t, h, otherKey, "Do you sell gift cards for the holidays?")
 	rated := cvAsk(t, h, otherKey, "Which hiking boots do you have?")
-	if st, body := h.api(http.MethodPost, "/api/v1/chat/feedback", otherKey, url.Values{
-		"messageId": {strconv.FormatInt(rated.reply().ID, 10)}, "rating": {"not_helpful"}}); st != http.StatusOK {
-		t.Fatalf("feedback: %d %s", st, body)
-	}
+	cvRateNotHelpful(t, h, otherKey, rated.reply().ID, "")
 	b := h.browser()
 	b.signIn(email, pw)
 	if p := b.get("/dashboard/review"); strings.Contains(p.Body, "gift cards") || strings.Contains(p.Body, "hiking boots") {

@@ -1,8 +1,10 @@
 package dashboard
 
 import (
+	"context"
 	"errors"
 	"net/http"
+	"strconv"
 
 	"svc/internal/errs"
 	"svc/internal/store"
@@ -97,4 +99,25 @@ func (s *Server) guard(who access, fn handlerFunc) http.Handler {
 			s.renderError(w, r, c, err)
 		}
 	})
+}
+
+// routeItemID reads the {id} of a route (a token, a user, a document, a site); anything but a
+// positive number names nothing, a 404.
+func routeItemID(r *http.Request) (int64, error) {
+	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
+	if err != nil || id <= 0 {
+		return 0, errs.New(errs.NotFound, "No such item.")
+	}
+	return id, nil
+}
+
+// routeItem reads the {id} of the route and, with get, the signed-in account's item of that
+// id; get's error (a 404 for another account's item) is returned as it is.
+func routeItem[T any](r *http.Request, c *reqCtx, get func(context.Context, *reqCtx, int64) (T, error)) (T, error) {
+	id, err := routeItemID(r)
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return get(r.Context(), c, id)
 }

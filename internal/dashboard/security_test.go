@@ -64,7 +64,7 @@ func mustAccount(t *testing.T, h *harness, email string) int64 {
 // Behind https the cookie is Secure too.
 func TestSessionCookieIsSecureBehindHTTPS(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, func(c *config.Config) { c.PublicURL = "https://svc.example" })
+	h := newHarness(t, withConfig(func(c *config.Config) { c.PublicURL = "https://svc.example" }))
 	_, _, email, pw := h.tenant("Shop")
 	b := h.browser()
 	req, _ := http.NewRequest(http.MethodPost, h.srv.URL+"/dashboard/login",
@@ -108,7 +108,7 @@ func TestSignInIsThrottledPerEmail(t *testing.T) {
 // One address trying many e-mails is throttled too; another address is not.
 func TestSignInIsThrottledPerAddress(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t, func(c *config.Config) { c.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")} })
+	h := newHarness(t, withConfig(func(c *config.Config) { c.TrustedProxies = []netip.Prefix{netip.MustParsePrefix("127.0.0.0/8")} }))
 	_, _, email, pw := h.tenant("Shop")
 	from := func(addr string, form url.Values) page {
 		req, _ := http.NewRequest(http.MethodPost, h.srv.URL+"/dashboard/login", strings.NewReader(form.Encode()))

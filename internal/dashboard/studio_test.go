@@ -11,20 +11,10 @@ import (
 	"svc/internal/kb"
 )
 
-// htmx posts a form as htmx does: same origin, with HX-Request.
-func (b *browser) hxPost(path string, form url.Values) page {
-	b.h.t.Helper()
-	req, _ := http.NewRequest(http.MethodPost, b.h.srv.URL+path, strings.NewReader(form.Encode()))
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	req.Header.Set("Origin", b.h.srv.URL)
-	req.Header.Set("HX-Request", "true")
-	return b.do(req)
-}
-
 func TestStudioMarketingWithAndWithoutJavaScript(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	a, _, email, pw := shopTenant(h, "Yolcu Outdoor")
+	a, _, email, pw := h.tenant("Yolcu Outdoor")
 	b := h.browser()
 	b.signIn(email, pw)
 
@@ -86,7 +76,7 @@ func TestStudioMarketingWithAndWithoutJavaScript(t *testing.T) {
 func TestStudioIntelligenceShowsEachShapeAndEscapesKBText(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	a, _, email, pw := shopTenant(h, "Yolcu Outdoor")
+	a, _, email, pw := h.tenant("Yolcu Outdoor")
 	// A product whose crawled name carries markup: the page shows it as text.
 	xss := `<img src=x onerror=alert(1)> Trail Boots`
 	line := `{"type":"product","name":"<img src=x onerror=alert(1)> Trail Boots","url":"https://yolcu.example/boots","price":"99 EUR","category":"Shoes","description":"Waterproof hiking boots."}` + "\n"

@@ -32,7 +32,7 @@ func (h *harness) teamUserID(accountID int64, email string) string {
 func TestTeamInviteShowsTheLinkOnceAndItSetsAPassword(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	a, _, email, pw := shopTenant(h, "Shop")
+	a, _, email, pw := h.tenant("Shop")
 	b := h.browser()
 	b.signIn(email, pw)
 
@@ -113,9 +113,9 @@ func TestTeamInviteShowsTheLinkOnceAndItSetsAPassword(t *testing.T) {
 func TestTeamRolesRemovalAndTheLastOwner(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	a, _, email, pw := shopTenant(h, "Shop")
-	other, _, otherEmail, _ := shopTenant(h, "Other")
-	agentEmail, agentPW := teamMember(h, a.ID, store.UserAgent)
+	a, _, email, pw := h.tenant("Shop")
+	other, _, otherEmail, _ := h.tenant("Other")
+	agentEmail, agentPW := h.user(a.ID, store.UserAgent)
 	b := h.browser()
 	b.signIn(email, pw)
 	self := h.teamUserID(a.ID, email)
@@ -160,7 +160,7 @@ func TestTeamRolesRemovalAndTheLastOwner(t *testing.T) {
 	mustContain(t, b.get("/dashboard/team").Body, "User removed.")
 
 	// With a second owner, the first can step down to agent and loses the owner pages.
-	second, _ := teamMember(h, a.ID, store.UserAgent)
+	second, _ := h.user(a.ID, store.UserAgent)
 	secondID := h.teamUserID(a.ID, second)
 	if p := b.post("/dashboard/team/users/"+secondID+"/role", url.Values{"role": {"owner"}}); p.Status != http.StatusSeeOther {
 		t.Fatalf("promote: %d", p.Status)

@@ -62,6 +62,21 @@ type tokenForm struct {
 	Domains, Label, Budget string
 }
 
+// tokenFields is what the create and edit forms' fields (the "token-fields" partial) show:
+// the values and the limits their hints name.
+type tokenFields struct {
+	Form       tokenForm
+	MaxLabel   int
+	MaxDomains int
+	MinBudget  string
+	MaxBudget  string
+}
+
+func newTokenFields(f tokenForm) tokenFields {
+	return tokenFields{Form: f, MaxLabel: embed.MaxLabelChars, MaxDomains: embed.MaxDomains,
+		MinBudget: embed.FormatBudget(embed.MinBudgetMicro), MaxBudget: embed.FormatBudget(embed.MaxBudgetMicro)}
+}
+
 // snippetOpts are the snippet's data-svc-lang and data-svc-color.
 type snippetOpts struct {
 	Lang, Color string
@@ -79,7 +94,6 @@ type widgetData struct {
 	Tokens      []tokenRow
 	ActiveCount int
 	MaxActive   int
-	Form        tokenForm
 	Created     *createdToken
 	Opts        snippetOpts
 	// Snippet is the install snippet with a placeholder where the token goes.
@@ -88,10 +102,8 @@ type widgetData struct {
 	// address of the framed preview page.
 	Preview    int64
 	PreviewSrc string
-	MaxLabel   int
-	MaxDomains int
-	MinBudget  string
-	MaxBudget  string
+	// The create form's values and limits.
+	tokenFields
 }
 
 // snippetOpts reads the snippet options of a request, falling back to the account's language
@@ -122,9 +134,8 @@ func (s *Server) snippet(r *http.Request, token string, o snippetOpts) string {
 }
 
 func (s *Server) widgetData(r *http.Request, c *reqCtx, o snippetOpts) (widgetData, error) {
-	d := widgetData{MaxActive: account.MaxActiveEmbedTokens, Opts: o, Form: tokenForm{Budget: embed.FormatBudget(embed.DefaultBudgetMicro)},
-		MaxLabel: embed.MaxLabelChars, MaxDomains: embed.MaxDomains,
-		MinBudget: embed.FormatBudget(embed.MinBudgetMicro), MaxBudget: embed.FormatBudget(embed.MaxBudgetMicro)}
+	d := widgetData{MaxActive: account.MaxActiveEmbedTokens, Opts: o,
+		tokenFields: newTokenFields(tokenForm{Budget: embed.FormatBudget(embed.DefaultBudgetMicro)})}
 	d.Snippet = s.snippet(r, embed.TokenPrefix+"…", o)
 	ts, err := s.d.Accounts.EmbedTokens(r.Context(), c.Account)
 	if err != nil {
@@ -231,16 +242,6 @@ func (s *Server) createEmbedToken(w http.ResponseWriter, r *http.Request, c *req
 	return nil
 }
 
-// routeItemID reads the {id} of a route (a token, a user); anything but a positive number
-// names nothing, a 404.
-func routeItemID(r *http.Request) (int64, error) {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id <= 0 {
-		return 0, errs.New(errs.NotFound, "No such item.")
-	}
-	return id, nil
-}
-
 // accountToken reads one of the signed-in account's tokens; another account's is a 404.
 func (s *Server) accountToken(ctx context.Context, c *reqCtx, id int64) (store.EmbedToken, error) {
 	t, err := s.st.GetEmbedToken(ctx, c.Account.ID, id)
@@ -251,28 +252,18 @@ func (s *Server) accountToken(ctx context.Context, c *reqCtx, id int64) (store.E
 }
 
 type widgetEditData struct {
-	Token      store.EmbedToken
-	Active     bool
-	Form       tokenForm
-	MaxLabel   int
-	MaxDomains int
-	MinBudget  string
-	MaxBudget  string
+	Token  store.EmbedToken
+	Active bool
+	tokenFields
 }
 
 func (s *Server) editData(t store.EmbedToken) widgetEditData {
 	return widgetEditData{Token: t, Active: t.Status == store.EmbedActive,
-		Form:     tokenForm{Domains: strings.Join(t.Domains, "\n"), Label: t.Label, Budget: embed.FormatBudget(t.DailyBudgetMicro)},
-		MaxLabel: embed.MaxLabelChars, MaxDomains: embed.MaxDomains,
-		MinBudget: embed.FormatBudget(embed.MinBudgetMicro), MaxBudget: embed.FormatBudget(embed.MaxBudgetMicro)}
+		tokenFields: newTokenFields(tokenForm{Domains: strings.Join(t.Domains, "\n"), Label: t.Label, Budget: embed.FormatBudget(t.DailyBudgetMicro)})}
 }
 
 func (s *Server) editEmbedTokenPage(w http.ResponseWriter, r *http.Request, c *reqCtx) error {
-	id, err := routeItemID(r)
-	if err != nil {
-		return err
-	}
-	t, err := s.accountToken(r.Context(), c, id)
+	t, err := routeItem(r, c, s.accountToken)
 	if err != nil {
 		return err
 	}
@@ -281,11 +272,7 @@ func (s *Server) editEmbedTokenPage(w http.ResponseWriter, r *http.Request, c *r
 }
 
 func (s *Server) updateEmbedToken(w http.ResponseWriter, r *http.Request, c *reqCtx) error {
-	id, err := routeItemID(r)
-	if err != nil {
-		return err
-	}
-	t, err := s.accountToken(r.Context(), c, id)
+	t, err := routeItem(r, c, s.accountToken)
 	if err != nil {
 		return err
 	}
@@ -295,7 +282,7 @@ func (s *Server) updateEmbedToken(w http.ResponseWriter, r *http.Request, c *req
 		s.formError(w, r, c, pageWidgetEdit, invalid("widget.error_domains"), d)
 		return nil
 	}
-	if err := s.d.Accounts.UpdateEmbedToken(r.Context(), c.Account, id, tokenInput(d.Form)); err != nil {
+	if err := s.d.Accounts.UpdateEmbedToken(r.Context(), c.Account, t.ID, tokenInput(d.Form)); err != nil {
 		ferr := tokenFormError(err)
 		if ferr == nil {
 			return err

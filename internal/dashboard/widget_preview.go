@@ -114,11 +114,7 @@ type widgetPreviewData struct {
 // script with a preview token, and a note. It is a page of its own (no layout), allowed in a
 // frame of the dashboard's own origin by the default X-Frame-Options and frame-ancestors.
 func (s *Server) widgetPreviewPage(w http.ResponseWriter, r *http.Request, c *reqCtx) error {
-	id, err := routeItemID(r)
-	if err != nil {
-		return err
-	}
-	t, err := s.accountToken(r.Context(), c, id)
+	t, err := routeItem(r, c, s.accountToken)
 	if err != nil {
 		return err
 	}

@@ -4,103 +4,18 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"log/slog"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"svc/internal/account"
-	"svc/internal/cli"
-	"svc/internal/config"
-	"svc/internal/demo"
-	"svc/internal/kb"
 	"svc/internal/store"
-	"svc/internal/store/sqlite"
+	"svc/internal/store/storetest"
 )
-
-// teamMemberSeq numbers the users these tests add. The harness's own counter is a plain int,
-// which parallel tests would race on.
-var teamMemberSeq atomic.Int64
-
-// member adds a user with a password to the account and returns its e-mail and password.
-func teamMember(h *harness, accountID int64, role string) (email, password string) {
-	h.t.Helper()
-	email = role + "-m" + itoa(int(teamMemberSeq.Add(1))) + "-" + itoa(int(accountID)) + "@example.test"
-	password = "correct horse battery"
-	if _, _, err := h.users.AddUser(context.Background(), accountID, email, role, password); err != nil {
-		h.t.Fatal(err)
-	}
-	return email, password
-}
-
-// shop creates an account with the demo KB, 5 USD and an owner, like harness.tenant.
-func shopTenant(h *harness, name string) (a store.Account, key, email, password string) {
-	h.t.Helper()
-	ctx := context.Background()
-	a, key, err := h.accounts.Create(ctx, account.Settings{Name: ptr(name), BalanceMicro: ptr(int64(5_000_000))})
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	if _, err := kb.Import(ctx, h.st, a.ID, 0, demo.Reader()); err != nil {
-		h.t.Fatal(err)
-	}
-	email, password = teamMember(h, a.ID, store.UserOwner)
-	return a, key, email, password
-}
-
-// fakeClock is a clock a test moves on, for the preview token's expiry.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
-// clockedHarness is newHarness with every service on clock.
-func clockedHarness(t testing.TB, clock *fakeClock) *harness {
-	t.Helper()
-	h := &harness{t: t}
-	var handler http.Handler
-	h.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { handler.ServeHTTP(w, r) }))
-	t.Cleanup(h.srv.Close)
-	st, err := sqlite.Open(context.Background(), t.TempDir(), sqlite.Options{Now: clock.Now})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	h.st = st
-	cfg, err := config.Load(func(string) string { return "" })
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.LLMProvider = "builtin"
-	cfg.PublicURL = h.srv.URL
-	h.cfg = cfg
-	h.accounts = account.New(st, clock.Now)
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	if h.app, err = cli.NewApp(st, h.accounts, cfg, log, cli.AppOptions{Now: clock.Now}); err != nil {
-		t.Fatal(err)
-	}
-	handler, h.users = h.app.Handler, h.app.Users
-	return h
-}
 
 var (
 	embedTokenRE   = regexp.MustCompile(`svc_emb_[A-Za-z0-9]{32}`)
@@ -187,7 +102,7 @@ func (b *browser) createEmbedToken(form url.Values) (string, int64) {
 func TestWidgetTokenIsShownOnceWithASnippetThatWorksOnAnAllowedSite(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	_, key, email, pw := shopTenant(h, "Shop")
+	_, key, email, pw := h.tenant("Shop")
 	b := h.browser()
 	b.signIn(email, pw)
 
@@ -237,7 +152,7 @@ func TestWidgetTokenIsShownOnceWithASnippetThatWorksOnAnAllowedSite(t *testing.T
 func TestWidgetFormErrorsKeepTheValuesAndTheLimitIsExplained(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	_, _, email, pw := shopTenant(h, "Shop")
+	_, _, email, pw := h.tenant("Shop")
 	b := h.browser()
 	b.signIn(email, pw)
 
@@ -270,8 +185,8 @@ func TestWidgetFormErrorsKeepTheValuesAndTheLimitIsExplained(t *testing.T) {
 func TestWidgetTokenEditAndRevoke(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	_, key, email, pw := shopTenant(h, "Shop")
-	other, _, _, _ := shopTenant(h, "Other")
+	_, key, email, pw := h.tenant("Shop")
+	other, _, _, _ := h.tenant("Other")
 	_, foreign, err := h.accounts.CreateEmbedToken(context.Background(), other, account.EmbedTokenInput{Domains: ptr("x.example")})
 	if err != nil {
 		t.Fatal(err)
@@ -343,9 +258,9 @@ func TestWidgetTokenEditAndRevoke(t *testing.T) {
 
 func TestWidgetPreviewRunsTheRealWidgetOnTheTokensBudget(t *testing.T) {
 	t.Parallel()
-	clock := &fakeClock{now: time.Now().UTC()}
-	h := clockedHarness(t, clock)
-	_, key, email, pw := shopTenant(h, "Shop")
+	clock := &storetest.Clock{}
+	h := newHarness(t, withClock(clock.Now))
+	_, key, email, pw := h.tenant("Shop")
 	b := h.browser()
 	b.signIn(email, pw)
 	_, id := b.createEmbedToken(url.Values{"domains": {"shop.example.com"}})
@@ -441,12 +356,12 @@ func TestWidgetPreviewRunsTheRealWidgetOnTheTokensBudget(t *testing.T) {
 func TestAgentsCannotOpenTheOwnerPages(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
-	a, _, email, pw := shopTenant(h, "Shop")
+	a, _, email, pw := h.tenant("Shop")
 	owner := h.browser()
 	owner.signIn(email, pw)
 	_, id := owner.createEmbedToken(url.Values{"domains": {"shop.example.com"}})
 	sid := itoa(int(id))
-	agentEmail, agentPW := teamMember(h, a.ID, store.UserAgent)
+	agentEmail, agentPW := h.user(a.ID, store.UserAgent)
 	agent := h.browser()
 	agent.signIn(agentEmail, agentPW)
 	for _, path := range []string{"/dashboard/widget", "/dashboard/widget/tokens/" + sid + "/preview",
