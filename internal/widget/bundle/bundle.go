@@ -4,6 +4,7 @@
 package bundle
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -11,6 +12,8 @@ import (
 	"strings"
 
 	"github.com/evanw/esbuild/pkg/api"
+
+	"svc/internal/i18n"
 )
 
 // Entry is the entry point, relative to the widget directory.
@@ -48,7 +51,7 @@ func Build(dir string) ([]byte, error) {
 		Charset:           api.CharsetASCII, // the host page may not be UTF-8
 		Banner:            map[string]string{"js": Banner},
 		LogLevel:          api.LogLevelSilent,
-		Plugins:           []api.Plugin{cssText},
+		Plugins:           []api.Plugin{cssText, catalogModule},
 	})
 	if len(res.Errors) > 0 {
 		return nil, messages("esbuild", res.Errors)
@@ -102,4 +105,36 @@ func messages(what string, ms []api.Message) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// catalogModule is the virtual module "svc:catalog": the embed.* messages of every language
+// of svc's i18n catalog, as JSON, so the widget's words live in the one catalog too.
+var catalogModule = api.Plugin{
+	Name: "svc-catalog",
+	Setup: func(b api.PluginBuild) {
+		b.OnResolve(api.OnResolveOptions{Filter: `^svc:catalog$`}, func(a api.OnResolveArgs) (api.OnResolveResult, error) {
+			return api.OnResolveResult{Path: "catalog", Namespace: "svc"}, nil
+		})
+		b.OnLoad(api.OnLoadOptions{Filter: `.*`, Namespace: "svc"}, func(api.OnLoadArgs) (api.OnLoadResult, error) {
+			cat, err := i18n.Load()
+			if err != nil {
+				return api.OnLoadResult{}, err
+			}
+			out := map[string]map[string]string{}
+			for _, lang := range i18n.Langs {
+				out[lang] = map[string]string{}
+				for _, k := range cat.Keys(lang) {
+					if strings.HasPrefix(k, "embed.") {
+						out[lang][k], _ = cat.Raw(lang, k)
+					}
+				}
+			}
+			js, err := json.Marshal(out)
+			if err != nil {
+				return api.OnLoadResult{}, err
+			}
+			s := string(js)
+			return api.OnLoadResult{Contents: &s, Loader: api.LoaderJSON}, nil
+		})
+	},
 }

@@ -7,3 +7,9 @@ declare module '*.css' {
 interface Window {
   svcWidget?: { open(): void; close(): void };
 }
+
+// The bundler (bundle/bundle.go) provides the embed.* messages of svc's i18n catalog.
+declare module 'svc:catalog' {
+  const catalog: Record<'tr' | 'en' | 'de', Record<string, string>>;
+  export default catalog;
+}

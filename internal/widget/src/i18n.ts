@@ -1,3 +1,5 @@
+import catalog from 'svc:catalog';
+
 export type Lang = 'tr' | 'en' | 'de';
 
 export interface Strings {
@@ -23,74 +25,42 @@ export interface Strings {
   log: string;
 }
 
-const tr: Strings = {
-  title: 'Yardım asistanı',
-  placeholder: 'Sorunuzu yazın…',
-  send: 'Gönder',
-  open: 'Sohbeti aç',
-  close: 'Sohbeti kapat',
-  typing: 'Asistan yazıyor…',
-  hint: 'Aradığınız yanıt bu değil mi? Sorunuzu farklı sözcüklerle yeniden sormayı deneyin.',
-  helpful: 'Faydalı',
-  notHelpful: 'Faydalı değil',
-  thanks: 'Geri bildiriminiz için teşekkürler!',
-  rate: (n, u) => `Çok fazla istek gönderildi. Lütfen ${n} ${['saniye', 'dakika', 'saat'][u]} sonra tekrar deneyin.`,
-  forbidden: 'Sohbet bu sitede kullanılamıyor.',
-  conn: 'Bağlantı sorunu oluştu.',
-  err: 'Bir şeyler ters gitti.',
-  retry: 'Tekrar dene',
-  banner: 'Şu anda yalnızca kayıtlı yanıtlarla hizmet verebiliyoruz; bazı sorular yanıtsız kalabilir.',
-  count: (n, m) => `${n}/${m} karakter`,
-  starters: 'Sık sorulan sorular',
-  log: 'Mesajlar',
-};
+// The words come from svc's i18n catalog (the embed.* keys of internal/i18n/catalog), which
+// the bundler inlines as the virtual module below: one catalog for every user-facing text.
+type Catalog = Record<string, string>;
 
-const en: Strings = {
-  title: 'Help assistant',
-  placeholder: 'Type your question…',
-  send: 'Send',
-  open: 'Open chat',
-  close: 'Close chat',
-  typing: 'The assistant is typing…',
-  hint: 'Not what you were looking for? Try asking in other words.',
-  helpful: 'Helpful',
-  notHelpful: 'Not helpful',
-  thanks: 'Thanks for your feedback!',
-  rate: (n, u) => `Too many requests. Please try again in ${n} ${['second', 'minute', 'hour'][u]}${n === 1 ? '' : 's'}.`,
-  forbidden: 'Chat is not available on this site.',
-  conn: 'Connection problem.',
-  err: 'Something went wrong.',
-  retry: 'Try again',
-  banner: 'Right now we can only answer from saved replies, so some questions may go unanswered.',
-  count: (n, m) => `${n}/${m} characters`,
-  starters: 'Popular questions',
-  log: 'Messages',
-};
+/** Fills the %d places of a message in order. */
+function fill(m: string, ...n: number[]): string {
+  let i = 0;
+  return m.replace(/%d/g, () => String(n[i++]));
+}
 
-const de: Strings = {
-  title: 'Hilfe-Assistent',
-  placeholder: 'Stellen Sie Ihre Frage…',
-  send: 'Senden',
-  open: 'Chat öffnen',
-  close: 'Chat schließen',
-  typing: 'Der Assistent schreibt…',
-  hint: 'Nicht das, was Sie gesucht haben? Formulieren Sie Ihre Frage einfach anders.',
-  helpful: 'Hilfreich',
-  notHelpful: 'Nicht hilfreich',
-  thanks: 'Danke für Ihr Feedback!',
-  rate: (n, u) =>
-    `Zu viele Anfragen. Bitte versuchen Sie es in ${n} ${['Sekunde', 'Minute', 'Stunde'][u]}${n === 1 ? '' : 'n'} erneut.`,
-  forbidden: 'Der Chat ist auf dieser Website nicht verfügbar.',
-  conn: 'Verbindungsproblem.',
-  err: 'Etwas ist schiefgelaufen.',
-  retry: 'Erneut versuchen',
-  banner: 'Zurzeit können wir nur mit gespeicherten Antworten helfen; manche Fragen bleiben daher eventuell unbeantwortet.',
-  count: (n, m) => `${n}/${m} Zeichen`,
-  starters: 'Häufige Fragen',
-  log: 'Nachrichten',
-};
+function build(c: Catalog): Strings {
+  const units = ['seconds', 'minutes', 'hours'];
+  return {
+    title: c['embed.title'],
+    placeholder: c['embed.placeholder'],
+    send: c['embed.send'],
+    open: c['embed.open'],
+    close: c['embed.close'],
+    typing: c['embed.typing'],
+    hint: c['embed.hint'],
+    helpful: c['embed.helpful'],
+    notHelpful: c['embed.not_helpful'],
+    thanks: c['embed.thanks'],
+    rate: (n, u) => fill(c['embed.rate.' + units[u] + (n === 1 ? '.one' : '.other')], n),
+    forbidden: c['embed.forbidden'],
+    conn: c['embed.conn'],
+    err: c['embed.err'],
+    retry: c['embed.retry'],
+    banner: c['embed.banner'],
+    count: (n, m) => fill(c['embed.count'], n, m),
+    starters: c['embed.starters'],
+    log: c['embed.log'],
+  };
+}
 
-export const strings: Record<Lang, Strings> = { tr, en, de };
+export const strings: Record<Lang, Strings> = { tr: build(catalog.tr), en: build(catalog.en), de: build(catalog.de) };
 
 /** The first of the attribute and the browser's languages that is tr, en or de; else en. */
 export function pickLang(attr: string | undefined): Lang {
