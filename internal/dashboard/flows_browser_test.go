@@ -20,6 +20,7 @@ import (
 
 	"svc/internal/crawl/crawltest"
 	"svc/internal/store"
+	"svc/internal/store/storetest"
 )
 
 // uiOwnerNav are the navigation entries only owners see.
@@ -365,16 +366,27 @@ func (u *uiTab) answerReview(question, answer string) {
 func TestScreenshotDashboard(t *testing.T) {
 	t.Parallel()
 	bctx := uiStart(t)
-	h := newHarness(t)
+	// Two weeks of traffic, so the charts have something to show: the clock starts 13 days
+	// back and moves a day after each day's questions, ending on today.
+	clock := &storetest.Clock{}
+	clock.Advance(-13 * 24 * time.Hour)
+	h := newHarness(t, withClock(clock.Now))
 	a, key, _, _ := h.tenant("Demo Shop")
 	email, pw := "owner@demo-shop.example", "correct horse battery"
 	if _, _, err := h.users.AddUser(context.Background(), a.ID, email, store.UserOwner, pw); err != nil {
 		t.Fatal(err)
 	}
-	for _, q := range []string{"Hello!", "How long does delivery take?", "Do you ship abroad?",
+	questions := []string{"Hello!", "How long does delivery take?", "Do you have a tent for two people?",
 		"What is your return policy?", "Can I pay by invoice?", "Do you have gift cards?",
-		"How long does delivery take?", "Thanks!"} {
-		uiAsk(t, h, key, q)
+		"Do you have a store in Istanbul?", "Which tent is best for two people?", "Thanks!",
+		"How long does delivery take?", "Can I rent a kayak?", "What does shipping to Germany cost?"}
+	for day := range 14 {
+		for i := range 3 + (day*7)%6 {
+			uiAsk(t, h, key, questions[(day*5+i*3)%len(questions)])
+		}
+		if day < 13 {
+			clock.Advance(24 * time.Hour)
+		}
 	}
 	dir := t.TempDir()
 	if os.Getenv("SVC_SCREENSHOTS") == "1" {

@@ -54,7 +54,9 @@
       var series = [{}];
       spec.series.forEach(function (s) {
         data.push(s.values);
-        series.push({ label: s.label, stroke: s.color, fill: s.color + '33', width: 2,
+        // Lines with points and no fill: several series over 30 days stay readable where
+        // filled areas would cover each other.
+        series.push({ label: s.label, stroke: s.color, width: 2, points: { show: true, size: 5, fill: s.color },
           value: function (u, v) { return v == null ? '–' : (spec.money ? '$' + v.toFixed(4) : String(v)); } });
       });
       var width = Math.max(280, el.clientWidth);
