@@ -86,6 +86,12 @@ var (
 
 func bad(format string, args ...any) error { return errs.Newf(errs.BadRequest, format, args...) }
 
+// badKey is bad with the catalog key of its message (errs.Coded), for the errors a
+// dashboard user can meet; the catalog's message takes the same args.
+func badKey(key, format string, args ...any) error {
+	return errs.Coded(errs.BadRequest, key, format, args...)
+}
+
 // apply validates s and writes it over a. Plan changes reset the daily limit to the new plan's
 // default unless a limit is given too.
 func apply(a *store.Account, s Settings) error {
@@ -114,7 +120,7 @@ func apply(a *store.Account, s Settings) error {
 	}
 	if s.Lang != nil {
 		if !slices.Contains(Langs, *s.Lang) {
-			return bad("lang must be one of %s", strings.Join(Langs, ", "))
+			return badKey("err.account.lang", "lang must be one of %s", strings.Join(Langs, ", "))
 		}
 		a.Lang = *s.Lang
 	}
@@ -161,14 +167,14 @@ func apply(a *store.Account, s Settings) error {
 	}
 	if s.TonePreset != nil {
 		if !slices.Contains(TonePresets, *s.TonePreset) {
-			return bad("tone preset must be one of %s", strings.Join(TonePresets, ", "))
+			return badKey("err.account.tone_preset", "tone preset must be one of %s", strings.Join(TonePresets, ", "))
 		}
 		a.TonePreset = *s.TonePreset
 	}
 	if s.ToneCustom != nil {
 		c := strings.TrimSpace(*s.ToneCustom)
 		if utf8.RuneCountInString(c) > maxToneCustomLen {
-			return bad("custom tone note must be at most %d characters", maxToneCustomLen)
+			return badKey("err.account.tone_custom_too_long", "custom tone note must be at most %d characters", maxToneCustomLen)
 		}
 		a.ToneCustom = c
 	}

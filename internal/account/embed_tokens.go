@@ -33,7 +33,7 @@ type EmbedTokenStatus struct {
 // which is never readable again, and the record.
 func (s *Service) CreateEmbedToken(ctx context.Context, a store.Account, in EmbedTokenInput) (string, store.EmbedToken, error) {
 	if in.Domains == nil || strings.TrimSpace(*in.Domains) == "" {
-		return "", store.EmbedToken{}, bad("The domains field is required: a comma-separated list such as example.com, shop.example.com.")
+		return "", store.EmbedToken{}, badKey("err.embed.domains_field_required", "The domains field is required: a comma-separated list such as example.com, shop.example.com.")
 	}
 	t := store.EmbedToken{AccountID: a.ID, DailyBudgetMicro: embed.DefaultBudgetMicro}
 	if err := applyEmbedInput(&t, in); err != nil {
@@ -48,7 +48,7 @@ func (s *Service) CreateEmbedToken(ctx context.Context, a store.Account, in Embe
 	if errors.Is(err, store.ErrLimitReached) {
 		return "", store.EmbedToken{}, errs.Wrap(errs.TooMany, fmt.Sprintf(
 			"An account can have at most %d active embed tokens; revoke one with embedTokenRevoke first.",
-			MaxActiveEmbedTokens), err)
+			MaxActiveEmbedTokens), err).WithKey("err.embed.token_limit", MaxActiveEmbedTokens)
 	}
 	if err != nil {
 		return "", store.EmbedToken{}, err
@@ -63,10 +63,10 @@ func (s *Service) UpdateEmbedToken(ctx context.Context, a store.Account, id int6
 		return err
 	}
 	if t.Status == store.EmbedRevoked {
-		return bad("Embed token %d is revoked, which is permanent; create a new token instead.", id)
+		return badKey("err.embed.token_revoked", "Embed token %d is revoked, which is permanent; create a new token instead.", id)
 	}
 	if in.Domains != nil && strings.TrimSpace(*in.Domains) == "" {
-		return bad("domains cannot be empty; a token needs at least one allowed domain.")
+		return badKey("err.embed.domains_empty", "domains cannot be empty; a token needs at least one allowed domain.")
 	}
 	if err := applyEmbedInput(&t, in); err != nil {
 		return err
@@ -76,7 +76,7 @@ func (s *Service) UpdateEmbedToken(ctx context.Context, a store.Account, id int6
 	case errors.Is(err, store.ErrNotFound):
 		return notFoundToken(id)
 	case errors.Is(err, store.ErrRevoked):
-		return bad("Embed token %d is revoked, which is permanent; create a new token instead.", id)
+		return badKey("err.embed.token_revoked", "Embed token %d is revoked, which is permanent; create a new token instead.", id)
 	}
 	return err
 }

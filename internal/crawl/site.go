@@ -8,6 +8,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"svc/internal/errs"
 	"svc/internal/store"
 )
 
@@ -27,23 +28,53 @@ var (
 	ErrSiteName = fmt.Errorf("crawl: a site's name may be at most %d characters", MaxSiteNameLen)
 )
 
+// siteError is an error of NewSite: errors.Is matches its sentinel (ErrSiteURL or
+// ErrSiteName), whose text it keeps, and errs.As finds the client error with the catalog key
+// of the precise problem, for front ends that show errors in the user's language.
+type siteError struct {
+	sentinel error
+	client   *errs.Error
+}
+
+func (e *siteError) Error() string   { return e.sentinel.Error() }
+func (e *siteError) Unwrap() []error { return []error{e.sentinel, e.client} }
+
+func badSite(sentinel error, key, format string, args ...any) error {
+	return &siteError{sentinel: sentinel, client: errs.Coded(errs.BadRequest, key, format, args...)}
+}
+
 // NewSite validates a site's address and name and returns the record to store: the URL
 // normalised, the host the crawl's scope is based on, and the name (the host when empty).
 func NewSite(accountID int64, rawURL, name string) (store.Site, error) {
 	rawURL, name = strings.TrimSpace(rawURL), strings.TrimSpace(name)
-	if rawURL == "" || len(rawURL) > MaxSiteURLLen {
-		return store.Site{}, ErrSiteURL
+	if rawURL == "" {
+		return store.Site{}, badSite(ErrSiteURL, "err.site.url_required", "The site's address is required.")
+	}
+	if len(rawURL) > MaxSiteURLLen {
+		return store.Site{}, badSite(ErrSiteURL, "err.site.url_too_long",
+			"The site's address is longer than %d characters.", MaxSiteURLLen)
 	}
 	// Normalising drops user info, so it is refused on the raw form.
-	if raw, err := url.Parse(rawURL); err != nil || raw.User != nil {
-		return store.Site{}, ErrSiteURL
+	raw, err := url.Parse(rawURL)
+	if err != nil {
+		return store.Site{}, badSite(ErrSiteURL, "err.site.url_invalid", "The site's address is not a valid URL.")
+	}
+	if raw.User != nil {
+		return store.Site{}, badSite(ErrSiteURL, "err.site.url_credentials",
+			"The site's address must not contain a user name or password.")
+	}
+	if sc := strings.ToLower(raw.Scheme); sc != "http" && sc != "https" {
+		return store.Site{}, badSite(ErrSiteURL, "err.site.url_scheme",
+			"The site's address must start with http:// or https://.")
 	}
 	u, err := NormalizeURL(rawURL)
 	if err != nil {
-		return store.Site{}, ErrSiteURL
+		return store.Site{}, badSite(ErrSiteURL, "err.site.url_no_host",
+			"The site's address has no host name, such as example.com.")
 	}
 	if utf8.RuneCountInString(name) > MaxSiteNameLen {
-		return store.Site{}, ErrSiteName
+		return store.Site{}, badSite(ErrSiteName, "err.site.name_too_long",
+			"The site's name may be at most %d characters.", MaxSiteNameLen)
 	}
 	if name == "" {
 		name = u.Hostname()

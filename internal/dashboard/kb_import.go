@@ -41,9 +41,10 @@ type kbImportData struct {
 	Result *store.ImportResult
 }
 
-// kbLineError is one bad line of an import file. Reason is the kb package's own wording
-// (field names of the format, in English, like the format itself); the page frames it in
-// the user's language.
+// kbLineError is one bad line of an import file. Reason is the kb package's reason in the
+// user's language when the catalog has its key (field names of the format stay as they
+// are, in English, like the format itself), else kb's own English wording; the page frames
+// it in the user's language.
 type kbLineError struct {
 	Line   int
 	Reason string
@@ -125,7 +126,7 @@ func (s *Server) kbImport(w http.ResponseWriter, r *http.Request, c *reqCtx) err
 
 	recs, err := kb.ParseJSONL(bytes.NewReader(body))
 	if le, ok := errors.AsType[*kb.LineError](err); ok {
-		imp.Lines, imp.More = kbLineErrors(body, le)
+		imp.Lines, imp.More = kbLineErrors(body, le, func(le *kb.LineError) string { return s.lineReason(c, le) })
 		return fail(http.StatusBadRequest, invalid("kb.import_error_lines"))
 	} else if err != nil {
 		return err
@@ -137,7 +138,7 @@ func (s *Server) kbImport(w http.ResponseWriter, r *http.Request, c *reqCtx) err
 		if err != nil {
 			reason := err.Error()
 			if le, ok := errors.AsType[*kb.LineError](err); ok {
-				reason = le.Reason
+				reason = s.lineReason(c, le)
 			}
 			bad = append(bad, kbLineError{Line: rec.Line, Reason: reason})
 			continue
@@ -165,7 +166,7 @@ func (s *Server) kbImport(w http.ResponseWriter, r *http.Request, c *reqCtx) err
 // parsing each line on its own with the same function (so the rules are the same) and
 // numbering it as in the file. A problem of the file as a whole (too many records) shows
 // on no single line; it is kept as kb reported it.
-func kbLineErrors(body []byte, first *kb.LineError) ([]kbLineError, int) {
+func kbLineErrors(body []byte, first *kb.LineError, reason func(*kb.LineError) string) ([]kbLineError, int) {
 	var out []kbLineError
 	for i, line := range bytes.Split(body, []byte("\n")) {
 		if i == 0 {
@@ -176,14 +177,23 @@ func kbLineErrors(body []byte, first *kb.LineError) ([]kbLineError, int) {
 		}
 		_, err := kb.ParseJSONL(bytes.NewReader(line))
 		if le, ok := errors.AsType[*kb.LineError](err); ok {
-			out = append(out, kbLineError{Line: i + 1, Reason: le.Reason})
+			out = append(out, kbLineError{Line: i + 1, Reason: reason(le)})
 		}
 	}
 	if !slices.ContainsFunc(out, func(e kbLineError) bool { return e.Line == first.Line }) {
-		out = append(out, kbLineError{Line: first.Line, Reason: first.Reason})
+		out = append(out, kbLineError{Line: first.Line, Reason: reason(first)})
 		slices.SortFunc(out, func(a, b kbLineError) int { return a.Line - b.Line })
 	}
 	return capLineErrors(out)
+}
+
+// lineReason is le's reason in the user's language: the catalog's message of its key, or
+// kb's English sentence when it has none the catalog knows.
+func (s *Server) lineReason(c *reqCtx, le *kb.LineError) string {
+	if le.Key != "" && s.cat.Has(le.Key) {
+		return s.cat.T(c.Lang, le.Key, le.Args...)
+	}
+	return le.Reason
 }
 
 func capLineErrors(all []kbLineError) ([]kbLineError, int) {

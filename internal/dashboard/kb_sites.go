@@ -23,10 +23,9 @@ func (s *Server) kbAddSite(w http.ResponseWriter, r *http.Request, c *reqCtx) er
 	_, existed, err := crawl.AddSite(r.Context(), s.st, c.Account.ID, rawURL, name)
 	var formErr error
 	switch {
-	case errors.Is(err, crawl.ErrSiteURL):
-		formErr = invalid("kb.site_error_url")
-	case errors.Is(err, crawl.ErrSiteName):
-		formErr = invalid("kb.site_error_name", crawl.MaxSiteNameLen)
+	case errors.Is(err, crawl.ErrSiteURL) || errors.Is(err, crawl.ErrSiteName):
+		// The crawl package's own reason, in the user's language (its catalog key).
+		formErr = err
 	case err != nil:
 		return err
 	}

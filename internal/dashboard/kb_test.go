@@ -281,11 +281,11 @@ func TestKBAddSiteIsValidatedLikeTheCommandLine(t *testing.T) {
 	for _, bad := range []string{"shop.example", "ftp://shop.example/", "https://user:secret@shop.example/"} {
 		p := b.post("/dashboard/kb/sites", url.Values{"url": {bad}, "name": {"Mine"}})
 		kbMustStatus(t, bad, p, http.StatusBadRequest)
-		mustContain(t, p.Body, "Enter the site&#39;s full address", `aria-invalid="true"`, `value="Mine"`)
+		mustContain(t, p.Body, "The site&#39;s address", `aria-invalid="true"`, `value="Mine"`)
 	}
 	p := b.post("/dashboard/kb/sites", url.Values{"url": {"https://shop.example/"}, "name": {strings.Repeat("n", 201)}})
 	kbMustStatus(t, "long name", p, http.StatusBadRequest)
-	mustContain(t, p.Body, "The name can be at most 200 characters long.")
+	mustContain(t, p.Body, "The site&#39;s name may be at most 200 characters.")
 	if sites, _ := h.st.ListSites(t.Context(), a.ID); len(sites) != 0 {
 		t.Errorf("refused sites were stored: %+v", sites)
 	}

@@ -145,7 +145,8 @@ func (s *Server) execute(w http.ResponseWriter, r *http.Request, name, block str
 }
 
 // errorText is what a user is told of err: a catalog message for the kinds a person can
-// act on, a domain's own safe sentence for bad input, and nothing of an internal cause.
+// act on and for a domain error with a catalog key (errs.Error.Key), a domain's own safe
+// sentence for other bad input, and nothing of an internal cause.
 func (s *Server) errorText(c *reqCtx, err error) string {
 	lang := i18n.Default
 	if c != nil {
@@ -162,15 +163,18 @@ func (s *Server) errorText(c *reqCtx, err error) string {
 	switch e.Kind {
 	case errs.NotFound:
 		return s.cat.T(lang, "error.not_found")
-	case errs.Forbidden:
-		if e.Safe != "" {
-			return e.Safe
-		}
-		return s.cat.T(lang, "error.forbidden")
 	case errs.RateLimited:
 		return s.cat.T(lang, "error.rate_limited", int(e.RetryAfter.Seconds()+0.999))
 	case errs.Internal:
 		return s.cat.T(lang, "error.internal")
+	}
+	// A domain error with a catalog key speaks the user's language; without one (or with a
+	// key the catalog lacks) its English safe sentence is shown.
+	if e.Key != "" && s.cat.Has(e.Key) {
+		return s.cat.T(lang, e.Key, e.Args...)
+	}
+	if e.Kind == errs.Forbidden && e.Safe == "" {
+		return s.cat.T(lang, "error.forbidden")
 	}
 	return e.Safe
 }

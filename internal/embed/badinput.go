@@ -17,6 +17,11 @@ func bad(format string, args ...any) *errs.Error {
 	return errs.Newf(errs.BadRequest, format, args...)
 }
 
+// badKey is bad with the catalog key of its message, which takes the same args.
+func badKey(key, format string, args ...any) *errs.Error {
+	return errs.Coded(errs.BadRequest, key, format, args...)
+}
+
 // shown quotes s for an error message: cut to shownRunes runes, with anything that would not
 // print as itself (control and format characters, bidi overrides, invalid UTF-8) replaced by
 // U+FFFD, so a message can neither break a log line nor reorder the text around it.

@@ -26,17 +26,17 @@ const (
 func ParseBudget(s string) (int64, error) {
 	in := strings.TrimSpace(s)
 	if in == "" {
-		return 0, bad("A daily budget in US dollars is required.")
+		return 0, badKey("err.embed.budget_required", "A daily budget in US dollars is required.")
 	}
 	whole, frac, _ := strings.Cut(in, ".")
 	if whole+frac == "" || !allDigits(whole) || !allDigits(frac) {
-		return 0, bad("The daily budget %s is not an amount of US dollars like 1.50.", shown(in))
+		return 0, badKey("err.embed.budget_invalid", "The daily budget %s is not an amount of US dollars like 1.50.", shown(in))
 	}
 	if len(frac) > budgetDecimals {
-		return 0, bad("The daily budget %s has more than %d decimal places.", shown(in), budgetDecimals)
+		return 0, badKey("err.embed.budget_decimals", "The daily budget %s has more than %d decimal places.", shown(in), budgetDecimals)
 	}
 	whole = strings.TrimLeft(whole, "0")
-	outOfRange := bad("The daily budget %s is out of range: it must be from %s to %s US dollars.",
+	outOfRange := badKey("err.embed.budget_range", "The daily budget %s is out of range: it must be from %s to %s US dollars.",
 		shown(in), plainUSD(MinBudgetMicro), plainUSD(MaxBudgetMicro))
 	if len(whole) > len(strconv.FormatInt(MaxBudgetMicro/microPerUSD, 10)) {
 		return 0, outOfRange // also keeps the arithmetic below from overflowing

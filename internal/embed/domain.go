@@ -22,25 +22,28 @@ const MaxDomains = 20
 func NormalizeDomain(s string) (string, error) {
 	in := strings.TrimSpace(s)
 	if in == "" {
-		return "", bad("A domain is required.")
+		return "", badKey("err.embed.domain_required", "A domain is required.")
 	}
-	refuse := func(reason string) (string, error) {
-		return "", bad("The domain %s %s", shown(in), reason)
+	// refuse words the error from the reason's sentence; key is its catalog message, which
+	// takes the quoted input and then args.
+	refuse := func(key, reason string, args ...any) (string, error) {
+		return "", bad("The domain %s %s", shown(in), reason).WithKey(key, append([]any{shown(in)}, args...)...)
 	}
+	refuseHost := func(reason string) (string, error) { return refuse(hostReasonKeys[reason], reason) }
 	if len(in) > maxHostInput {
-		return refuse(reasonLong)
+		return refuseHost(reasonLong)
 	}
 	if strings.IndexFunc(in, unicode.IsSpace) >= 0 {
-		return refuse("must not contain spaces.")
+		return refuse("err.embed.domain_spaces", "must not contain spaces.")
 	}
 	if !utf8.ValidString(in) || strings.IndexFunc(in, notPrintable) >= 0 {
-		return refuse("contains an invisible or control character.")
+		return refuse("err.embed.domain_control", "contains an invisible or control character.")
 	}
 
 	rest := in
 	if scheme, after, ok := strings.Cut(rest, "://"); ok && isScheme(scheme) {
 		if s := strings.ToLower(scheme); s != "http" && s != "https" {
-			return refuse("must be a web address: http, https or no scheme.")
+			return refuse("err.embed.domain_scheme", "must be a web address: http, https or no scheme.")
 		}
 		rest = after
 	} else {
@@ -50,26 +53,26 @@ func NormalizeDomain(s string) (string, error) {
 		rest = rest[:i]
 	}
 	if rest == "" {
-		return refuse("names no host.")
+		return refuse("err.embed.domain_no_host", "names no host.")
 	}
 	if strings.Contains(rest, "@") {
-		return refuse("must not contain a user name; give only the site's domain.")
+		return refuse("err.embed.domain_userinfo", "must not contain a user name; give only the site's domain.")
 	}
 	host, reason := splitHostPort(rest, true)
 	if reason != "" {
-		return refuse(reason)
+		return refuseHost(reason)
 	}
 	if host == "*" || host == "*." {
-		return refuse(`is a wildcard alone; give the domain, such as "example.com" (its subdomains are allowed too).`)
+		return refuse("err.embed.domain_wildcard", `is a wildcard alone; give the domain, such as "example.com" (its subdomains are allowed too).`)
 	}
 	host = strings.TrimPrefix(host, "*.")
 	host, reason = canonicalHost(host)
 	if reason != "" {
-		return refuse(reason)
+		return refuseHost(reason)
 	}
 	if !isIP(host) && host != "localhost" {
 		if suffix, _ := publicsuffix.PublicSuffix(host); suffix == host {
-			return refuse(`is a top-level domain or public suffix and would allow every site under it; give the site's own domain, such as "example.` + host + `".`)
+			return refuse("err.embed.domain_public_suffix", `is a top-level domain or public suffix and would allow every site under it; give the site's own domain, such as "example.`+host+`".`, host)
 		}
 	}
 	return host, nil
@@ -93,15 +96,23 @@ func NormalizeDomains(list string) ([]string, error) {
 			continue
 		}
 		if len(out) == MaxDomains {
-			return nil, bad("A token may list at most %d domains; %s is one more.", MaxDomains, shown(d))
+			return nil, badKey("err.embed.domains_too_many", "A token may list at most %d domains; %s is one more.", MaxDomains, shown(d))
 		}
 		seen[d] = true
 		out = append(out, d)
 	}
 	if len(out) == 0 {
-		return nil, bad("At least one domain is required.")
+		return nil, badKey("err.embed.domains_required", "At least one domain is required.")
 	}
 	return out, nil
+}
+
+// hostReasonKeys are the catalog keys of the reasons splitHostPort and canonicalHost give.
+var hostReasonKeys = map[string]string{
+	reasonInvalid: "err.embed.domain_invalid",
+	reasonLong:    "err.embed.domain_too_long",
+	reasonLabel:   "err.embed.domain_label_too_long",
+	reasonPort:    "err.embed.domain_port",
 }
 
 // isScheme reports whether s has a URL scheme's syntax (RFC 3986: a letter, then letters,

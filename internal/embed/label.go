@@ -15,7 +15,7 @@ const MaxLabelChars = 80
 // is allowed; invalid UTF-8 or more than MaxLabelChars characters is refused.
 func NormalizeLabel(s string) (string, error) {
 	if !utf8.ValidString(s) {
-		return "", bad("The label is not valid UTF-8 text.")
+		return "", badKey("err.embed.label_utf8", "The label is not valid UTF-8 text.")
 	}
 	var b strings.Builder
 	for _, r := range s {
@@ -29,7 +29,7 @@ func NormalizeLabel(s string) (string, error) {
 	}
 	label := strings.TrimSpace(b.String())
 	if n := utf8.RuneCountInString(label); n > MaxLabelChars {
-		return "", bad("The label %s is too long: %d characters, at most %d.", shown(label), n, MaxLabelChars)
+		return "", badKey("err.embed.label_too_long", "The label %s is too long: %d characters, at most %d.", shown(label), n, MaxLabelChars)
 	}
 	return label, nil
 }

@@ -3,6 +3,19 @@
 // A domain package returns an *Error when the failure is the caller's (bad input, missing
 // credentials, a limit); everything else is an internal error whose cause is logged and never
 // shown. The api package is the one place that turns an error into an HTTP status and envelope.
+//
+// Safe is English, and stays what the JSON API and the CLI show. An error a person can meet
+// in the dashboard may also carry Key, a message key of the i18n catalog (prefixed "err.",
+// such as "err.embed.domains_required"), with Args to format that message: the dashboard
+// shows the catalog's message in the user's language when it has the key, and Safe
+// otherwise. Build such an error with Coded, or add a key to one with WithKey:
+//
+//	errs.Coded(errs.BadRequest, "err.embed.budget_decimals",
+//		"The daily budget %s has more than %d decimal places.", shown(in), 4)
+//
+// The catalog's messages take the same arguments in the same order (use %[2]s and the like
+// where a language needs another order). Args are shown to the user, so like Safe they never
+// hold a secret.
 package errs
 
 import (
@@ -38,6 +51,10 @@ type Error struct {
 	Safe       string        // human sentence for the client; never holds a secret
 	Cause      error         // internal detail, logged only
 	RetryAfter time.Duration // for RateLimited and LimitReached
+	// Key is the i18n catalog key of Safe's message ("" = none), for front ends that speak
+	// the user's language; Args are its arguments, in the catalog message's order.
+	Key  string
+	Args []any
 }
 
 func (e *Error) Error() string {
@@ -55,6 +72,24 @@ func New(kind Kind, safe string) *Error { return &Error{Kind: kind, Safe: safe} 
 // Newf is New with formatting.
 func Newf(kind Kind, format string, args ...any) *Error {
 	return &Error{Kind: kind, Safe: fmt.Sprintf(format, args...)}
+}
+
+// Coded returns an error of the given kind whose client message is format formatted with
+// args (English, in Safe) and, in other languages, the catalog's message of key formatted
+// with the same args.
+func Coded(kind Kind, key, format string, args ...any) *Error {
+	safe := format
+	if len(args) > 0 {
+		safe = fmt.Sprintf(format, args...)
+	}
+	return &Error{Kind: kind, Safe: safe, Key: key, Args: args}
+}
+
+// WithKey sets e's catalog key and its arguments, which may differ from those Safe was
+// formatted with, and returns e.
+func (e *Error) WithKey(key string, args ...any) *Error {
+	e.Key, e.Args = key, args
+	return e
 }
 
 // Wrap returns an error of the given kind that keeps cause for the logs.

@@ -1,8 +1,6 @@
 package kb
 
 import (
-	"errors"
-	"fmt"
 	"strings"
 	"unicode/utf8"
 
@@ -28,10 +26,10 @@ func Build(rec Record) (store.Document, error) {
 	case TypeArticle:
 		doc, err = buildArticle(rec)
 	default:
-		err = fmt.Errorf("unknown type %q", rec.Type)
+		err = because("err.kb.type_invalid", "unknown type %q", rec.Type)
 	}
 	if err != nil {
-		return store.Document{}, &LineError{Line: rec.Line, Reason: err.Error()}
+		return store.Document{}, lineErrOf(rec.Line, err)
 	}
 	return doc, nil
 }
@@ -39,7 +37,7 @@ func Build(rec Record) (store.Document, error) {
 func buildPage(rec Record) (store.Document, error) {
 	blocks, htmlTitle := toBlocks(rec.Body)
 	if len(blocks) == 0 {
-		return store.Document{}, errors.New("page body has no text after cleaning")
+		return store.Document{}, because("err.kb.page_body_empty", "page body has no text after cleaning")
 	}
 	title := firstNonEmpty(rec.Title, htmlTitle, firstHeading(blocks), rec.URL)
 	text := blocksText(blocks)
@@ -58,7 +56,7 @@ func buildPage(rec Record) (store.Document, error) {
 func buildArticle(rec Record) (store.Document, error) {
 	blocks, htmlTitle := toBlocks(rec.Body)
 	if len(blocks) == 0 {
-		return store.Document{}, errors.New("article body has no text after cleaning")
+		return store.Document{}, because("err.kb.article_body_empty", "article body has no text after cleaning")
 	}
 	// An imported article always has a title; a crawled one takes its page's.
 	title := firstNonEmpty(rec.Title, htmlTitle, firstHeading(blocks), rec.Slug)
@@ -88,7 +86,7 @@ func buildArticle(rec Record) (store.Document, error) {
 func buildQA(rec Record) (store.Document, error) {
 	blocks, _ := toBlocks(rec.Answer)
 	if len(blocks) == 0 {
-		return store.Document{}, errors.New("qa answer has no text after cleaning")
+		return store.Document{}, because("err.kb.qa_answer_empty", "qa answer has no text after cleaning")
 	}
 	answer := blocksText(blocks)
 	lg := resolveLang(rec, rec.Question+"\n"+answer)

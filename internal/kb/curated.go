@@ -10,7 +10,7 @@ import "svc/internal/store"
 func CuratedAnswer(question, answer, lang string) (store.Document, error) {
 	rec := Record{Type: TypeQA, Question: question, Answer: answer, Lang: lang}
 	if err := validate(&rec); err != nil {
-		return store.Document{}, &LineError{Reason: err.Error()}
+		return store.Document{}, lineErrOf(0, err)
 	}
 	return Build(rec)
 }

@@ -91,21 +91,21 @@ func ParseJSONL(r io.Reader) ([]Record, error) {
 			continue
 		}
 		if len(recs) == maxRecords {
-			return nil, lineErr(line, "too many records (at most %d a file)", maxRecords)
+			return nil, lineErr(line, "err.kb.too_many_records", "too many records (at most %d a file)", maxRecords)
 		}
 		rec, err := parseLine(b)
 		if err != nil {
-			return nil, lineErr(line, "%s", err.Error())
+			return nil, lineErrOf(line, err)
 		}
 		rec.Line = line
 		if err := validate(&rec); err != nil {
-			return nil, lineErr(line, "%s", err.Error())
+			return nil, lineErrOf(line, err)
 		}
 		recs = append(recs, rec)
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
-			return nil, lineErr(line+1, "line longer than %d MiB", maxLineBytes>>20)
+			return nil, lineErr(line+1, "err.kb.line_too_long", "line longer than %d MiB", maxLineBytes>>20)
 		}
 		return nil, fmt.Errorf("read import file: %w", err)
 	}
@@ -115,7 +115,7 @@ func ParseJSONL(r io.Reader) ([]Record, error) {
 // parseLine decodes one non-blank line into a Record, by its type.
 func parseLine(b []byte) (Record, error) {
 	if b[0] != '{' {
-		return Record{}, errors.New("not a JSON object")
+		return Record{}, because("err.kb.not_object", "not a JSON object")
 	}
 	var probe struct {
 		Type *string `json:"type"`
@@ -124,7 +124,7 @@ func parseLine(b []byte) (Record, error) {
 		return Record{}, jsonProblem(err)
 	}
 	if probe.Type == nil || *probe.Type == "" {
-		return Record{}, errors.New(`missing "type" (page, qa, product or article)`)
+		return Record{}, because("err.kb.type_missing", `missing "type" (page, qa, product or article)`)
 	}
 	switch *probe.Type {
 	case TypePage:
@@ -154,7 +154,7 @@ func parseLine(b []byte) (Record, error) {
 		return Record{Type: TypeArticle, Slug: l.Slug, Title: l.Title, Body: l.Body,
 			CategorySlug: l.CategorySlug, CategoryName: l.CategoryName, Lang: l.Lang}, nil
 	}
-	return Record{}, fmt.Errorf("unknown type %q (want page, qa, product or article)", *probe.Type)
+	return Record{}, because("err.kb.type_unknown", "unknown type %q (want page, qa, product or article)", *probe.Type)
 }
 
 // decodeStrict decodes exactly one object into v, refusing unknown fields and trailing data.
@@ -165,7 +165,7 @@ func decodeStrict(b []byte, v any) error {
 		return jsonProblem(err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return errors.New("unexpected data after the JSON object")
+		return because("err.kb.trailing_data", "unexpected data after the JSON object")
 	}
 	return nil
 }
@@ -174,16 +174,20 @@ func decodeStrict(b []byte, v any) error {
 func jsonProblem(err error) error {
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) && te.Field != "" {
-		return fmt.Errorf("field %q must be %s", te.Field, wantKind(te.Field))
+		key := "err.kb.field_text"
+		if te.Field == "price" {
+			key = "err.kb.field_text_or_number"
+		}
+		return &reason{msg: fmt.Sprintf("field %q must be %s", te.Field, wantKind(te.Field)), key: key, args: []any{te.Field}}
 	}
 	msg := strings.TrimPrefix(err.Error(), "json: ")
-	if strings.HasPrefix(msg, "unknown field") {
-		return errors.New(msg)
+	if name, ok := strings.CutPrefix(msg, "unknown field "); ok {
+		return &reason{msg: msg, key: "err.kb.unknown_field", args: []any{name}}
 	}
 	if strings.Contains(msg, "after top-level value") {
-		return errors.New("unexpected data after the JSON object")
+		return because("err.kb.trailing_data", "unexpected data after the JSON object")
 	}
-	return fmt.Errorf("invalid JSON: %s", msg)
+	return because("err.kb.invalid_json", "invalid JSON: %s", msg)
 }
 
 func wantKind(field string) string {

@@ -1,8 +1,6 @@
 package kb
 
 import (
-	"errors"
-	"fmt"
 	"net/url"
 	"strings"
 	"unicode"
@@ -21,7 +19,7 @@ func validate(r *Record) error {
 	switch r.Lang {
 	case "", "tr", "en", "de":
 	default:
-		return fmt.Errorf("lang %q is not one of tr, en, de", r.Lang)
+		return because("err.kb.lang_invalid", "lang %q is not one of tr, en, de", r.Lang)
 	}
 	switch r.Type {
 	case TypePage:
@@ -33,15 +31,15 @@ func validate(r *Record) error {
 	case TypeArticle:
 		return validateArticle(r)
 	}
-	return fmt.Errorf("unknown type %q", r.Type)
+	return because("err.kb.type_invalid", "unknown type %q", r.Type)
 }
 
 func validatePage(r *Record) error {
 	if r.URL == "" && r.Title == "" {
-		return errors.New("page needs url or title")
+		return because("err.kb.page_needs_url_or_title", "page needs url or title")
 	}
 	if r.Body == "" {
-		return errors.New("page needs body")
+		return because("err.kb.page_needs_body", "page needs body")
 	}
 	return firstErr(
 		checkURL("url", r.URL),
@@ -52,7 +50,7 @@ func validatePage(r *Record) error {
 
 func validateQA(r *Record) error {
 	if r.Question == "" || r.Answer == "" {
-		return errors.New("qa needs question and answer")
+		return because("err.kb.qa_needs_question_and_answer", "qa needs question and answer")
 	}
 	return firstErr(
 		checkLen("question", r.Question, maxQuestionLen),
@@ -62,7 +60,7 @@ func validateQA(r *Record) error {
 
 func validateProduct(r *Record) error {
 	if r.Name == "" {
-		return errors.New("product needs name")
+		return because("err.kb.product_needs_name", "product needs name")
 	}
 	return firstErr(
 		checkLen("name", r.Name, maxNameLen),
@@ -76,7 +74,7 @@ func validateProduct(r *Record) error {
 
 func validateArticle(r *Record) error {
 	if r.Slug == "" || r.Title == "" || r.Body == "" {
-		return errors.New("article needs slug, title and body")
+		return because("err.kb.article_needs_fields", "article needs slug, title and body")
 	}
 	return firstErr(
 		checkSlug("slug", r.Slug),
@@ -103,25 +101,25 @@ func checkURL(field, v string) error {
 		return nil
 	}
 	if len(v) > maxURLLen {
-		return fmt.Errorf("%s is longer than %d characters", field, maxURLLen)
+		return because("err.kb.field_too_long", "%s is longer than %d characters", field, maxURLLen)
 	}
 	u, err := url.Parse(v)
 	if err != nil || u.Host == "" || (!strings.EqualFold(u.Scheme, "http") && !strings.EqualFold(u.Scheme, "https")) {
-		return fmt.Errorf("%s must be an http or https URL", field)
+		return because("err.kb.field_url", "%s must be an http or https URL", field)
 	}
 	return nil
 }
 
 func checkLen(field, v string, max int) error {
 	if utf8.RuneCountInString(v) > max {
-		return fmt.Errorf("%s is longer than %d characters", field, max)
+		return because("err.kb.field_too_long", "%s is longer than %d characters", field, max)
 	}
 	return nil
 }
 
 func checkBytes(field, v string, max int) error {
 	if len(v) > max {
-		return fmt.Errorf("%s is larger than %d KiB", field, max>>10)
+		return because("err.kb.field_too_large", "%s is larger than %d KiB", field, max>>10)
 	}
 	return nil
 }
@@ -133,7 +131,7 @@ func checkSlug(field, v string) error {
 	}
 	for _, c := range v {
 		if unicode.IsSpace(c) || unicode.IsControl(c) || strings.ContainsRune(`/\?#%"'<>`, c) {
-			return fmt.Errorf("%s %q may not contain spaces or any of / \\ ? # %% \" ' < >", field, v)
+			return because("err.kb.slug_chars", "%s %q may not contain spaces or any of / \\ ? # %% \" ' < >", field, v)
 		}
 	}
 	return nil

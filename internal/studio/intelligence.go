@@ -51,7 +51,7 @@ var Ops = []string{intel.OpAnswer, intel.OpSummarize, intel.OpCompare, intel.OpE
 // Intelligence runs one op for the account.
 func (s *Service) Intelligence(ctx context.Context, a store.Account, in IntelInput) (IntelResult, error) {
 	if !slices.Contains(Ops, in.Op) {
-		return IntelResult{}, errs.Newf(errs.UnknownAction, "Unknown op %q; use answer, summarize, compare, extract or data.",
+		return IntelResult{}, errs.Coded(errs.UnknownAction, "err.studio.op_unknown", "Unknown op %q; use answer, summarize, compare, extract or data.",
 			clip(in.Op, 40))
 	}
 	req, siteID, err := s.intelRequest(ctx, a, in)
@@ -150,19 +150,19 @@ func newDataQuery(in IntelInput, req intel.Request, siteID int64) (dataQuery, er
 	switch d.typ {
 	case DataProducts, DataFAQ, DataCategories:
 	case "":
-		return d, errs.New(errs.BadRequest, "The type field is required: products, faq or categories.")
+		return d, errs.Coded(errs.BadRequest, "err.studio.type_required", "The type field is required: products, faq or categories.")
 	default:
-		return d, errs.New(errs.BadRequest, "type must be products, faq or categories.")
+		return d, errs.Coded(errs.BadRequest, "err.studio.type_invalid", "type must be products, faq or categories.")
 	}
 	if in.Page != nil {
 		if *in.Page < 1 || *in.Page > 1_000_000 {
-			return d, errs.New(errs.BadRequest, "page must be 1 or more.")
+			return d, errs.Coded(errs.BadRequest, "err.studio.page_invalid", "page must be 1 or more.")
 		}
 		d.page = int(*in.Page)
 	}
 	if in.Limit != nil {
 		if *in.Limit < 1 || *in.Limit > MaxDataLimit {
-			return d, errs.Newf(errs.BadRequest, "limit must be 1 to %d.", MaxDataLimit)
+			return d, errs.Coded(errs.BadRequest, "err.studio.limit_range", "limit must be 1 to %d.", MaxDataLimit)
 		}
 		d.limit = int(*in.Limit)
 	}
@@ -223,7 +223,7 @@ func (s *Service) intelRequest(ctx context.Context, a store.Account, in IntelInp
 	case intel.FormatText, intel.FormatMarkdown, intel.FormatJSON, intel.FormatTable, intel.FormatList:
 		req.Format = f
 	default:
-		return req, 0, errs.New(errs.BadRequest, "format must be text, markdown, json, table or list.")
+		return req, 0, errs.Coded(errs.BadRequest, "err.studio.intel_format_invalid", "format must be text, markdown, json, table or list.")
 	}
 	switch d := strings.TrimSpace(in.Depth); d {
 	case "", "lean":
@@ -231,7 +231,7 @@ func (s *Service) intelRequest(ctx context.Context, a store.Account, in IntelInp
 	case "full":
 		req.Depth = d
 	default:
-		return req, 0, errs.New(errs.BadRequest, "depth must be lean or full.")
+		return req, 0, errs.Coded(errs.BadRequest, "err.studio.intel_depth_invalid", "depth must be lean or full.")
 	}
 	lang, err := requestLang(in.Lang, a.Lang)
 	if err != nil {
@@ -242,11 +242,12 @@ func (s *Service) intelRequest(ctx context.Context, a store.Account, in IntelInp
 		v = strings.TrimSpace(v)
 		switch n := utf8.RuneCountInString(v); {
 		case !utf8.ValidString(v):
-			return "", errs.Newf(errs.BadRequest, "%s is not valid UTF-8 text.", name)
+			return "", errs.Newf(errs.BadRequest, "%s is not valid UTF-8 text.", name).WithKey("err.studio." + name + "_utf8")
 		case n == 0 && required:
-			return "", errs.Newf(errs.BadRequest, "The %s field is required for the %s op.", name, in.Op)
+			return "", errs.Newf(errs.BadRequest, "The %s field is required for the %s op.", name, in.Op).WithKey("err.studio."+name+"_required", in.Op)
 		case n > MaxQuestionChars:
-			return "", errs.Newf(errs.BadRequest, "%s is %d characters long; at most %d are allowed.", name, n, MaxQuestionChars)
+			return "", errs.Newf(errs.BadRequest, "%s is %d characters long; at most %d are allowed.", name, n, MaxQuestionChars).
+				WithKey("err.studio."+name+"_too_long", n, MaxQuestionChars)
 		}
 		return v, nil
 	}
@@ -259,15 +260,15 @@ func (s *Service) intelRequest(ctx context.Context, a store.Account, in IntelInp
 		if req.Query, err = text("query", in.Query, false); err == nil {
 			switch {
 			case len(in.Items) > MaxItems:
-				err = errs.Newf(errs.BadRequest, "compare takes at most %d items.", MaxItems)
+				err = errs.Coded(errs.BadRequest, "err.studio.items_too_many", "compare takes at most %d items.", MaxItems)
 			case len(in.Items) == 1:
-				err = errs.New(errs.BadRequest, "compare needs at least two items, or a query.")
+				err = errs.Coded(errs.BadRequest, "err.studio.items_too_few", "compare needs at least two items, or a query.")
 			case len(in.Items) == 0 && req.Query == "":
-				err = errs.New(errs.BadRequest, "compare needs items[] (two or more names) or a query.")
+				err = errs.Coded(errs.BadRequest, "err.studio.items_required", "compare needs items[] (two or more names) or a query.")
 			}
 			for _, it := range in.Items {
 				if utf8.RuneCountInString(it) > MaxFieldChars {
-					err = errs.Newf(errs.BadRequest, "an item is longer than %d characters.", MaxFieldChars)
+					err = errs.Coded(errs.BadRequest, "err.studio.item_too_long", "an item is longer than %d characters.", MaxFieldChars)
 				}
 			}
 			req.Items = in.Items
@@ -276,13 +277,13 @@ func (s *Service) intelRequest(ctx context.Context, a store.Account, in IntelInp
 		if req.Topic, err = text("topic", in.Topic, false); err == nil {
 			switch {
 			case len(in.Fields) == 0:
-				err = errs.New(errs.BadRequest, "The fields field is required for the extract op: the names of what to pull from the KB, comma-separated.")
+				err = errs.Coded(errs.BadRequest, "err.studio.fields_required", "The fields field is required for the extract op: the names of what to pull from the KB, comma-separated.")
 			case len(in.Fields) > MaxFields:
-				err = errs.Newf(errs.BadRequest, "extract takes at most %d fields.", MaxFields)
+				err = errs.Coded(errs.BadRequest, "err.studio.fields_too_many", "extract takes at most %d fields.", MaxFields)
 			}
 			for _, f := range in.Fields {
 				if utf8.RuneCountInString(f) > MaxFieldChars {
-					err = errs.Newf(errs.BadRequest, "a field name is longer than %d characters.", MaxFieldChars)
+					err = errs.Coded(errs.BadRequest, "err.studio.field_too_long", "a field name is longer than %d characters.", MaxFieldChars)
 				}
 			}
 			req.Fields = in.Fields

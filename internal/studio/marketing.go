@@ -110,11 +110,11 @@ func (s *Service) marketingRequest(ctx context.Context, a store.Account, in Mark
 	brief := strings.TrimSpace(in.Brief)
 	switch n := utf8.RuneCountInString(brief); {
 	case !utf8.ValidString(brief):
-		return req, 0, errs.New(errs.BadRequest, "The brief is not valid UTF-8 text.")
+		return req, 0, errs.Coded(errs.BadRequest, "err.studio.brief_utf8", "The brief is not valid UTF-8 text.")
 	case n == 0:
-		return req, 0, errs.New(errs.BadRequest, "The brief field is required: what the copy is about.")
+		return req, 0, errs.Coded(errs.BadRequest, "err.studio.brief_required", "The brief field is required: what the copy is about.")
 	case n > MaxBriefChars:
-		return req, 0, errs.Newf(errs.BadRequest, "The brief is %d characters long; at most %d are allowed.", n, MaxBriefChars)
+		return req, 0, errs.Coded(errs.BadRequest, "err.studio.brief_too_long", "The brief is %d characters long; at most %d are allowed.", n, MaxBriefChars)
 	}
 	req.Brief = brief
 	for _, f := range []struct {
@@ -125,13 +125,14 @@ func (s *Service) marketingRequest(ctx context.Context, a store.Account, in Mark
 		{"tone", in.Tone, &req.Tone}, {"format", in.Format, &req.Format}} {
 		v := strings.TrimSpace(f.v)
 		if !utf8.ValidString(v) || utf8.RuneCountInString(v) > MaxFieldChars {
-			return req, 0, errs.Newf(errs.BadRequest, "%s must be text of at most %d characters.", f.name, MaxFieldChars)
+			return req, 0, errs.Newf(errs.BadRequest, "%s must be text of at most %d characters.", f.name, MaxFieldChars).
+				WithKey("err.studio."+f.name+"_too_long", MaxFieldChars)
 		}
 		*f.to = v
 	}
 	if in.Variants != nil {
 		if *in.Variants < MinVariants || *in.Variants > MaxVariants {
-			return req, 0, errs.Newf(errs.BadRequest, "variants must be %d to %d.", MinVariants, MaxVariants)
+			return req, 0, errs.Coded(errs.BadRequest, "err.studio.variants_range", "variants must be %d to %d.", MinVariants, MaxVariants)
 		}
 		req.Variants = *in.Variants
 	}
@@ -146,7 +147,7 @@ func (s *Service) marketingRequest(ctx context.Context, a store.Account, in Mark
 	case DepthFull, DepthStrategy:
 		req.Depth = d
 	default:
-		return req, 0, errs.New(errs.BadRequest, "depth must be full or strategy, or left out for the lean output.")
+		return req, 0, errs.Coded(errs.BadRequest, "err.studio.marketing_depth_invalid", "depth must be full or strategy, or left out for the lean output.")
 	}
 	var site int64
 	if in.SiteID != nil {
@@ -165,7 +166,7 @@ func requestLang(v, def string) (string, error) {
 	case "tr", "en", "de":
 		return v, nil
 	}
-	return "", errs.New(errs.BadRequest, "lang must be tr, en or de.")
+	return "", errs.Coded(errs.BadRequest, "err.studio.lang_invalid", "lang must be tr, en or de.")
 }
 
 // builtinTokens counts what the built-in composer read: the request and every source text,

@@ -77,7 +77,8 @@ type Meta struct {
 func (s *Service) allow(a store.Account, what string, perMin int) error {
 	if ok, wait := s.limiter.Allow(fmt.Sprintf("%s:acct:%d", what, a.ID), perMin, s.now().UTC()); !ok {
 		return &errs.Error{Kind: errs.RateLimited, RetryAfter: wait,
-			Safe: fmt.Sprintf("Too many %s requests: at most %d a minute for this account. Try again shortly.", what, perMin)}
+			Safe: fmt.Sprintf("Too many %s requests: at most %d a minute for this account. Try again shortly.", what, perMin),
+			Key:  "err.studio.rate_limited_" + what, Args: []any{perMin}}
 	}
 	return nil
 }
@@ -98,7 +99,7 @@ func (s *Service) siteScope(ctx context.Context, a store.Account, siteID int64) 
 	return siteID, nil
 }
 
-var errNoBalance = errs.New(errs.TooMany, "The account balance is insufficient for this request; top up the balance and retry.")
+var errNoBalance = errs.Coded(errs.TooMany, "err.studio.balance_insufficient", "The account balance is insufficient for this request; top up the balance and retry.")
 
 // generation is one billed piece of work: what the built-in composer read and wrote, or
 // the model call's reported tokens.
