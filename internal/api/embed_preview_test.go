@@ -62,7 +62,7 @@ func previewServer(t *testing.T, withPreview bool) (srv *httptest.Server, embedT
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	limiter := ratelimit.NewMemory()
-	d := api.Deps{Store: st, Accounts: accounts, Limiter: limiter, Log: log,
+	d := api.Deps{Store: st, Accounts: accounts, Limiter: limiter, Log: log, PublicURL: "https://svc.example/",
 		Chat: chat.New(chat.Deps{Store: st, Engine: eng, Limiter: limiter, Log: log})}
 	f = &fakePreviews{token: "svc_prev_1.1.1.good", caller: account.EmbedCaller{Account: a, Token: tok}}
 	if withPreview {
@@ -109,6 +109,11 @@ func TestPreviewTokenWorksFromTheServicesOwnOriginOnly(t *testing.T) {
 		if code != http.StatusOK || hdr.Get("Access-Control-Allow-Origin") != "" {
 			t.Errorf("preview %s from the own origin: %d %q", c.action, code, hdr.Get("Access-Control-Allow-Origin"))
 		}
+	}
+	// The public URL's origin is the service's own too (behind a proxy that rewrites Host).
+	if code, hdr := previewCall(t, srv, http.MethodPost, "send", good, "https://svc.example"); code != http.StatusOK ||
+		hdr.Get("Access-Control-Allow-Origin") != "" {
+		t.Errorf("preview from the public origin: %d", code)
 	}
 	// A read without Origin passes as it does for an embed token; a write does not.
 	if code, _ := previewCall(t, srv, http.MethodGet, "start", good, ""); code != http.StatusOK {

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/netip"
+	"net/url"
 	"slices"
 	"strings"
 	"time"
@@ -41,8 +42,11 @@ type Deps struct {
 	// tokens (svc_prev_…) in place of an embed token, from the service's own origin only, so
 	// an owner can try a token's widget inside the dashboard.
 	Preview PreviewAuthenticator
-	Log     *slog.Logger
-	Now     func() time.Time
+	// PublicURL is the service's public base URL: a preview page on it is on the service's
+	// own origin even when a reverse proxy rewrites the Host header.
+	PublicURL string
+	Log       *slog.Logger
+	Now       func() time.Time
 }
 
 // PreviewAuthenticator resolves a preview token to the embed token it previews and its
@@ -61,6 +65,7 @@ type Server struct {
 	trusted      []netip.Prefix
 	demoPage     []byte
 	preview      PreviewAuthenticator
+	publicOrigin string // scheme://host of Deps.PublicURL, "" when unset
 	log          *slog.Logger
 	now          func() time.Time
 	actions      map[string]action
@@ -89,7 +94,7 @@ func New(d Deps) *Server {
 		d.Limiter = ratelimit.NewMemory()
 	}
 	s := &Server{st: d.Store, accounts: d.Accounts, chat: d.Chat, studio: d.Studio, limiter: d.Limiter, trusted: d.TrustedProxies,
-		demoPage: d.DemoPage, preview: d.Preview, log: d.Log, now: d.Now}
+		demoPage: d.DemoPage, preview: d.Preview, publicOrigin: originOf(d.PublicURL), log: d.Log, now: d.Now}
 	get, post := []string{http.MethodGet, http.MethodHead}, []string{http.MethodPost}
 	s.actions = map[string]action{
 		"start":        {get, s.start},
@@ -227,4 +232,13 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeData(w, map[string]string{"status": "ok"})
+}
+
+// originOf is the scheme://host of a base URL, or "" when it has none.
+func originOf(base string) string {
+	u, err := url.Parse(base)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return ""
+	}
+	return strings.ToLower(u.Scheme + "://" + u.Host)
 }

@@ -184,7 +184,7 @@ func NewApp(st store.Store, accounts *account.Service, cfg config.Config, log *s
 		return nil, err
 	}
 	app.Handler = api.New(api.Deps{Store: st, Accounts: accounts, Chat: chatSvc, Studio: studioSvc, Limiter: limiter,
-		TrustedProxies: cfg.TrustedProxies, DemoPage: opts.DemoPage, Dashboard: dash, Preview: dash, Log: log, Now: opts.Now})
+		TrustedProxies: cfg.TrustedProxies, DemoPage: opts.DemoPage, Dashboard: dash, Preview: dash, PublicURL: cfg.PublicURL, Log: log, Now: opts.Now})
 	app.Dashboard = dash
 	return app, nil
 }
