@@ -21,13 +21,12 @@ const (
 	reviewPerPage = 25
 	// maxReviewAnswer caps a reviewer's answer: a curated answer is read in a chat bubble.
 	maxReviewAnswer = 2000
-	// reviewScan is the page size used to find one open item in the queue.
-	reviewScan = 200
 )
 
 // reviewStore is what the review pages read and change.
 type reviewStore interface {
 	ReviewQueue(ctx context.Context, accountID int64, kind string, offset, limit int) ([]store.ReviewQueueItem, int, error)
+	ReviewItem(ctx context.Context, accountID int64, kind string, id int64) (store.ReviewQueueItem, error)
 	DismissReview(ctx context.Context, accountID int64, kind string, id int64) error
 	ResolveFallback(ctx context.Context, accountID, messageID int64, doc *store.Document) error
 	ResolveReview(ctx context.Context, accountID, feedbackID int64, doc *store.Document) error
@@ -225,27 +224,17 @@ func (s *Server) reviewRated(w http.ResponseWriter, r *http.Request, c *reqCtx) 
 	return nil
 }
 
-// openItem finds one of the account's open items. The store has no single-item read, so
-// the open queue of that kind is walked: it holds only open items, and only this account's.
+// openItem finds one of the account's open items; anything else is a 404.
 func (s *Server) openItem(ctx context.Context, c *reqCtx, kind, rawID string) (store.ReviewQueueItem, error) {
 	id, err := strconv.ParseInt(rawID, 10, 64)
 	if !validKind(kind) || err != nil || id <= 0 {
 		return store.ReviewQueueItem{}, errs.New(errs.NotFound, "No such review item.")
 	}
-	for offset := 0; ; offset += reviewScan {
-		items, total, err := s.st.ReviewQueue(ctx, c.Account.ID, kind, offset, reviewScan)
-		if err != nil {
-			return store.ReviewQueueItem{}, err
-		}
-		for _, it := range items {
-			if it.ID == id {
-				return it, nil
-			}
-		}
-		if len(items) == 0 || offset+reviewScan >= total {
-			return store.ReviewQueueItem{}, errs.New(errs.NotFound, "No such review item.")
-		}
+	it, err := s.st.ReviewItem(ctx, c.Account.ID, kind, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return store.ReviewQueueItem{}, errs.New(errs.NotFound, "No such review item.")
 	}
+	return it, err
 }
 
 // answerReview turns the reviewer's answer into a curated Q&A entry for the item's

@@ -183,6 +183,9 @@ type Dashboard interface {
 	// ReviewQueue returns a page of the open review items of a kind ("" both), newest
 	// first, and how many are open in all.
 	ReviewQueue(ctx context.Context, accountID int64, kind string, offset, limit int) ([]ReviewQueueItem, int, error)
+	// ReviewItem returns one open review item of a kind (not "") by its id, or ErrNotFound
+	// when the account has no such open item.
+	ReviewItem(ctx context.Context, accountID int64, kind string, id int64) (ReviewQueueItem, error)
 	// DismissReview closes an open review item without an answer. ErrNotFound when the
 	// account has no such open item.
 	DismissReview(ctx context.Context, accountID int64, kind string, id int64) error

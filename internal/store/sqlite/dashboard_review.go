@@ -129,6 +129,40 @@ func (s *Store) ReviewQueue(ctx context.Context, accountID int64, kind string, o
 	return out, total, nil
 }
 
+// ReviewItem returns one of the account's open items of a kind, read like a queue page.
+func (s *Store) ReviewItem(ctx context.Context, accountID int64, kind string, id int64) (store.ReviewQueueItem, error) {
+	if kind == "" {
+		return store.ReviewQueueItem{}, fmt.Errorf("review item: %w", store.ErrNotFound)
+	}
+	open, args, err := openReviewItems(accountID, kind)
+	if err != nil {
+		return store.ReviewQueueItem{}, fmt.Errorf("review item %s: %w", kind, store.ErrNotFound)
+	}
+	tx, err := s.r.BeginTx(ctx, nil)
+	if err != nil {
+		return store.ReviewQueueItem{}, fmt.Errorf("review item: %w", err)
+	}
+	defer tx.Rollback()
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM (`+open+`) AS items WHERE id = ?`,
+		append(args, id)...).Scan(&n); err != nil {
+		return store.ReviewQueueItem{}, fmt.Errorf("review item: %w", err)
+	}
+	if n == 0 {
+		return store.ReviewQueueItem{}, fmt.Errorf("review item %s %d: %w", kind, id, store.ErrNotFound)
+	}
+	ref := reviewRef{kind: kind, id: id}
+	items, err := reviewTexts(ctx, tx, accountID, []reviewRef{ref})
+	if err != nil {
+		return store.ReviewQueueItem{}, err
+	}
+	it, ok := items[ref]
+	if !ok {
+		return store.ReviewQueueItem{}, fmt.Errorf("review item %s %d: %w", kind, id, store.ErrNotFound)
+	}
+	return it, nil
+}
+
 // openReviewItems selects the kind, id and time of the account's open items of a kind ("" both).
 func openReviewItems(accountID int64, kind string) (string, []any, error) {
 	var parts []string

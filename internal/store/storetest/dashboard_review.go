@@ -3,6 +3,7 @@ package storetest
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 	"sync"
 	"testing"
@@ -80,6 +81,29 @@ func testDashboardReviewQueue(t *testing.T, s store.Store, clock *Clock) {
 	}
 	if items, total := reviewQueue(t, s, b.ID, "", 0, 10); total != 0 || len(items) != 0 {
 		t.Fatalf("the other account's queue: %d %+v", total, items)
+	}
+	// One open item reads as it does in the queue.
+	for _, want := range []store.ReviewQueueItem{items[0], items[2]} {
+		got, err := s.ReviewItem(ctx(), a.ID, want.Kind, want.ID)
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Fatalf("review item %s %d: %v\n got %+v\nwant %+v", want.Kind, want.ID, err, got, want)
+		}
+	}
+	for _, tc := range []struct {
+		name      string
+		accountID int64
+		kind      string
+		id        int64
+	}{
+		{"another account's item", b.ID, store.ReviewFallback, gift.User.ID},
+		{"another account's rating", b.ID, store.ReviewNotHelpful, bad.ID},
+		{"the other kind", a.ID, store.ReviewNotHelpful, gift.User.ID},
+		{"an answered question", a.ID, store.ReviewFallback, shipping.User.ID},
+		{"a helpful rating", a.ID, store.ReviewNotHelpful, helpful.ID},
+		{"no kind", a.ID, "", gift.User.ID},
+	} {
+		_, err := s.ReviewItem(ctx(), tc.accountID, tc.kind, tc.id)
+		wantNotFound(t, "review item: "+tc.name, err)
 	}
 
 	// Dismissing closes exactly the item named, once.
