@@ -67,8 +67,6 @@ type TranscriptMessage struct {
 	// Rating and Comment are the feedback on this reply ("" when none).
 	Rating  string
 	Comment string
-	// Via tells a curated answer from a reused one (ViaCurated, ViaCache) for cache_tenant.
-	Via string
 }
 
 // DayUsage is one UTC day's usage events of one type.
@@ -87,6 +85,29 @@ const (
 	DaySourceFallback = "fallback" // source fallback
 	DaySourceSystem   = "system"   // system notices
 )
+
+// DaySourceOf is the DaySource* kind of an assistant reply of source and via (Message.Source
+// and Message.Via); ok is false for a source the chart does not show.
+func DaySourceOf(source, via string) (kind string, ok bool) {
+	switch source {
+	case SourceAI:
+		// Built-in answers given when the provider failed are ai replies too.
+		return DaySourceAI, true
+	case SourceCacheTenant:
+		if via == ViaCurated {
+			return DaySourceCurated, true
+		}
+		return DaySourceCache, true
+	case SourceCacheShared:
+		return DaySourceCache, true
+	case SourceFallback:
+		return DaySourceFallback, true
+	case SourceSystem:
+		// Balance and cache-only notices.
+		return DaySourceSystem, true
+	}
+	return "", false
+}
 
 // DaySource is one UTC day's assistant replies of one DaySource* kind.
 type DaySource struct {

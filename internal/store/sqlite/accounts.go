@@ -131,22 +131,28 @@ func getAccountTx(ctx context.Context, tx *sql.Tx, accountID int64) (store.Accou
 
 // Ledger lists the account's balance movements, oldest first.
 func (s *Store) Ledger(ctx context.Context, accountID int64) ([]store.LedgerEntry, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT id, account_id, kind, amount_micro, balance_after,
-		COALESCE(message_id, 0), note, created_at FROM ledger WHERE account_id = ? ORDER BY id`, accountID)
+	rows, err := s.r.QueryContext(ctx, `SELECT `+ledgerColumns+` FROM ledger WHERE account_id = ? ORDER BY id`, accountID)
 	if err != nil {
 		return nil, fmt.Errorf("ledger: %w", err)
 	}
 	defer rows.Close()
 	var out []store.LedgerEntry
 	for rows.Next() {
-		var e store.LedgerEntry
-		var created string
-		if err := rows.Scan(&e.ID, &e.AccountID, &e.Kind, &e.AmountMicro, &e.BalanceAfter, &e.MessageID,
-			&e.Note, &created); err != nil {
+		e, err := scanLedgerEntry(rows)
+		if err != nil {
 			return nil, fmt.Errorf("ledger: %w", err)
 		}
-		e.CreatedAt = parseTS(created)
 		out = append(out, e)
 	}
 	return out, rows.Err()
+}
+
+const ledgerColumns = `id, account_id, kind, amount_micro, balance_after, COALESCE(message_id, 0), note, created_at`
+
+func scanLedgerEntry(row interface{ Scan(...any) error }) (store.LedgerEntry, error) {
+	var e store.LedgerEntry
+	var created string
+	err := row.Scan(&e.ID, &e.AccountID, &e.Kind, &e.AmountMicro, &e.BalanceAfter, &e.MessageID, &e.Note, &created)
+	e.CreatedAt = parseTS(created)
+	return e, err
 }

@@ -63,7 +63,7 @@ func (s *Store) RedeemAuthToken(ctx context.Context, hash []byte, now time.Time,
 		}
 		res, err := tx.ExecContext(ctx, `UPDATE auth_tokens SET used_at = ? WHERE id = ? AND used_at = '' AND expires_at > ?`,
 			ts(now), t.ID, ts(now))
-		if err := oneUserRow(res, err, "redeem link"); err != nil {
+		if err := oneRow(res, err, "redeem link"); err != nil {
 			return err // used, or expired
 		}
 		if err := setPasswordTx(ctx, tx, t.AccountID, t.UserID, passwordHash, now, 0); err != nil {

@@ -47,16 +47,29 @@ func (s *Store) getConversation(ctx context.Context, q queryer, accountID int64)
 // and when its visitor was last seen.
 func conversationByScope(ctx context.Context, q queryer, accountID int64, scope string) (store.Conversation, time.Time, error) {
 	var c store.Conversation
-	var created, updated, seen string
-	err := q.QueryRowContext(ctx, `SELECT id, account_id, COALESCE(embed_token_id, 0), visitor, lang, summary,
-		summarized_through, created_at, updated_at, last_seen_at
-		FROM conversations WHERE account_id = ? AND scope = ?`, accountID, scope).Scan(&c.ID, &c.AccountID,
-		&c.EmbedTokenID, &c.Visitor, &c.Lang, &c.Summary, &c.SummarizedThrough, &created, &updated, &seen)
+	var seen string
+	err := scanConversation(q.QueryRowContext(ctx, `SELECT `+conversationColumns+`, c.last_seen_at
+		FROM conversations c WHERE c.account_id = ? AND c.scope = ?`, accountID, scope), &c, &seen)
 	if err != nil {
 		return c, time.Time{}, notFound(err, "get conversation")
 	}
-	c.CreatedAt, c.UpdatedAt = parseTS(created), parseTS(updated)
 	return c, parseTS(seen), nil
+}
+
+const conversationColumns = `c.id, c.account_id, COALESCE(c.embed_token_id, 0), c.visitor, c.lang, c.summary,
+	c.summarized_through, c.created_at, c.updated_at`
+
+// scanConversation reads one row of conversationColumns into c, then the row's further
+// columns into extra.
+func scanConversation(row interface{ Scan(...any) error }, c *store.Conversation, extra ...any) error {
+	var created, updated string
+	dest := append([]any{&c.ID, &c.AccountID, &c.EmbedTokenID, &c.Visitor, &c.Lang, &c.Summary, &c.SummarizedThrough,
+		&created, &updated}, extra...)
+	if err := row.Scan(dest...); err != nil {
+		return err
+	}
+	c.CreatedAt, c.UpdatedAt = parseTS(created), parseTS(updated)
+	return nil
 }
 
 const messageColumns = `id, conversation_id, account_id, role, body, source, lang, low_confidence, products, doc_ids,
@@ -190,11 +203,9 @@ func (s *Store) SaveTurn(ctx context.Context, t *store.Turn) error {
 			}
 			charged = charged || (charges[i].EventType != "" && charges[i].AmountMicro > 0)
 		}
-		for _, m := range []*store.Message{&t.User, &t.Reply} {
-			if m.Role == store.RoleAssistant {
-				if err := countReply(ctx, tx, m, charged); err != nil {
-					return err
-				}
+		if t.Reply.Role == store.RoleAssistant {
+			if err := countReply(ctx, tx, &t.Reply, charged); err != nil {
+				return err
 			}
 		}
 		if b := t.Budget; b != nil {

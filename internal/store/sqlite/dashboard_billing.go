@@ -33,13 +33,10 @@ func (s *Store) LedgerPage(ctx context.Context, accountID, beforeID int64, limit
 	defer rows.Close()
 	out := []store.LedgerEntry{}
 	for rows.Next() {
-		var e store.LedgerEntry
-		var created string
-		if err := rows.Scan(&e.ID, &e.AccountID, &e.Kind, &e.AmountMicro, &e.BalanceAfter, &e.MessageID, &e.Note,
-			&created); err != nil {
+		e, err := scanLedgerEntry(rows)
+		if err != nil {
 			return nil, 0, fmt.Errorf("ledger page: %w", err)
 		}
-		e.CreatedAt = parseTS(created)
 		out = append(out, e)
 	}
 	if err := rows.Err(); err != nil {
@@ -48,8 +45,7 @@ func (s *Store) LedgerPage(ctx context.Context, accountID, beforeID int64, limit
 	return out, total, nil
 }
 
-const ledgerPageQuery = `SELECT id, account_id, kind, amount_micro, balance_after, COALESCE(message_id, 0), note,
-	created_at FROM ledger WHERE account_id = ? AND id < ? ORDER BY id DESC LIMIT ?`
+const ledgerPageQuery = `SELECT ` + ledgerColumns + ` FROM ledger WHERE account_id = ? AND id < ? ORDER BY id DESC LIMIT ?`
 
 // ActiveKey reads the account's newest active key. RotateKey leaves one, but the newest wins
 // should a race or a hand edit have left more.

@@ -12,20 +12,6 @@ import (
 // previewLen is how many characters of a conversation's newest question the list shows.
 const previewLen = 160
 
-const conversationColumns = `c.id, c.account_id, COALESCE(c.embed_token_id, 0), c.visitor, c.lang, c.summary,
-	c.summarized_through, c.created_at, c.updated_at`
-
-func scanConversation(row interface{ Scan(...any) error }, c *store.Conversation, extra ...any) error {
-	var created, updated string
-	dest := append([]any{&c.ID, &c.AccountID, &c.EmbedTokenID, &c.Visitor, &c.Lang, &c.Summary, &c.SummarizedThrough,
-		&created, &updated}, extra...)
-	if err := row.Scan(dest...); err != nil {
-		return err
-	}
-	c.CreatedAt, c.UpdatedAt = parseTS(created), parseTS(updated)
-	return nil
-}
-
 // ListConversations reads a page in two steps: the page's ids from the (account_id,
 // last_message_at, id) index, walked newest first and stopped at the limit, then the
 // per-conversation counts for those rows only, each an index walk of one conversation's
@@ -180,7 +166,6 @@ func (s *Store) Transcript(ctx context.Context, accountID, conversationID, befor
 		if err := scanMessage(rows, &tm.Message, &tm.EventType, &tm.CostMicro, &tm.Rating, &tm.Comment); err != nil {
 			return nil, fmt.Errorf("transcript: %w", err)
 		}
-		tm.Via = tm.Message.Via
 		out = append(out, tm)
 	}
 	if err := rows.Err(); err != nil {

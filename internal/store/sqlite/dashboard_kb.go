@@ -128,12 +128,7 @@ func (s *Store) ReplaceDocument(ctx context.Context, accountID, oldID int64, doc
 		if err := deleteAccountDocument(ctx, tx, accountID, oldID, &ch); err != nil {
 			return err
 		}
-		c, err := upsertDocument(ctx, tx, accountID, doc, now, &store.ImportResult{})
-		if err != nil {
-			return err
-		}
-		ch.upserted(c, doc.ID)
-		return withdrawCache(ctx, tx, accountID, ch)
+		return upsertCurated(ctx, tx, accountID, doc, now, ch)
 	})
 }
 
@@ -152,10 +147,11 @@ func deleteAccountDocument(ctx context.Context, tx *sql.Tx, accountID, docID int
 	return nil
 }
 
-// upsertCurated stores a curated Q&A entry as ImportDocuments would, withdrawing the cached
-// answers drawn from it when it replaced an older text, and fills doc.ID.
-func upsertCurated(ctx context.Context, tx *sql.Tx, accountID int64, doc *store.Document, now time.Time) error {
-	var ch docChanges
+// upsertCurated stores one document (a curated Q&A entry) as ImportDocuments would and fills
+// doc.ID, then withdraws the cached answers that it, or the earlier changes ch of the same
+// transaction, made stale.
+func upsertCurated(ctx context.Context, tx *sql.Tx, accountID int64, doc *store.Document, now time.Time,
+	ch docChanges) error {
 	c, err := upsertDocument(ctx, tx, accountID, doc, now, &store.ImportResult{})
 	if err != nil {
 		return err

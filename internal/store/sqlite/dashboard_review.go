@@ -210,10 +210,8 @@ func reviewTexts(ctx context.Context, tx *sql.Tx, accountID int64, refs []review
 			FROM fallback_questions q JOIN messages m ON m.id = q.message_id JOIN messages r ON r.id = q.reply_id
 			WHERE q.account_id = ? AND q.message_id IN (`},
 		// The question of a rated reply is the user message just before it, as in ReviewList.
-		{store.ReviewNotHelpful, ratings, `SELECT f.id, m.conversation_id, COALESCE((SELECT q.body FROM messages q
-				WHERE q.conversation_id = m.conversation_id AND q.id < m.id AND q.role = 'user' ORDER BY q.id DESC LIMIT 1), ''),
-			m.body, m.lang, f.comment, f.created_at
-			FROM feedback f JOIN messages m ON m.id = f.message_id
+		{store.ReviewNotHelpful, ratings, `SELECT f.id, m.conversation_id, ` + questionOfReply + `, m.body, m.lang,
+			f.comment, f.created_at FROM feedback f JOIN messages m ON m.id = f.message_id
 			WHERE f.account_id = ? AND f.id IN (`},
 	}
 	for _, q := range queries {
@@ -267,10 +265,7 @@ func (s *Store) DismissReview(ctx context.Context, accountID int64, kind string,
 		default:
 			return fmt.Errorf("dismiss review: kind %q: %w", kind, store.ErrNotFound)
 		}
-		if err != nil {
-			return fmt.Errorf("dismiss review: %w", err)
-		}
-		return oneRow(res, fmt.Sprintf("dismiss %s review %d", kind, id))
+		return oneRow(res, err, fmt.Sprintf("dismiss %s review %d", kind, id))
 	})
 }
 
@@ -291,7 +286,7 @@ func (s *Store) ResolveFallback(ctx context.Context, accountID, messageID int64,
 		if err != nil {
 			return notFound(err, fmt.Sprintf("resolve fallback %d", messageID))
 		}
-		if err := upsertCurated(ctx, tx, accountID, doc, now); err != nil {
+		if err := upsertCurated(ctx, tx, accountID, doc, now, docChanges{}); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, closeQuestionQuery, fallbackResolved, ts(now), doc.ID, accountID, key,
@@ -317,18 +312,6 @@ func checkCurated(doc *store.Document) error {
 	}
 	if doc.Type != store.DocQA {
 		return fmt.Errorf("a %s document is not a Q&A entry", doc.Type)
-	}
-	return nil
-}
-
-// oneRow turns an UPDATE or DELETE that touched no row into ErrNotFound.
-func oneRow(res sql.Result, what string) error {
-	n, err := res.RowsAffected()
-	if err != nil {
-		return fmt.Errorf("%s: %w", what, err)
-	}
-	if n == 0 {
-		return fmt.Errorf("%s: %w", what, store.ErrNotFound)
 	}
 	return nil
 }

@@ -152,29 +152,6 @@ func (s *Store) DailyUsage(ctx context.Context, accountID int64, since time.Time
 	return out, nil
 }
 
-// daySource is the chart's kind of a reply of source and via; ok is false for a source the
-// chart does not show.
-func daySource(source, via string) (kind string, ok bool) {
-	switch source {
-	case store.SourceAI:
-		// Built-in answers given when the provider failed are ai replies too.
-		return store.DaySourceAI, true
-	case store.SourceCacheTenant:
-		if via == store.ViaCurated {
-			return store.DaySourceCurated, true
-		}
-		return store.DaySourceCache, true
-	case store.SourceCacheShared:
-		return store.DaySourceCache, true
-	case store.SourceFallback:
-		return store.DaySourceFallback, true
-	case store.SourceSystem:
-		// Balance and cache-only notices.
-		return store.DaySourceSystem, true
-	}
-	return "", false
-}
-
 // replyCounts is one (day, source, via) group of replies.
 type replyCounts struct {
 	day          time.Time
@@ -245,7 +222,7 @@ func (s *Store) DailySources(ctx context.Context, accountID int64, since time.Ti
 	}
 	counts := map[bucket]int{}
 	for _, g := range groups {
-		if kind, ok := daySource(g.source, g.via); ok {
+		if kind, ok := store.DaySourceOf(g.source, g.via); ok {
 			counts[bucket{g.day, kind}] += g.replies
 		}
 	}

@@ -87,7 +87,7 @@ func rawDailySources(t *testing.T, f dashFixture, since time.Time) []store.DaySo
 		if err := rows.Scan(&day, &source, &via, &n); err != nil {
 			t.Fatal(err)
 		}
-		if kind, ok := daySource(source, via); ok {
+		if kind, ok := store.DaySourceOf(source, via); ok {
 			counts[day+" "+kind] += n
 		}
 	}

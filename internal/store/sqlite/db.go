@@ -195,3 +195,19 @@ func notFound(err error, what string) error {
 	}
 	return fmt.Errorf("%s: %w", what, err)
 }
+
+// oneRow turns the result of an UPDATE or DELETE of one row into ErrNotFound when it touched
+// none; err is the statement's own error.
+func oneRow(res sql.Result, err error, what string) error {
+	if err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	n, err := res.RowsAffected()
+	if err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	if n == 0 {
+		return fmt.Errorf("%s: %w", what, store.ErrNotFound)
+	}
+	return nil
+}

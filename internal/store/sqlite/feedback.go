@@ -52,44 +52,28 @@ func (s *Store) SaveFeedback(ctx context.Context, f *store.Feedback) error {
 // transaction the document is upserted as ImportDocuments would (an updated one withdraws the
 // cached answers drawn from it) and the rating is marked resolved.
 func (s *Store) ResolveReview(ctx context.Context, accountID, feedbackID int64, doc *store.Document) error {
-	if doc == nil {
-		return fmt.Errorf("resolve review %d: no document", feedbackID)
-	}
-	if doc.Type == "" {
-		doc.Type = store.DocQA
-	}
-	if doc.Type != store.DocQA {
-		return fmt.Errorf("resolve review %d: a %s document is not a Q&A entry", feedbackID, doc.Type)
+	if err := checkCurated(doc); err != nil {
+		return fmt.Errorf("resolve review %d: %w", feedbackID, err)
 	}
 	now := s.now().UTC()
 	return s.inTx(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE feedback SET resolved = 1 WHERE id = ? AND account_id = ? AND rating = ?`,
 			feedbackID, accountID, "not_helpful")
-		if err != nil {
-			return fmt.Errorf("resolve review: %w", err)
-		}
-		n, err := res.RowsAffected()
-		if err != nil {
-			return fmt.Errorf("resolve review: %w", err)
-		}
-		if n == 0 {
-			return fmt.Errorf("resolve review %d: %w", feedbackID, store.ErrNotFound)
-		}
-		var ch docChanges
-		c, err := upsertDocument(ctx, tx, accountID, doc, now, &store.ImportResult{})
-		if err != nil {
+		if err := oneRow(res, err, fmt.Sprintf("resolve review %d", feedbackID)); err != nil {
 			return err
 		}
-		ch.upserted(c, doc.ID)
-		return withdrawCache(ctx, tx, accountID, ch)
+		return upsertCurated(ctx, tx, accountID, doc, now, docChanges{})
 	})
 }
 
+// questionOfReply selects the question of the reply m: the user message just before it in its
+// conversation (empty when there is none).
+const questionOfReply = `COALESCE((SELECT q.body FROM messages q WHERE q.conversation_id = m.conversation_id
+	AND q.id < m.id AND q.role = 'user' ORDER BY q.id DESC LIMIT 1), '')`
+
 // ReviewList returns the answers rated not_helpful with the question asked just before each.
 func (s *Store) ReviewList(ctx context.Context, accountID int64) ([]store.ReviewItem, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT f.id, m.id, COALESCE((SELECT q.body FROM messages q
-			WHERE q.conversation_id = m.conversation_id AND q.id < m.id AND q.role = 'user' ORDER BY q.id DESC LIMIT 1), ''),
-		m.body, m.lang, f.comment, f.created_at, f.resolved
+	rows, err := s.r.QueryContext(ctx, `SELECT f.id, m.id, `+questionOfReply+`, m.body, m.lang, f.comment, f.created_at, f.resolved
 		FROM feedback f JOIN messages m ON m.id = f.message_id
 		WHERE f.account_id = ? AND f.rating = 'not_helpful' ORDER BY f.id`, accountID)
 	if err != nil {

@@ -103,7 +103,7 @@ func (s *Store) ListUsers(ctx context.Context, accountID int64) ([]store.User, e
 func (s *Store) UpdateUser(ctx context.Context, u *store.User) error {
 	res, err := s.w.ExecContext(ctx, `UPDATE users SET role = ?, lang = ? WHERE id = ? AND account_id = ?`,
 		u.Role, u.Lang, u.ID, u.AccountID)
-	return oneUserRow(res, err, fmt.Sprintf("update user %d", u.ID))
+	return oneRow(res, err, fmt.Sprintf("update user %d", u.ID))
 }
 
 // RemoveUser deletes the user, its sessions and its links in one transaction, so that no
@@ -138,7 +138,7 @@ func (s *Store) SetPassword(ctx context.Context, accountID, userID int64, hash s
 func setPasswordTx(ctx context.Context, tx *sql.Tx, accountID, userID int64, hash string, at time.Time, keepSessionID int64) error {
 	res, err := tx.ExecContext(ctx, `UPDATE users SET password_hash = ?, password_changed_at = ?
 		WHERE id = ? AND account_id = ?`, hash, ts(at), userID, accountID)
-	if err := oneUserRow(res, err, fmt.Sprintf("set password of user %d", userID)); err != nil {
+	if err := oneRow(res, err, fmt.Sprintf("set password of user %d", userID)); err != nil {
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE user_id = ? AND account_id = ? AND id <> ?`,
@@ -156,7 +156,7 @@ func setPasswordTx(ctx context.Context, tx *sql.Tx, accountID, userID int64, has
 func (s *Store) RecordSignIn(ctx context.Context, accountID, userID int64, at time.Time) error {
 	res, err := s.w.ExecContext(ctx, `UPDATE users SET last_sign_in_at = ? WHERE id = ? AND account_id = ?`,
 		ts(at), userID, accountID)
-	return oneUserRow(res, err, fmt.Sprintf("record sign-in of user %d", userID))
+	return oneRow(res, err, fmt.Sprintf("record sign-in of user %d", userID))
 }
 
 // checkUserTx is the first statement on a user in a transaction that changes it or its rows;
@@ -166,22 +166,6 @@ func checkUserTx(ctx context.Context, tx *sql.Tx, accountID, userID int64) error
 	err := tx.QueryRowContext(ctx, `SELECT id FROM users WHERE id = ? AND account_id = ?`, userID, accountID).Scan(&id)
 	if err != nil {
 		return notFound(err, fmt.Sprintf("user %d", userID))
-	}
-	return nil
-}
-
-// oneUserRow turns the result of an UPDATE or DELETE of one row into ErrNotFound when it touched
-// none.
-func oneUserRow(res sql.Result, err error, what string) error {
-	if err != nil {
-		return fmt.Errorf("%s: %w", what, err)
-	}
-	k, err := res.RowsAffected()
-	if err != nil {
-		return fmt.Errorf("%s: %w", what, err)
-	}
-	if k == 0 {
-		return fmt.Errorf("%s: %w", what, store.ErrNotFound)
 	}
 	return nil
 }

@@ -35,6 +35,14 @@ func fallbackKey(tr *store.Turn) string {
 }
 func ratingKey(f store.Feedback) string { return fmt.Sprintf("%s:%d", store.ReviewNotHelpful, f.ID) }
 
+// itemCase names a review item that is not the account's open item of that kind.
+type itemCase struct {
+	name      string
+	accountID int64
+	kind      string
+	id        int64
+}
+
 func testDashboardReviewQueue(t *testing.T, s store.Store, clock *Clock) {
 	a, _ := NewAccount(t, s, "Queue", 10_000_000)
 	b, _ := NewAccount(t, s, "NoQueue", 10_000_000)
@@ -89,12 +97,7 @@ func testDashboardReviewQueue(t *testing.T, s store.Store, clock *Clock) {
 			t.Fatalf("review item %s %d: %v\n got %+v\nwant %+v", want.Kind, want.ID, err, got, want)
 		}
 	}
-	for _, tc := range []struct {
-		name      string
-		accountID int64
-		kind      string
-		id        int64
-	}{
+	for _, tc := range []itemCase{
 		{"another account's item", b.ID, store.ReviewFallback, gift.User.ID},
 		{"another account's rating", b.ID, store.ReviewNotHelpful, bad.ID},
 		{"the other kind", a.ID, store.ReviewNotHelpful, gift.User.ID},
@@ -107,12 +110,7 @@ func testDashboardReviewQueue(t *testing.T, s store.Store, clock *Clock) {
 	}
 
 	// Dismissing closes exactly the item named, once.
-	for _, tc := range []struct {
-		name      string
-		accountID int64
-		kind      string
-		id        int64
-	}{
+	for _, tc := range []itemCase{
 		{"another account's item", b.ID, store.ReviewFallback, gift.User.ID},
 		{"another account's rating", b.ID, store.ReviewNotHelpful, bad.ID},
 		{"an answered question", a.ID, store.ReviewFallback, shipping.User.ID},
