@@ -51,7 +51,11 @@ type testServer struct {
 	failNext  int // sessions still to be answered 451 at MAIL FROM
 	rejected  int
 	srv       *smtp.Server
+	ln        net.Listener // closed by stop itself: Serve may not have taken it yet
 	listening bool
+	// hold keeps a stopped server's port, refusing every connection, so that no other
+	// test's server can take the port while this one is "down" (the mail would arrive there).
+	hold net.Listener
 }
 
 // start listens on addr ("" = a free port) and serves until the test ends or stop.
@@ -60,6 +64,12 @@ func (ts *testServer) start(addr string) {
 	if addr == "" {
 		addr = "127.0.0.1:0"
 	}
+	ts.mu.Lock()
+	if ts.hold != nil {
+		ts.hold.Close()
+		ts.hold = nil
+	}
+	ts.mu.Unlock()
 	var l net.Listener
 	var err error
 	for range 50 { // a port just closed may take a moment to be free again
@@ -86,21 +96,43 @@ func (ts *testServer) start(addr string) {
 		srv.TLSConfig = ts.tlsConfig
 	}
 	ts.mu.Lock()
-	ts.srv, ts.listening, ts.Addr = srv, true, l.Addr().String()
+	ts.srv, ts.ln, ts.listening, ts.Addr = srv, l, true, l.Addr().String()
 	ts.mu.Unlock()
 	go srv.Serve(l)
 	ts.t.Cleanup(ts.stop)
 }
 
-// stop closes the listener and every connection: the server is down.
+// stop closes the listener and every connection: the server is down. The port stays held by
+// a listener that drops every connection, until start or the end of the test.
 func (ts *testServer) stop() {
 	ts.mu.Lock()
-	srv, was := ts.srv, ts.listening
+	srv, ln, was := ts.srv, ts.ln, ts.listening
 	ts.listening = false
 	ts.mu.Unlock()
-	if was {
-		srv.Close()
+	if !was {
+		return
 	}
+	// srv.Close alone misses a listener that Serve (in its goroutine) has not taken yet,
+	// which then serves on after the "outage".
+	ln.Close()
+	srv.Close()
+	hold, err := net.Listen("tcp", ts.Addr)
+	if err != nil {
+		return // the port is gone already; a connection to it fails all the same
+	}
+	go func() {
+		for {
+			c, err := hold.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	ts.mu.Lock()
+	ts.hold = hold
+	ts.mu.Unlock()
+	ts.t.Cleanup(func() { hold.Close() })
 }
 
 func (ts *testServer) failSessions(n int) {
