@@ -56,6 +56,7 @@ func cmdServe(ctx context.Context, args []string, env Env, seed bool) error {
 	}
 	base := c.cfg.PublicURL
 	var opts AppOptions
+	var app *App // the demo builds it early, to seed its dashboard owner through app.Users
 	if seed {
 		a, key, err := demo.Seed(ctx, st, accounts)
 		if err != nil {
@@ -68,7 +69,11 @@ func cmdServe(ctx context.Context, args []string, env Env, seed bool) error {
 			return err
 		}
 		opts.DemoPage = demo.Page(base+"/widget.js", token, "en")
-		email, password, err := demo.SeedOwner(ctx, st, users.New(users.Deps{Store: st, PublicURL: base, Log: log}), a, time.Now())
+		if app, err = NewApp(st, accounts, c.cfg, log, opts); err != nil {
+			ln.Close()
+			return err
+		}
+		email, password, err := demo.SeedOwner(ctx, st, app.Users, a, time.Now())
 		if err != nil {
 			ln.Close()
 			return err
@@ -88,10 +93,11 @@ func cmdServe(ctx context.Context, args []string, env Env, seed bool) error {
 		ln.Close()
 		return err
 	}
-	app, err := NewApp(st, accounts, c.cfg, log, opts)
-	if err != nil {
-		ln.Close()
-		return err
+	if app == nil {
+		if app, err = NewApp(st, accounts, c.cfg, log, opts); err != nil {
+			ln.Close()
+			return err
+		}
 	}
 	go app.sweepSessions(ctx)
 	// Crawls started from the dashboard end after the HTTP drain and release their sites'
@@ -155,6 +161,10 @@ func NewApp(st store.Store, accounts *account.Service, cfg config.Config, log *s
 	if err != nil {
 		return nil, err
 	}
+	texts, err := i18n.Load()
+	if err != nil {
+		return nil, err
+	}
 	app := &App{}
 	var kick func()
 	if cfg.SMTPURL != "" {
@@ -162,14 +172,11 @@ func NewApp(st store.Store, accounts *account.Service, cfg config.Config, log *s
 		if err != nil {
 			return nil, usagef("SVC_SMTP_URL: %v", err)
 		}
-		app.Outbox = notify.NewWorker(notify.Deps{Store: st, Sender: sender, Log: log, Now: opts.Now, PublicURL: cfg.PublicURL})
+		app.Outbox = notify.NewWorker(notify.Deps{Store: st, Sender: sender, Log: log, Now: opts.Now, PublicURL: cfg.PublicURL,
+			Texts: texts})
 		kick = app.Outbox.Kick
 	}
 	limiter := ratelimit.NewMemory()
-	texts, err := i18n.Load()
-	if err != nil {
-		return nil, err
-	}
 	chatSvc := chat.New(chat.Deps{Store: st, Engine: engs.answerer, Limiter: limiter, Surge: embed.NewSurge(embed.SurgeOptions{}),
 		Notify: kick, Now: opts.Now, Log: log, Texts: texts})
 	studioSvc := studio.New(studio.Deps{Store: st, Engine: engs.builtin, LLM: engs.model, Limiter: limiter, Now: opts.Now,

@@ -9,7 +9,7 @@ import "svc/internal/store"
 // record (trimmed fields, length caps, language) and matches the visitor's question later.
 func CuratedAnswer(question, answer, lang string) (store.Document, error) {
 	rec := Record{Type: TypeQA, Question: question, Answer: answer, Lang: lang}
-	if err := validate(&rec); err != nil {
+	if err := Validate(&rec); err != nil {
 		return store.Document{}, lineErrOf(0, err)
 	}
 	return Build(rec)

@@ -25,7 +25,7 @@ func TestCuratedAnswerFollowsTheQARecordRules(t *testing.T) {
 		"no question":      {" ", "Yes.", "en"},
 		"no answer":        {"Gift cards?", "  ", "en"},
 		"markup only":      {"Gift cards?", "<p></p>", "en"},
-		"long question":    {strings.Repeat("q", maxQuestionLen+1), "Yes.", "en"},
+		"long question":    {strings.Repeat("q", MaxQuestionLen+1), "Yes.", "en"},
 		"unknown language": {"Gift cards?", "Yes.", "fr"},
 	} {
 		if _, err := CuratedAnswer(in[0], in[1], in[2]); err == nil {

@@ -1,8 +1,9 @@
 package kb
 
 import (
-	"errors"
 	"fmt"
+
+	"svc/internal/errs"
 )
 
 // LineError reports a problem with one line of an import file. Callers (the CLI, the
@@ -25,35 +26,22 @@ func (e *LineError) Error() string {
 	return fmt.Sprintf("line %d: %s", e.Line, e.Reason)
 }
 
-// reason is a problem with a record: its English sentence and the catalog key and
-// arguments of the same message. ParseJSONL and Build turn it into a LineError.
-type reason struct {
-	msg  string
-	key  string
-	args []any
-}
-
-func (r *reason) Error() string { return r.msg }
-
-// because returns a problem worded by format and args, whose catalog message is key with
-// the same args.
+// because returns a problem with a record worded by format and args, whose catalog message
+// is key with the same args (errs.Coded); ParseJSONL and Build turn it into a LineError.
 func because(key, format string, args ...any) error {
-	msg := format
-	if len(args) > 0 {
-		msg = fmt.Sprintf(format, args...)
-	}
-	return &reason{msg: msg, key: key, args: args}
+	return errs.Coded(errs.BadRequest, key, format, args...)
 }
 
 func lineErr(line int, key, format string, args ...any) error {
 	return lineErrOf(line, because(key, format, args...))
 }
 
-// lineErrOf is the LineError of err at line, keeping the key of a reason.
+// lineErrOf is the LineError of err at line, keeping the catalog key of a problem from
+// because.
 func lineErrOf(line int, err error) *LineError {
 	le := &LineError{Line: line, Reason: err.Error()}
-	if r, ok := errors.AsType[*reason](err); ok {
-		le.Key, le.Args = r.key, r.args
+	if e, ok := errs.As(err); ok {
+		le.Key, le.Args = e.Key, e.Args
 	}
 	return le
 }

@@ -7,11 +7,16 @@ const (
 	maxRecords     = 100_000
 	maxURLLen      = 2048
 	maxTitleLen    = 500
-	maxQuestionLen = 2000
-	maxAnswerLen   = 50_000
 	maxBodyLen     = 2 << 20 // bytes of raw body (text or HTML)
 	maxNameLen     = 300
 	maxPriceLen    = 64
 	maxCategoryLen = 200
 	maxSlugLen     = 200
+)
+
+// Limits of a Q&A entry, in characters, exported so that a form creating one entry at a time
+// (the dashboard's Q&A editor) can say which limit was passed in the user's language.
+const (
+	MaxQuestionLen = 2000
+	MaxAnswerLen   = 50_000
 )

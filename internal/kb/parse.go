@@ -8,6 +8,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"svc/internal/errs"
 )
 
 // The wire shapes, one per type, so that a field that belongs to another type (a "question"
@@ -98,7 +100,7 @@ func ParseJSONL(r io.Reader) ([]Record, error) {
 			return nil, lineErrOf(line, err)
 		}
 		rec.Line = line
-		if err := validate(&rec); err != nil {
+		if err := Validate(&rec); err != nil {
 			return nil, lineErrOf(line, err)
 		}
 		recs = append(recs, rec)
@@ -178,11 +180,11 @@ func jsonProblem(err error) error {
 		if te.Field == "price" {
 			key = "err.kb.field_text_or_number"
 		}
-		return &reason{msg: fmt.Sprintf("field %q must be %s", te.Field, wantKind(te.Field)), key: key, args: []any{te.Field}}
+		return errs.Newf(errs.BadRequest, "field %q must be %s", te.Field, wantKind(te.Field)).WithKey(key, te.Field)
 	}
 	msg := strings.TrimPrefix(err.Error(), "json: ")
 	if name, ok := strings.CutPrefix(msg, "unknown field "); ok {
-		return &reason{msg: msg, key: "err.kb.unknown_field", args: []any{name}}
+		return errs.New(errs.BadRequest, msg).WithKey("err.kb.unknown_field", name)
 	}
 	if strings.Contains(msg, "after top-level value") {
 		return because("err.kb.trailing_data", "unexpected data after the JSON object")

@@ -7,9 +7,11 @@ import (
 	"unicode/utf8"
 )
 
-// validate trims the record's fields in place and checks what its type requires. Errors are
-// phrased for the operator and carry no line number; ParseJSONL adds it.
-func validate(r *Record) error {
+// Validate trims the record's fields in place and checks what its type requires, as
+// ParseJSONL checks a line, so a record made by a form rather than read from a file (the
+// dashboard's Q&A editor) meets the same rules. Errors are phrased for the operator and carry
+// no line number; ParseJSONL adds it.
+func Validate(r *Record) error {
 	for _, f := range []*string{&r.Lang, &r.URL, &r.Title, &r.Body, &r.Question, &r.Answer,
 		&r.Name, &r.Price, &r.Category, &r.Image, &r.Description, &r.Slug, &r.CategorySlug,
 		&r.CategoryName} {
@@ -53,8 +55,8 @@ func validateQA(r *Record) error {
 		return because("err.kb.qa_needs_question_and_answer", "qa needs question and answer")
 	}
 	return firstErr(
-		checkLen("question", r.Question, maxQuestionLen),
-		checkLen("answer", r.Answer, maxAnswerLen),
+		checkLen("question", r.Question, MaxQuestionLen),
+		checkLen("answer", r.Answer, MaxAnswerLen),
 	)
 }
 

@@ -60,7 +60,7 @@ func composeBudget(ctx context.Context, w *Worker, a store.Account, n store.Noti
 	if ex := min(2*p.LimitMicro, embed.MaxBudgetMicro); ex > p.LimitMicro {
 		f.ExampleUSD = embed.FormatBudget(ex)
 	}
-	subject, text := budgetMail(a.Lang, f)
+	subject, text := w.texts.budgetMail(a.Lang, f)
 	return Message{Subject: subject, Text: text}, nil
 }
 
@@ -100,10 +100,8 @@ type budgetText struct {
 	quote     func(string) string
 }
 
-// budgetTexts are the budget mail's words in each language: the sentences from the i18n
-// catalog (mail.budget.*), the date and quotation rules here.
-var budgetTexts = loadBudgetTexts(i18n.MustLoad())
-
+// loadBudgetTexts reads the budget mail's words in each language: the sentences from the
+// i18n catalog (mail.budget.*), the date and quotation rules here.
 func loadBudgetTexts(cat *i18n.Catalog) map[string]budgetText {
 	formats := map[string]struct {
 		date  func(time.Time) string
@@ -132,10 +130,10 @@ var (
 )
 
 // budgetMail writes the subject and text in lang (tr, en or de; English otherwise).
-func budgetMail(lang string, f budgetFacts) (subject, text string) {
-	t, ok := budgetTexts[lang]
+func (m *mailTexts) budgetMail(lang string, f budgetFacts) (subject, text string) {
+	t, ok := m.budget[lang]
 	if !ok {
-		t = budgetTexts["en"]
+		t = m.budget["en"]
 	}
 	name := t.quote(f.Name)
 	reset := f.Day.AddDate(0, 0, 1)

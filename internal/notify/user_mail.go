@@ -50,12 +50,12 @@ func composeUserLink(ctx context.Context, w *Worker, a store.Account, n store.No
 	}
 	lang := p.Lang
 	for _, l := range []string{u.Lang, a.Lang} {
-		if _, ok := userLinkTexts[lang]; !ok {
+		if _, ok := w.texts.links[lang]; !ok {
 			lang = l
 		}
 	}
 	f := userLinkFacts{Account: cleanLabel(a.Name), Email: to, URL: p.URL, Expires: p.ExpiresAt.UTC()}
-	subject, text := userLinkMail(n.Kind, lang, f)
+	subject, text := w.texts.userLinkMail(n.Kind, lang, f)
 	return Message{To: to, Subject: subject, Text: text}, nil
 }
 
@@ -77,10 +77,8 @@ type userLinkText struct {
 	resetIgnore   string
 }
 
-// userLinkTexts are the link mails' sentences in each language, from the i18n catalog
+// loadUserLinkTexts reads the link mails' sentences in each language from the i18n catalog
 // (mail.link.*).
-var userLinkTexts = loadUserLinkTexts(i18n.MustLoad())
-
 func loadUserLinkTexts(cat *i18n.Catalog) map[string]userLinkText {
 	out := map[string]userLinkText{}
 	for _, lang := range i18n.Langs {
@@ -94,12 +92,12 @@ func loadUserLinkTexts(cat *i18n.Catalog) map[string]userLinkText {
 
 // userLinkMail writes the subject and text of an invite or reset mail in lang (tr, en or de;
 // English otherwise).
-func userLinkMail(kind, lang string, f userLinkFacts) (subject, text string) {
-	t, ok := userLinkTexts[lang]
+func (m *mailTexts) userLinkMail(kind, lang string, f userLinkFacts) (subject, text string) {
+	t, ok := m.links[lang]
 	if !ok {
-		lang, t = "en", userLinkTexts["en"]
+		lang, t = "en", m.links["en"]
 	}
-	dates := budgetTexts[lang] // the same date wording as the budget mail
+	dates := m.budget[lang] // the same date wording as the budget mail
 	account := dates.quote(f.Account)
 	var b strings.Builder
 	line := func(s string) { b.WriteString(s + "\n") }

@@ -32,7 +32,7 @@ func TestUserLinkMailInEachLanguage(t *testing.T) {
 		{store.NoticePasswordReset, "de", "Passwort für das Dashboard von „Acme Shop“ zurücksetzen",
 			[]string{"für ayse@acme.example wurde", "Ihr Passwort bleibt unverändert"}},
 	} {
-		subject, text := userLinkMail(tc.kind, tc.lang, f)
+		subject, text := testTexts.userLinkMail(tc.kind, tc.lang, f)
 		if subject != tc.subject {
 			t.Errorf("%s/%s subject %q, want %q", tc.kind, tc.lang, subject, tc.subject)
 		}
@@ -46,8 +46,8 @@ func TestUserLinkMailInEachLanguage(t *testing.T) {
 		}
 	}
 	// Unknown languages get English.
-	en, _ := userLinkMail(store.NoticeUserInvite, "en", f)
-	if fr, _ := userLinkMail(store.NoticeUserInvite, "fr", f); fr != en {
+	en, _ := testTexts.userLinkMail(store.NoticeUserInvite, "en", f)
+	if fr, _ := testTexts.userLinkMail(store.NoticeUserInvite, "fr", f); fr != en {
 		t.Fatalf("fallback subject %q", fr)
 	}
 }

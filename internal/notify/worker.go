@@ -9,6 +9,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"svc/internal/i18n"
 	"svc/internal/store"
 )
 
@@ -56,6 +57,8 @@ type Deps struct {
 	PublicURL string
 	// Interval is the pause between passes of Run (default 30 s).
 	Interval time.Duration
+	// Texts is the catalog the mails are worded from; the embedded one when nil.
+	Texts *i18n.Catalog
 }
 
 // Worker delivers the outbox. Several workers, in one process or several, may run on the
@@ -67,6 +70,7 @@ type Worker struct {
 	now       func() time.Time
 	publicURL string
 	interval  time.Duration
+	texts     *mailTexts
 	kick      chan struct{}
 }
 
@@ -87,6 +91,11 @@ func NewWorker(d Deps) *Worker {
 	if w.interval <= 0 {
 		w.interval = DefaultInterval
 	}
+	cat := d.Texts
+	if cat == nil {
+		cat = i18n.MustLoad()
+	}
+	w.texts = newMailTexts(cat)
 	return w
 }
 
@@ -231,6 +240,17 @@ func (w *Worker) compose(ctx context.Context, n store.Notice) (Message, error) {
 	}
 	m.To = to
 	return m, nil
+}
+
+// mailTexts are the mails' words in each language, read from the catalog once, when the
+// worker is built.
+type mailTexts struct {
+	budget map[string]budgetText
+	links  map[string]userLinkText
+}
+
+func newMailTexts(cat *i18n.Catalog) *mailTexts {
+	return &mailTexts{budget: loadBudgetTexts(cat), links: loadUserLinkTexts(cat)}
 }
 
 // composer writes the subject and text of one kind of notice for account a. It sets To

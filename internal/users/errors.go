@@ -87,3 +87,11 @@ func badLink() error {
 func userNotFound() error {
 	return errs.Wrap(errs.NotFound, "No such user.", ErrUserNotFound)
 }
+
+func roleInvalid() error {
+	return errs.Wrap(errs.BadRequest, "The role must be owner or agent.", ErrRoleInvalid)
+}
+
+func lastOwner() error {
+	return errs.Wrap(errs.BadRequest, "This is the account's only owner: make another user an owner first.", ErrLastOwner)
+}

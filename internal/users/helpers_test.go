@@ -3,10 +3,8 @@ package users
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"log/slog"
 	"strings"
 	"sync"
@@ -15,6 +13,7 @@ import (
 
 	"svc/internal/store"
 	"svc/internal/store/sqlite"
+	"svc/internal/store/storetest"
 )
 
 // testCost keeps argon2id cheap under -race; production hashes use defaultParams.
@@ -78,7 +77,7 @@ func newEnv(t *testing.T) *env {
 	}
 	t.Cleanup(func() { st.Close() })
 	e := &env{t: t, st: st, clock: clock, logs: &syncBuffer{}}
-	e.account = newAccount(t, st, "Acme")
+	e.account, _ = storetest.NewAccount(t, st, "Acme", 0)
 	cost := testCost
 	e.svc = New(Deps{Store: st, Now: clock.Now, PublicURL: testPublicURL + "/",
 		Log: slog.New(slog.NewTextHandler(e.logs, &slog.HandlerOptions{Level: slog.LevelDebug})),
@@ -152,18 +151,4 @@ func wantErr(t *testing.T, err, sentinel error) {
 	if !errors.Is(err, sentinel) {
 		t.Fatalf("error %v, want %v", err, sentinel)
 	}
-}
-
-// newAccount creates an account (the store's conformance suite has its own helper; this
-// package keeps off it).
-func newAccount(t *testing.T, st *sqlite.Store, name string) store.Account {
-	t.Helper()
-	a := store.Account{Name: name, Plan: store.PlanStarter, Lang: "en", SalesMode: true,
-		TonePreset: store.ToneProfessional, SendRatePerMin: 15, DailyAnswers: 200}
-	h := sha256.Sum256([]byte(name))
-	k := store.APIKey{Prefix: fmt.Sprintf("svc_pk_%x", h[:4]), Hash: h[:]}
-	if err := st.CreateAccount(context.Background(), &a, &k); err != nil {
-		t.Fatalf("create account: %v", err)
-	}
-	return a
 }

@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"svc/internal/errs"
+	"svc/internal/i18n"
 	"svc/internal/store"
 )
 
@@ -47,13 +48,12 @@ func checkRole(role string) (string, error) {
 	case store.UserOwner, store.UserAgent:
 		return role, nil
 	}
-	return "", errs.Wrap(errs.BadRequest, "The role must be owner or agent.", ErrRoleInvalid)
+	return "", roleInvalid()
 }
 
 // checkLang validates a dashboard language; "" follows the account's.
 func checkLang(lang string) error {
-	switch lang {
-	case "", "tr", "en", "de":
+	if lang == "" || i18n.Supported(lang) {
 		return nil
 	}
 	return errs.Wrap(errs.BadRequest, "The language must be tr, en or de.", ErrLangInvalid)
@@ -147,8 +147,7 @@ func (s *Service) RemoveUser(ctx context.Context, accountID, userID int64) error
 		return err
 	}
 	if target.Role == store.UserOwner && owners == 1 {
-		return errs.Wrap(errs.BadRequest, "This is the account's only owner: make another user an owner first.",
-			ErrLastOwner)
+		return lastOwner()
 	}
 	if err := s.st.RemoveUser(ctx, accountID, userID); err != nil {
 		if errors.Is(err, store.ErrNotFound) {
@@ -163,7 +162,7 @@ func (s *Service) RemoveUser(ctx context.Context, accountID, userID int64) error
 // SetRole changes a user's role; the account's last owner cannot become an agent.
 func (s *Service) SetRole(ctx context.Context, accountID, userID int64, role string) error {
 	if role == "" {
-		return errs.Wrap(errs.BadRequest, "The role must be owner or agent.", ErrRoleInvalid)
+		return roleInvalid()
 	}
 	role, err := checkRole(role)
 	if err != nil {
@@ -179,8 +178,7 @@ func (s *Service) SetRole(ctx context.Context, accountID, userID int64, role str
 		return nil
 	}
 	if target.Role == store.UserOwner && owners == 1 {
-		return errs.Wrap(errs.BadRequest, "This is the account's only owner: make another user an owner first.",
-			ErrLastOwner)
+		return lastOwner()
 	}
 	target.Role = role
 	if err := s.st.UpdateUser(ctx, &target); err != nil {

@@ -7,6 +7,7 @@ import (
 
 	"svc/internal/errs"
 	"svc/internal/store"
+	"svc/internal/store/storetest"
 )
 
 func TestAddUserValidation(t *testing.T) {
@@ -19,7 +20,7 @@ func TestAddUserValidation(t *testing.T) {
 	if ns := e.notices(); len(ns) != 0 {
 		t.Fatalf("a user with a password was invited: %+v", ns)
 	}
-	other := newAccount(t, e.st, "Other")
+	other, _ := storetest.NewAccount(t, e.st, "Other", 0)
 	for _, tc := range []struct {
 		account              int64
 		email, role, pw, why string
@@ -109,7 +110,7 @@ func TestRemoveUserEndsSessionsAtOnce(t *testing.T) {
 func TestOtherAccountsUsersUnreachable(t *testing.T) {
 	e := newEnv(t)
 	e.addUser("mine@example.com", "", pw)
-	other := newAccount(t, e.st, "Other")
+	other, _ := storetest.NewAccount(t, e.st, "Other", 0)
 	theirs, _, err := e.svc.AddUser(ctx(), other.ID, "theirs@example.com", store.UserAgent, "")
 	if err != nil {
 		t.Fatal(err)

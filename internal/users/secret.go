@@ -7,6 +7,8 @@ import (
 	"net/netip"
 	"strings"
 	"unicode/utf8"
+
+	"svc/internal/clientip"
 )
 
 // secretBytes is the entropy of a session id or a link token.
@@ -40,17 +42,12 @@ func hashSecret(raw string) ([]byte, bool) {
 	return hashOf(raw), true
 }
 
-// addrKey is the throttle value of a client address: IPv6 per /64 (a subscriber's usual
-// network), anything else as given (callers may already pass clientip.Key), clipped.
+// addrKey is the throttle value of a client address: an IP address keyed as the rate limits
+// key it (clientip.Key: IPv6 per /64), anything else as given, clipped.
 func addrKey(addr string) string {
 	addr = strings.TrimSpace(addr)
 	if a, err := netip.ParseAddr(addr); err == nil {
-		a = a.Unmap()
-		if a.Is6() {
-			p, _ := a.Prefix(64)
-			return p.String()
-		}
-		return a.String()
+		return clientip.Key(a.Unmap())
 	}
 	return clip(addr, 64)
 }
