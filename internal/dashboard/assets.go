@@ -67,15 +67,6 @@ func (s *assetSet) url(name string) string {
 	return "/dashboard/assets/" + name + "?v=" + a.version
 }
 
-// GzipSizes reports each asset's gzipped size, for BENCHMARKS.md.
-func (s *assetSet) gzipSizes() map[string]int {
-	out := map[string]int{}
-	for k, a := range s.files {
-		out[k] = len(a.gz)
-	}
-	return out
-}
-
 func (s *Server) serveAsset(w http.ResponseWriter, r *http.Request) {
 	a, ok := s.assets.files[r.PathValue("name")]
 	if !ok {

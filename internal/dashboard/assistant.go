@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -102,19 +103,13 @@ func (s *Server) saveAssistantSettings(w http.ResponseWriter, r *http.Request, c
 func (s *Server) tryAssistant(w http.ResponseWriter, r *http.Request, c *reqCtx) error {
 	d := s.assistantData(c)
 	d.Question = strings.TrimSpace(r.PostFormValue("message"))
-	respond := func(status int) {
-		if r.Header.Get("HX-Request") == "true" {
-			s.renderFragment(w, r, c, pageAssistant, "try-result", d)
-			return
-		}
-		s.render(w, r, c, pageAssistant, status, d)
-	}
+	respond := func(status int) { s.renderPart(w, r, c, pageAssistant, "try-result", status, d) }
 	if d.Question == "" {
 		d.TryError = s.cat.T(c.Lang, "assistant.error_question")
 		respond(http.StatusBadRequest)
 		return nil
 	}
-	if ok, wait := s.d.Limiter.Allow("dash:try:"+itoa64(c.User.ID), tryPerMinute, s.now()); !ok {
+	if ok, wait := s.d.Limiter.Allow("dash:try:"+strconv.FormatInt(c.User.ID, 10), tryPerMinute, s.now()); !ok {
 		d.TryError = s.cat.T(c.Lang, "error.rate_limited", int(wait.Seconds()+0.999))
 		respond(http.StatusTooManyRequests)
 		return nil

@@ -3,6 +3,7 @@ package dashboard
 import (
 	"errors"
 	"net/http"
+	"strconv"
 	"strings"
 
 	"svc/internal/errs"
@@ -55,7 +56,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request, c *reqCtx) error 
 	switch {
 	case errors.As(err, &th):
 		secs := int(th.RetryAfter.Seconds() + 0.999)
-		w.Header().Set("Retry-After", itoa(secs))
+		w.Header().Set("Retry-After", strconv.Itoa(secs))
 		v := s.newView(w, r, c, pageLogin, data)
 		v.Error = s.cat.T(c.Lang, "auth.error_throttled", (secs+59)/60)
 		s.execute(w, r, pageLogin.name, "layout", http.StatusTooManyRequests, v)

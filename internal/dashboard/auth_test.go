@@ -140,3 +140,30 @@ func TestCrossOriginPostIsRefused(t *testing.T) {
 		t.Errorf("tone: %s", body)
 	}
 }
+
+// The try-it box runs the real pipeline: without JavaScript the whole page comes back with
+// the answer, with htmx only the result block; an empty question is refused in place.
+func TestTryItAnswersWithAndWithoutJavaScript(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	_, _, email, pw := h.tenant("Shop")
+	b := h.browser()
+	b.signIn(email, pw)
+	p := b.post("/dashboard/assistant/try", url.Values{"message": {ovKnown}})
+	if p.Status != http.StatusOK || !strings.Contains(p.Body, "<html") {
+		t.Fatalf("try without JavaScript: %d, a whole page: %v", p.Status, strings.Contains(p.Body, "<html"))
+	}
+	mustContain(t, p.Body, `id="try-result"`, `class="msg msg-assistant"`, ovKnown)
+	f := b.hxPost("/dashboard/assistant/try", url.Values{"message": {ovKnown}})
+	if f.Status != http.StatusOK || strings.Contains(f.Body, "<html") || !strings.Contains(f.Body, `class="msg msg-assistant"`) {
+		t.Fatalf("try with htmx: %d, want the result block alone: %s", f.Status, f.Body)
+	}
+	if e := b.post("/dashboard/assistant/try", url.Values{"message": {"  "}}); e.Status != http.StatusBadRequest ||
+		strings.Contains(e.Body, `class="msg msg-assistant"`) {
+		t.Errorf("empty question: %d", e.Status)
+	}
+	if e := b.hxPost("/dashboard/assistant/try", url.Values{"message": {""}}); e.Status != http.StatusOK ||
+		!strings.Contains(e.Body, `role="alert"`) || strings.Contains(e.Body, "<html") {
+		t.Errorf("empty question with htmx: %d %s", e.Status, e.Body)
+	}
+}

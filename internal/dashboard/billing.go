@@ -165,11 +165,11 @@ func ledgerURL(before int64, trail []int64) string {
 	if before == 0 {
 		return "/dashboard/billing#ledger"
 	}
-	q := url.Values{"before": {itoa64(before)}}
+	q := url.Values{"before": {strconv.FormatInt(before, 10)}}
 	if len(trail) > 0 {
 		parts := make([]string, len(trail))
 		for i, t := range trail {
-			parts[i] = itoa64(t)
+			parts[i] = strconv.FormatInt(t, 10)
 		}
 		q.Set("trail", strings.Join(parts, ","))
 	}
@@ -214,16 +214,16 @@ func (s *Server) ledgerCSV(w http.ResponseWriter, r *http.Request, c *reqCtx) er
 	}
 	h := w.Header()
 	h.Set("Content-Type", "text/csv; charset=utf-8")
-	h.Set("Content-Disposition", `attachment; filename="ledger-`+itoa64(c.Account.ID)+`.csv"`)
+	h.Set("Content-Disposition", `attachment; filename="ledger-`+strconv.FormatInt(c.Account.ID, 10)+`.csv"`)
 	cw := csv.NewWriter(w)
 	_ = cw.Write(csvHeader)
 	for {
 		for _, e := range entries {
 			msg := ""
 			if e.MessageID != 0 {
-				msg = itoa64(e.MessageID)
+				msg = strconv.FormatInt(e.MessageID, 10)
 			}
-			_ = cw.Write([]string{itoa64(e.ID), e.CreatedAt.UTC().Format(time.RFC3339), csvSafe(e.Kind),
+			_ = cw.Write([]string{strconv.FormatInt(e.ID, 10), e.CreatedAt.UTC().Format(time.RFC3339), csvSafe(e.Kind),
 				exactUSD(e.AmountMicro), exactUSD(e.BalanceAfter), msg, csvSafe(e.Note)})
 		}
 		cw.Flush()

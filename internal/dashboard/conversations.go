@@ -105,7 +105,7 @@ func (s *Server) conversationsPage(w http.ResponseWriter, r *http.Request, c *re
 	names := map[int64]string{}
 	for _, t := range tokens {
 		names[t.ID] = tokenName(t)
-		d.Tokens = append(d.Tokens, tokenOption{Value: itoa64(t.ID), Label: names[t.ID], Revoked: t.Status == store.EmbedRevoked})
+		d.Tokens = append(d.Tokens, tokenOption{Value: strconv.FormatInt(t.ID, 10), Label: names[t.ID], Revoked: t.Status == store.EmbedRevoked})
 	}
 	f, err := storeFilter(d.Filter, q, names)
 	if err != nil {
@@ -124,7 +124,7 @@ func (s *Server) conversationsPage(w http.ResponseWriter, r *http.Request, c *re
 		// Nanoseconds: the store keeps microseconds, and a cursor cut to the second would
 		// skip the rows of that second.
 		next.Set("before_at", last.LastMessageAt.UTC().Format(time.RFC3339Nano))
-		next.Set("before_id", itoa64(last.ID))
+		next.Set("before_id", strconv.FormatInt(last.ID, 10))
 		d.Older = "/dashboard/conversations?" + next.Encode()
 	}
 	if !f.BeforeAt.IsZero() {

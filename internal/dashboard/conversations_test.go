@@ -144,6 +144,16 @@ func cvWidgetRate(t testing.TB, h *harness, token, visitor string, messageID int
 	}
 }
 
+// cvOpen opens an English API conversation of the account for cvSeed.
+func cvOpen(t testing.TB, h *harness, accountID int64) store.Conversation {
+	t.Helper()
+	c, err := h.st.OpenConversation(context.Background(), accountID, "en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
 // cvSeed saves a turn straight into the store: for tests that need more turns than the
 // API's rate limits let through in a minute.
 func cvSeed(t testing.TB, h *harness, c store.Conversation, question, answer, source string) store.Turn {
@@ -384,10 +394,7 @@ func TestTranscriptPagesBackThroughEarlierMessages(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
 	a, _, email, pw := h.tenant("Chatty shop")
-	c, err := h.st.OpenConversation(context.Background(), a.ID, "en")
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := cvOpen(t, h, a.ID)
 	for i := 1; i <= 60; i++ { // 120 messages: a full page of 100 and 20 earlier ones
 		cvSeed(t, h, c, fmt.Sprintf("Q%03d?", i), fmt.Sprintf("A%03d.", i), store.SourceCacheShared)
 	}

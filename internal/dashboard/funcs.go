@@ -25,10 +25,6 @@ func funcs(assets *assetSet) template.FuncMap {
 		"iso":      func(t time.Time) string { return t.UTC().Format(time.RFC3339) },
 		"json":     toJSON,
 		"clip":     clip,
-		"add":      func(a, b int) int { return a + b },
-		"sub":      func(a, b int) int { return a - b },
-		"eq64":     func(a, b int64) bool { return a == b },
-		"seq":      seq,
 		"dict":     dict,
 	}
 }
@@ -175,14 +171,6 @@ func clip(n int, s string) string {
 	return strings.TrimSpace(string(r[:n-1])) + "…"
 }
 
-func seq(n int) []int {
-	out := make([]int, n)
-	for i := range out {
-		out[i] = i
-	}
-	return out
-}
-
 // dict builds a map from key, value pairs, to hand several values to a partial.
 func dict(kv ...any) (map[string]any, error) {
 	if len(kv)%2 != 0 {
@@ -198,7 +186,3 @@ func dict(kv ...any) (map[string]any, error) {
 	}
 	return m, nil
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }
-
-func itoa64(n int64) string { return strconv.FormatInt(n, 10) }

@@ -3,13 +3,11 @@ package dashboard
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"net/http"
 	"net/url"
 	"time"
 
 	"svc/internal/crawl"
-	"svc/internal/errs"
 	"svc/internal/store"
 )
 
@@ -17,9 +15,11 @@ import (
 // paging and the progress fragment, and templates cannot be shared between page files.
 var pageKB = page{name: "kb", title: "kb.title", nav: "kb"}
 
-// kbStore is what the kb pages read and change. ListDocuments, DeleteDocument and
-// ReplaceDocument come with store.Dashboard.
+// kbStore is what the kb pages read and change.
 type kbStore interface {
+	ListDocuments(ctx context.Context, accountID int64, q store.DocQuery) ([]store.DocumentRow, int, error)
+	DeleteDocument(ctx context.Context, accountID, docID int64) error
+	ReplaceDocument(ctx context.Context, accountID, oldID int64, doc *store.Document) error
 	ImportDocuments(ctx context.Context, accountID int64, docs []store.Document) (store.ImportResult, error)
 	GetDocument(ctx context.Context, accountID, docID int64) (store.Document, error)
 	CountDocuments(ctx context.Context, accountID int64) (map[string]int, error)
@@ -51,7 +51,7 @@ func (s *Server) kbRoutes(rt router) {
 	rt.handle("POST /dashboard/kb/qa/{id}/delete", member, s.kbQADelete)
 
 	rt.handle("GET /dashboard/kb/import", ownerOnly, s.kbImportPage)
-	rt.handle("POST /dashboard/kb/import", ownerOnly, s.kbImport)
+	rt.upload("POST /dashboard/kb/import", ownerOnly, kbMaxUpload+kbUploadSlack, s.kbImport)
 }
 
 // kbData is the dot's Data of every kb view; View picks the section kb.html renders and
@@ -103,25 +103,16 @@ func kbTypeCounts(m map[string]int) (out []kbTypeCount, total int) {
 	return out, total
 }
 
-// kbNotFound turns the store's not-found into the dashboard's 404: the id is not the
-// account's (or does not exist, which the user cannot tell apart, by design).
-func kbNotFound(err error) error {
-	if errors.Is(err, store.ErrNotFound) {
-		return errs.Wrap(errs.NotFound, "No such item.", err)
-	}
-	return err
-}
-
-// accountDocument reads one of the account's documents; another account's is a 404.
+// accountDocument reads one of the account's documents; another account's is the store's
+// ErrNotFound, a 404.
 func (s *Server) accountDocument(ctx context.Context, c *reqCtx, id int64) (store.Document, error) {
-	doc, err := s.st.GetDocument(ctx, c.Account.ID, id)
-	return doc, kbNotFound(err)
+	return s.st.GetDocument(ctx, c.Account.ID, id)
 }
 
-// accountSite reads one of the account's sites; another account's site is a 404.
+// accountSite reads one of the account's sites; another account's is the store's
+// ErrNotFound, a 404.
 func (s *Server) accountSite(ctx context.Context, c *reqCtx, id int64) (store.Site, error) {
-	site, err := s.st.GetSite(ctx, c.Account.ID, id)
-	return site, kbNotFound(err)
+	return s.st.GetSite(ctx, c.Account.ID, id)
 }
 
 // kbOverviewData is the overview tab: counts, sites with their crawls, the add-site form.

@@ -2,6 +2,7 @@ package dashboard
 
 import (
 	"context"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"svc/internal/errs"
 	"svc/internal/i18n"
 	"svc/internal/store"
 )
@@ -30,17 +32,9 @@ type kbDocsData struct {
 	Rows              []store.DocumentRow
 	Matches           int // documents matching the filters
 	Page, Pages       int
-	Pager             []kbPageLink
+	Pager             []pagerLink
 	// QA marks the curated Q&A tab: rows link to the editor and the type tabs are hidden.
 	QA bool
-}
-
-// kbPageLink is one entry of the numbered pager; Gap is an ellipsis between numbers.
-type kbPageLink struct {
-	N       int
-	Href    string
-	Current bool
-	Gap     bool
 }
 
 // kbFilter is a list page's query string, read leniently: an unknown type or language is no
@@ -72,7 +66,7 @@ func readKBFilter(q url.Values) kbFilter {
 func (f kbFilter) values() url.Values {
 	v := url.Values{"type": {f.Type}, "q": {f.Query}, "lang": {f.Lang}}
 	if f.SiteID > 0 {
-		v.Set("site", itoa64(f.SiteID))
+		v.Set("site", strconv.FormatInt(f.SiteID, 10))
 	}
 	return v
 }
@@ -84,11 +78,6 @@ func (s *Server) kbList(ctx context.Context, c *reqCtx, path string, f kbFilter,
 	}
 	d := &kbDocsData{Type: f.Type, Query: f.Query, Lang: f.Lang, SiteID: f.SiteID, Page: f.Page, QA: qa,
 		SiteNames: map[int64]string{}}
-	if f.SiteID != 0 {
-		if _, err := s.accountSite(ctx, c, f.SiteID); err != nil {
-			return nil, err
-		}
-	}
 	sites, err := s.st.ListSites(ctx, c.Account.ID)
 	if err != nil {
 		return nil, err
@@ -96,6 +85,10 @@ func (s *Server) kbList(ctx context.Context, c *reqCtx, path string, f kbFilter,
 	d.Sites = sites
 	for _, st := range sites {
 		d.SiteNames[st.ID] = st.Name
+	}
+	// The site filter must name one of the account's sites: another account's is a 404.
+	if _, ok := d.SiteNames[f.SiteID]; f.SiteID != 0 && !ok {
+		return nil, errs.New(errs.NotFound, "No such site.")
 	}
 	if !qa {
 		// The tabs count what the site filter leaves, so a tab's number is what it lists
@@ -122,34 +115,14 @@ func (s *Server) kbList(ctx context.Context, c *reqCtx, path string, f kbFilter,
 	if qa {
 		v.Del("type")
 	}
-	d.Pager = kbPager(path, v, f.Page, d.Pages)
-	return d, nil
-}
-
-// kbPager numbers the pages around the current one, with the first and the last always
-// there, so any page is two clicks away at most.
-func kbPager(path string, v url.Values, cur, pages int) []kbPageLink {
-	if pages <= 1 {
-		return nil
-	}
-	var out []kbPageLink
-	for n := 1; n <= pages; n++ {
-		if n != 1 && n != pages && (n < cur-2 || n > cur+2) {
-			if len(out) > 0 && !out[len(out)-1].Gap {
-				out = append(out, kbPageLink{Gap: true})
-			}
-			continue
-		}
-		q := url.Values{}
-		for k, vs := range v {
-			q[k] = vs
-		}
+	d.Pager = numberPages(f.Page, d.Pages, func(n int) string {
+		q := maps.Clone(v)
 		if n > 1 {
 			q.Set("page", strconv.Itoa(n))
 		}
-		out = append(out, kbPageLink{N: n, Href: kbListURL(path, q), Current: n == cur})
-	}
-	return out
+		return kbListURL(path, q)
+	})
+	return d, nil
 }
 
 // TypeHref is the documents tab's address for one type with the other filters kept.
@@ -226,7 +199,7 @@ func (s *Server) kbDeleteDocument(w http.ResponseWriter, r *http.Request, c *req
 		return err
 	}
 	if err := s.st.DeleteDocument(r.Context(), c.Account.ID, id); err != nil {
-		return kbNotFound(err)
+		return err
 	}
 	s.redirect(w, r, "/dashboard/kb/documents", "flash.kb_document_removed")
 	return nil

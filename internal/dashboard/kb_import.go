@@ -84,13 +84,13 @@ func (s *Server) kbImport(w http.ResponseWriter, r *http.Request, c *reqCtx) err
 		s.render(w, r, c, pageKB, status, d)
 		return nil
 	}
-	if ok, wait := s.d.Limiter.Allow("dash:kbimport:"+itoa64(c.Account.ID), kbImportsPerMinute, s.now()); !ok {
+	if ok, wait := s.d.Limiter.Allow("dash:kbimport:"+strconv.FormatInt(c.Account.ID, 10), kbImportsPerMinute, s.now()); !ok {
 		return fail(http.StatusTooManyRequests, invalid("error.rate_limited", int(wait.Seconds()+0.999)))
 	}
 	tooLarge := func() error {
 		return fail(http.StatusRequestEntityTooLarge, invalid("kb.import_error_too_large", imp.MaxMiB))
 	}
-	r.Body = http.MaxBytesReader(w, r.Body, kbMaxUpload+kbUploadSlack)
+	// The route caps the body (router.upload); over it, parsing fails with MaxBytesError.
 	if err := r.ParseMultipartForm(1 << 20); err != nil {
 		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
 			return tooLarge()

@@ -186,7 +186,7 @@ func (s *Server) kbQAUpdate(w http.ResponseWriter, r *http.Request, c *reqCtx) e
 		_, err = s.st.ImportDocuments(r.Context(), c.Account.ID, []store.Document{doc})
 	}
 	if err != nil {
-		return kbNotFound(err)
+		return err
 	}
 	s.redirect(w, r, "/dashboard/kb/qa", "flash.kb_qa_saved")
 	return nil
@@ -198,7 +198,7 @@ func (s *Server) kbQADelete(w http.ResponseWriter, r *http.Request, c *reqCtx) e
 		return err
 	}
 	if err := s.st.DeleteDocument(r.Context(), c.Account.ID, doc.ID); err != nil {
-		return kbNotFound(err)
+		return err
 	}
 	s.redirect(w, r, "/dashboard/kb/qa", "flash.kb_qa_deleted")
 	return nil

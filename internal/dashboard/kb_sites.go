@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -63,7 +64,7 @@ func (s *Server) kbCrawlNow(w http.ResponseWriter, r *http.Request, c *reqCtx) e
 	if s.d.Crawler == nil {
 		return errs.New(errs.NotFound, "Crawling is not available.")
 	}
-	back := "/dashboard/kb#site-" + itoa64(site.ID)
+	back := "/dashboard/kb#site-" + strconv.FormatInt(site.ID, 10)
 	if s.crawls.running(site.ID) {
 		s.redirectError(w, r, back, "flash.kb_crawl_busy")
 		return nil
@@ -71,7 +72,7 @@ func (s *Server) kbCrawlNow(w http.ResponseWriter, r *http.Request, c *reqCtx) e
 	now := s.now()
 	won, err := s.st.ClaimSite(r.Context(), c.Account.ID, site.ID, now.Add(kbLeaseProbe))
 	if err != nil {
-		return kbNotFound(err)
+		return err
 	}
 	if !won {
 		s.redirectError(w, r, back, "flash.kb_crawl_busy")
@@ -130,8 +131,8 @@ func (s *Server) kbCrawlProgress(w http.ResponseWriter, r *http.Request, c *reqC
 	if err != nil {
 		return err
 	}
-	if r.Header.Get("HX-Request") != "true" {
-		http.Redirect(w, r, "/dashboard/kb#site-"+itoa64(site.ID), http.StatusSeeOther)
+	if !isHTMX(r) {
+		http.Redirect(w, r, "/dashboard/kb#site-"+strconv.FormatInt(site.ID, 10), http.StatusSeeOther)
 		return nil
 	}
 	var p *kbProgressData

@@ -38,11 +38,7 @@ func (s *Server) setLang(w http.ResponseWriter, r *http.Request, c *reqCtx) erro
 	if err := s.d.Users.SetLang(r.Context(), c.Account.ID, c.User.ID, lang); err != nil {
 		return err
 	}
-	back := safeNext(r.PostFormValue("back"))
-	if r.PostFormValue("back") == "/dashboard/" {
-		back = "/dashboard/"
-	}
-	s.redirect(w, r, back, "flash.lang_saved")
+	s.redirect(w, r, safeNext(r.PostFormValue("back")), "flash.lang_saved")
 	return nil
 }
 

@@ -66,7 +66,6 @@ type view struct {
 	Error string
 	Data  any
 	Path  string
-	Now   time.Time
 	Langs []string
 
 	cat *i18n.Catalog
@@ -104,6 +103,20 @@ func (s *Server) renderFragment(w http.ResponseWriter, r *http.Request, c *reqCt
 	s.execute(w, r, p.name, block, 0, v)
 }
 
+// isHTMX reports whether htmx sent the request, to swap a piece of the page in.
+func isHTMX(r *http.Request) bool { return r.Header.Get("HX-Request") == "true" }
+
+// renderPart answers a request htmx may send: the page's block alone for htmx (with 200,
+// so htmx swaps it in), the whole page with status (200 when 0) otherwise.
+func (s *Server) renderPart(w http.ResponseWriter, r *http.Request, c *reqCtx, p page, block string, status int, data any) {
+	w.Header().Set("Vary", "HX-Request")
+	if isHTMX(r) {
+		s.renderFragment(w, r, c, p, block, data)
+		return
+	}
+	s.render(w, r, c, p, status, data)
+}
+
 // formError renders a page again with a form error (400) and the data the user sent.
 func (s *Server) formError(w http.ResponseWriter, r *http.Request, c *reqCtx, p page, err error, data any) {
 	v := s.newView(w, r, c, p, data)
@@ -116,7 +129,7 @@ func (s *Server) newView(w http.ResponseWriter, r *http.Request, c *reqCtx, p pa
 		c = &reqCtx{Lang: i18n.Default}
 	}
 	v := &view{Lang: c.Lang, Nav: p.nav, User: c.User, Account: c.Account, CSRF: c.CSRF, CSRFKey: csrfField,
-		Data: data, Path: r.URL.Path, Now: s.now().UTC(), Langs: i18n.Langs, cat: s.cat, ctx: c}
+		Data: data, Path: r.URL.Path, Langs: i18n.Langs, cat: s.cat, ctx: c}
 	if p.title != "" {
 		v.Title = v.T(p.title)
 	}
@@ -193,10 +206,15 @@ func invalid(key string, args ...any) error {
 }
 
 // renderError renders an error page (or, for htmx, a small fragment) with the status of
-// err's kind. An internal error is logged with its cause and shown as a generic message.
+// err's kind; the store's ErrNotFound is a 404. An internal error is logged with its cause and shown as a generic message.
 func (s *Server) renderError(w http.ResponseWriter, r *http.Request, c *reqCtx, err error) {
 	if c == nil {
 		c = s.anonymous(w, r)
+	}
+	if errors.Is(err, store.ErrNotFound) && errs.KindOf(err) == errs.Internal {
+		// The store's not-found on any page: the id is not the account's (or does not
+		// exist, which the user cannot tell apart, by design).
+		err = errs.Wrap(errs.NotFound, "No such item.", err)
 	}
 	status := http.StatusInternalServerError
 	switch errs.KindOf(err) {
@@ -228,7 +246,7 @@ func (s *Server) renderError(w http.ResponseWriter, r *http.Request, c *reqCtx, 
 		Status  int
 		Message string
 	}{status, s.errorText(c, err)}
-	if r.Header.Get("HX-Request") == "true" {
+	if isHTMX(r) {
 		// The fragment keeps the status (a foreign id is a 404 for htmx too); the page's
 		// htmx config swaps 4xx and 5xx answers in, so the message is seen.
 		s.execute(w, r, "error", "error-fragment", status, s.newView(w, r, c, page{name: "error"}, data))
@@ -304,3 +322,31 @@ func (v *view) NavItems() []navItem {
 
 // SessionStarted is when the current session signed in.
 func (v *view) SessionStarted() time.Time { return v.ctx.Session.CreatedAt }
+
+// pagerLink is one entry of a numbered pager; Gap is an ellipsis between numbers.
+type pagerLink struct {
+	N       int
+	Href    string
+	Current bool
+	Gap     bool
+}
+
+// numberPages numbers the pages of a list: the first, the last and two either side of the
+// current one, with gaps between, so a long list stays one line and any page is two clicks
+// away at most. href is page n's address. One page needs no pager (nil).
+func numberPages(cur, pages int, href func(n int) string) []pagerLink {
+	if pages <= 1 {
+		return nil
+	}
+	var out []pagerLink
+	for n := 1; n <= pages; n++ {
+		if n != 1 && n != pages && (n < cur-2 || n > cur+2) {
+			if !out[len(out)-1].Gap {
+				out = append(out, pagerLink{Gap: true})
+			}
+			continue
+		}
+		out = append(out, pagerLink{N: n, Href: href(n), Current: n == cur})
+	}
+	return out
+}

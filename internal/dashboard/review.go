@@ -49,7 +49,7 @@ func validKind(kind string) bool {
 }
 
 func reviewItemURL(kind string, id int64) string {
-	return "/dashboard/review/" + kind + "/" + itoa64(id)
+	return "/dashboard/review/" + kind + "/" + strconv.FormatInt(id, 10)
 }
 
 // reviewItem is one item as the page shows it, with its form's state.
@@ -71,19 +71,13 @@ type reviewTab struct {
 	Current           bool
 }
 
-type pageNum struct {
-	N       int // 0: a gap in the numbers
-	Href    string
-	Current bool
-}
-
 type reviewData struct {
 	Kind        string
 	Tabs        []reviewTab
 	Items       []reviewItem
 	Total       int
 	Page, Pages int
-	Links       []pageNum
+	Links       []pagerLink
 	Prev, Next  string
 	Single      bool // one item's page (a link from a transcript, or a failed answer)
 	Gone        bool // the item asked for is not open
@@ -137,7 +131,7 @@ func (s *Server) reviewPage(w http.ResponseWriter, r *http.Request, c *reqCtx) e
 	for _, it := range items {
 		d.Items = append(d.Items, reviewItem{ReviewQueueItem: it, Back: back, Lang: it.Lang})
 	}
-	d.Links = pageLinks(d.Kind, d.Page, d.Pages)
+	d.Links = numberPages(d.Page, d.Pages, func(n int) string { return reviewListURL(d.Kind, n) })
 	if d.Page > 1 {
 		d.Prev = reviewListURL(d.Kind, d.Page-1)
 	}
@@ -156,29 +150,10 @@ func reviewTabs(current string) []reviewTab {
 	return tabs
 }
 
-// pageLinks numbers the pages: the first, the last and two either side of the current one,
-// with gaps between, so a long queue stays one line.
-func pageLinks(kind string, page, pages int) []pageNum {
-	if pages <= 1 {
-		return nil
-	}
-	var out []pageNum
-	for n := 1; n <= pages; n++ {
-		if n != 1 && n != pages && (n < page-2 || n > page+2) {
-			if out[len(out)-1].N != 0 {
-				out = append(out, pageNum{})
-			}
-			continue
-		}
-		out = append(out, pageNum{N: n, Href: reviewListURL(kind, n), Current: n == page})
-	}
-	return out
-}
-
 // reviewItemPage shows one open item with its forms: the link from a transcript, and
 // where a failed answer without JavaScript is shown again.
 func (s *Server) reviewItemPage(w http.ResponseWriter, r *http.Request, c *reqCtx) error {
-	it, err := s.openItem(r.Context(), c, r.PathValue("kind"), r.PathValue("id"))
+	it, err := s.openItem(r, c)
 	if errs.KindOf(err) == errs.NotFound {
 		s.renderItemGone(w, r, c)
 		return nil
@@ -224,15 +199,29 @@ func (s *Server) reviewRated(w http.ResponseWriter, r *http.Request, c *reqCtx) 
 	return nil
 }
 
-// openItem finds one of the account's open items; anything else is a 404.
-func (s *Server) openItem(ctx context.Context, c *reqCtx, kind, rawID string) (store.ReviewQueueItem, error) {
-	id, err := strconv.ParseInt(rawID, 10, 64)
+// errNoReviewItem is the 404 of an item that is not one of the account's open items.
+var errNoReviewItem = errs.New(errs.NotFound, "No such review item.")
+
+// reviewRoute reads the {kind} and {id} of an item's route; anything but a known kind and
+// a positive id names nothing, a 404.
+func reviewRoute(r *http.Request) (kind string, id int64, err error) {
+	kind = r.PathValue("kind")
+	id, err = strconv.ParseInt(r.PathValue("id"), 10, 64)
 	if !validKind(kind) || err != nil || id <= 0 {
-		return store.ReviewQueueItem{}, errs.New(errs.NotFound, "No such review item.")
+		return "", 0, errNoReviewItem
 	}
-	it, err := s.st.ReviewItem(ctx, c.Account.ID, kind, id)
+	return kind, id, nil
+}
+
+// openItem finds the account's open item the route names; anything else is a 404.
+func (s *Server) openItem(r *http.Request, c *reqCtx) (store.ReviewQueueItem, error) {
+	kind, id, err := reviewRoute(r)
+	if err != nil {
+		return store.ReviewQueueItem{}, err
+	}
+	it, err := s.st.ReviewItem(r.Context(), c.Account.ID, kind, id)
 	if errors.Is(err, store.ErrNotFound) {
-		return store.ReviewQueueItem{}, errs.New(errs.NotFound, "No such review item.")
+		return store.ReviewQueueItem{}, errNoReviewItem
 	}
 	return it, err
 }
@@ -242,8 +231,8 @@ func (s *Server) openItem(ctx context.Context, c *reqCtx, kind, rawID string) (s
 // in place by a notice, or by itself with the error; without, the browser returns to the
 // queue with a flash, or gets the item's own page with the error.
 func (s *Server) answerReview(w http.ResponseWriter, r *http.Request, c *reqCtx) error {
-	kind, htmx := r.PathValue("kind"), r.Header.Get("HX-Request") == "true"
-	found, err := s.openItem(r.Context(), c, kind, r.PathValue("id"))
+	kind, htmx := r.PathValue("kind"), isHTMX(r)
+	found, err := s.openItem(r, c)
 	if err != nil {
 		return s.reviewGone(w, r, c, err)
 	}
@@ -290,10 +279,9 @@ func (s *Server) answerReview(w http.ResponseWriter, r *http.Request, c *reqCtx)
 
 // dismissReview closes an item without an answer.
 func (s *Server) dismissReview(w http.ResponseWriter, r *http.Request, c *reqCtx) error {
-	kind := r.PathValue("kind")
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if !validKind(kind) || err != nil || id <= 0 {
-		return s.reviewGone(w, r, c, errs.New(errs.NotFound, "No such review item."))
+	kind, id, err := reviewRoute(r)
+	if err != nil {
+		return s.reviewGone(w, r, c, err)
 	}
 	if err := s.st.DismissReview(r.Context(), c.Account.ID, kind, id); err != nil {
 		return s.reviewGone(w, r, c, err)
@@ -305,7 +293,7 @@ func (s *Server) dismissReview(w http.ResponseWriter, r *http.Request, c *reqCtx
 // reviewDone answers a handled item: with htmx a notice in the item's place, else a
 // redirect back to the queue with the same notice as a flash.
 func (s *Server) reviewDone(w http.ResponseWriter, r *http.Request, c *reqCtx, it reviewItem, key string) error {
-	if r.Header.Get("HX-Request") == "true" {
+	if isHTMX(r) {
 		it.Done = s.cat.T(c.Lang, key)
 		s.renderFragment(w, r, c, pageReview, "review-item-fragment", it)
 		return nil
@@ -318,9 +306,9 @@ func (s *Server) reviewDone(w http.ResponseWriter, r *http.Request, c *reqCtx, i
 // the item's place, since htmx leaves the page as it is on an error status.
 func (s *Server) reviewGone(w http.ResponseWriter, r *http.Request, c *reqCtx, err error) error {
 	if errors.Is(err, store.ErrNotFound) {
-		err = errs.New(errs.NotFound, "No such review item.")
+		err = errNoReviewItem
 	}
-	if errs.KindOf(err) != errs.NotFound || r.Header.Get("HX-Request") != "true" {
+	if errs.KindOf(err) != errs.NotFound || !isHTMX(r) {
 		return err
 	}
 	id, _ := strconv.ParseInt(r.PathValue("id"), 10, 64)

@@ -1,7 +1,6 @@
 package dashboard_test
 
 import (
-	"context"
 	"fmt"
 	"html"
 	"net/http"
@@ -204,10 +203,7 @@ func TestReviewQueuePagesAndTabs(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
 	a, _, email, pw := h.tenant("Busy shop")
-	c, err := h.st.OpenConversation(context.Background(), a.ID, "en")
-	if err != nil {
-		t.Fatal(err)
-	}
+	c := cvOpen(t, h, a.ID)
 	const n = 60
 	for i := 1; i <= n; i++ {
 		cvSeed(t, h, c, fmt.Sprintf("Unanswerable question %02d?", i), "Sorry.", store.SourceFallback)

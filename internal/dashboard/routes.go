@@ -41,9 +41,15 @@ type router struct {
 	mux *http.ServeMux
 }
 
-// handle registers pattern (a net/http pattern with a method) for who.
+// handle registers pattern (a net/http pattern with a method) for who; its body may be
+// maxFormBody at most.
 func (rt router) handle(pattern string, who access, fn handlerFunc) {
-	rt.mux.Handle(pattern, rt.s.guard(who, fn))
+	rt.mux.Handle(pattern, rt.s.guard(who, maxFormBody, fn))
+}
+
+// upload registers a route that takes a file of up to maxBody bytes.
+func (rt router) upload(pattern string, who access, maxBody int64, fn handlerFunc) {
+	rt.mux.Handle(pattern, rt.s.guard(who, maxBody, fn))
 }
 
 func (s *Server) routes() http.Handler {
@@ -71,10 +77,11 @@ func (s *Server) routes() http.Handler {
 	return s.secureHeaders(s.crossOrigin(rt.mux))
 }
 
-// guard loads the session for every route, sends the signed-out to the sign-in page and
-// refuses agents the owners' pages.
-func (s *Server) guard(who access, fn handlerFunc) http.Handler {
+// guard loads the session for every route, sends the signed-out to the sign-in page,
+// refuses agents the owners' pages, caps the body at maxBody and checks a POST's form token.
+func (s *Server) guard(who access, maxBody int64, fn handlerFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		r.Body = http.MaxBytesReader(w, r.Body, maxBody)
 		c, err := s.session(w, r)
 		if err != nil && !errors.Is(err, errNoSession) {
 			s.renderError(w, r, nil, err)
@@ -91,9 +98,11 @@ func (s *Server) guard(who access, fn handlerFunc) http.Handler {
 			s.renderError(w, r, c, errs.New(errs.Forbidden, "Only an owner of the account can open this page."))
 			return
 		}
-		if r.Method == http.MethodPost && !s.validCSRF(r, c) {
-			s.renderError(w, r, c, errs.New(errs.Forbidden, "This form has expired. Reload the page and try again."))
-			return
+		if r.Method == http.MethodPost {
+			if err := s.checkCSRF(r, c); err != nil {
+				s.renderError(w, r, c, err)
+				return
+			}
 		}
 		if err := fn(w, r, c); err != nil {
 			s.renderError(w, r, c, err)

@@ -182,3 +182,26 @@ func TestForgotPasswordResetsThroughTheOutboxLink(t *testing.T) {
 	}
 	h.browser().signIn(email, "a brand new secret")
 }
+
+// A form is capped at 1 MiB before anything reads it: a client without browser headers,
+// whose form token must be read from the body, gets 413 for more; the import takes more.
+func TestFormBodiesAreCapped(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	_, _, email, pw := h.tenant("Shop")
+	b := h.browser()
+	b.signIn(email, pw)
+	tok := csrf(t, b.get("/dashboard/assistant").Body)
+	post := func(size int) page {
+		form := url.Values{"_csrf": {tok}, "preset": {"warm"}, "custom": {strings.Repeat("x", size)}}
+		req, _ := http.NewRequest(http.MethodPost, h.srv.URL+"/dashboard/assistant/tone", strings.NewReader(form.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		return b.do(req)
+	}
+	if p := post(2 << 20); p.Status != http.StatusRequestEntityTooLarge {
+		t.Fatalf("a 2 MiB form: %d", p.Status)
+	}
+	if p := post(100); p.Status != http.StatusSeeOther {
+		t.Fatalf("a small form with its token: %d", p.Status)
+	}
+}

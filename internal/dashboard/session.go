@@ -63,7 +63,7 @@ func (s *Server) toLogin(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodGet && r.URL.Path != "/dashboard/" {
 		target += "?next=" + url.QueryEscape(r.URL.RequestURI())
 	}
-	if r.Header.Get("HX-Request") == "true" {
+	if isHTMX(r) {
 		// htmx would swap the sign-in page into a fragment: make it load the page instead.
 		w.Header().Set("HX-Redirect", target)
 		w.WriteHeader(http.StatusUnauthorized)

@@ -1,10 +1,8 @@
 package dashboard
 
-import "svc/internal/store"
-
-// Store is every store method the dashboard uses, gathered from what each page declares.
+// Store is every store method the dashboard uses: exactly what the pages declare. The team
+// page reads nothing of the store directly (users.Service owns the users).
 type Store interface {
-	store.Dashboard
 	profileStore
 	overviewStore
 	conversationsStore
@@ -15,5 +13,4 @@ type Store interface {
 	developerStore
 	billingStore
 	studioStore
-	teamStore
 }

@@ -113,6 +113,15 @@ func (s *Server) studioData(ctx context.Context, c *reqCtx) (studioData, error) 
 		MaxBrief: studio.MaxBriefChars, MaxVariants: studio.MaxVariants, MaxDataLimit: studio.MaxDataLimit}, nil
 }
 
+// VariantChoices are the variant counts the marketing form offers: 1 to MaxVariants.
+func (d studioData) VariantChoices() []int {
+	out := make([]int, d.MaxVariants)
+	for i := range out {
+		out[i] = i + 1
+	}
+	return out
+}
+
 func (s *Server) studioPage(w http.ResponseWriter, r *http.Request, c *reqCtx) error {
 	d, err := s.studioData(r.Context(), c)
 	if err != nil {
@@ -135,16 +144,6 @@ func (s *Server) studioError(c *reqCtx, err error) (msg string, status int, ok b
 		return s.errorText(c, err), http.StatusTooManyRequests, true
 	}
 	return "", 0, false
-}
-
-// respondStudio answers a studio form: with htmx only the form's result block (always 200,
-// since htmx does not swap error responses), otherwise the whole page with status.
-func (s *Server) respondStudio(w http.ResponseWriter, r *http.Request, c *reqCtx, block string, status int, d studioData) {
-	if r.Header.Get("HX-Request") == "true" {
-		s.renderFragment(w, r, c, pageStudio, block, d)
-		return
-	}
-	s.render(w, r, c, pageStudio, status, d)
 }
 
 // optSiteID reads an optional positive id of a form ("" or 0: none).
@@ -172,7 +171,7 @@ func (s *Server) studioMarketing(w http.ResponseWriter, r *http.Request, c *reqC
 	d.M = f
 	fail := func(msg string, status int) error {
 		d.MError = msg
-		s.respondStudio(w, r, c, "marketing-result", status, d)
+		s.renderPart(w, r, c, pageStudio, "marketing-result", status, d)
 		return nil
 	}
 	in := studio.MarketingInput{Brief: f.Brief, Product: f.Product, Audience: f.Audience, Goal: f.Goal, Tone: f.Tone,
@@ -209,7 +208,7 @@ func (s *Server) studioMarketing(w http.ResponseWriter, r *http.Request, c *reqC
 		v.Strategy = content
 	}
 	d.MResult = v
-	s.respondStudio(w, r, c, "marketing-result", 0, d)
+	s.renderPart(w, r, c, pageStudio, "marketing-result", 0, d)
 	return nil
 }
 
@@ -239,7 +238,7 @@ func (s *Server) studioIntelligence(w http.ResponseWriter, r *http.Request, c *r
 	d.I = f
 	fail := func(msg string, status int) error {
 		d.IError = msg
-		s.respondStudio(w, r, c, "intel-result", status, d)
+		s.renderPart(w, r, c, pageStudio, "intel-result", status, d)
 		return nil
 	}
 	in := studio.IntelInput{Op: f.Op, Format: f.Format, Depth: f.Depth, Lang: f.Lang}
@@ -306,6 +305,6 @@ func (s *Server) studioIntelligence(w http.ResponseWriter, r *http.Request, c *r
 		v.JSON = string(b)
 	}
 	d.IResult = v
-	s.respondStudio(w, r, c, "intel-result", 0, d)
+	s.renderPart(w, r, c, pageStudio, "intel-result", 0, d)
 	return nil
 }

@@ -11,10 +11,6 @@ import (
 
 var pageTeam = page{name: "team", title: "team.title", nav: "team"}
 
-// teamStore is what the team page reads of the store directly: nothing, since users.Service
-// owns the users, their links and the rule that an account keeps an owner.
-type teamStore interface{}
-
 func (s *Server) teamRoutes(rt router) {
 	rt.handle("GET /dashboard/team", ownerOnly, s.teamPage)
 	rt.handle("POST /dashboard/team/users", ownerOnly, s.inviteUser)

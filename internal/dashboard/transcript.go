@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"strconv"
 
-	"svc/internal/errs"
 	"svc/internal/store"
 )
 
@@ -34,9 +33,9 @@ type transcriptData struct {
 // transcriptPage shows a conversation's messages. With htmx, "Earlier messages" asks for
 // the fragment alone and puts it in place of the link, above the messages shown.
 func (s *Server) transcriptPage(w http.ResponseWriter, r *http.Request, c *reqCtx) error {
-	id, err := strconv.ParseInt(r.PathValue("id"), 10, 64)
-	if err != nil || id <= 0 {
-		return errs.New(errs.NotFound, "No such conversation.")
+	id, err := routeItemID(r)
+	if err != nil {
+		return err
 	}
 	var before int64
 	if v := r.URL.Query().Get("before"); v != "" {
@@ -45,27 +44,21 @@ func (s *Server) transcriptPage(w http.ResponseWriter, r *http.Request, c *reqCt
 		}
 	}
 	conv, err := s.st.GetConversation(r.Context(), c.Account.ID, id)
-	if errors.Is(err, store.ErrNotFound) {
-		return errs.New(errs.NotFound, "No such conversation.")
-	}
 	if err != nil {
 		return err
 	}
 	// One message more than shown: it tells whether there are earlier ones, and it is the
 	// question of a fallback reply that opens the page.
 	msgs, err := s.st.Transcript(r.Context(), c.Account.ID, id, before, transcriptPerPage+1)
-	if errors.Is(err, store.ErrNotFound) {
-		return errs.New(errs.NotFound, "No such conversation.")
-	}
 	if err != nil {
 		return err
 	}
 	d := transcriptData{Conv: conv}
-	base := "/dashboard/conversations/" + itoa64(id)
+	base := "/dashboard/conversations/" + strconv.FormatInt(id, 10)
 	var prev *store.TranscriptMessage
 	if len(msgs) > transcriptPerPage {
 		prev, msgs = &msgs[0], msgs[1:]
-		d.Earlier = base + "?before=" + itoa64(msgs[0].ID)
+		d.Earlier = base + "?before=" + strconv.FormatInt(msgs[0].ID, 10)
 	}
 	if before > 0 {
 		d.Latest = base
@@ -79,7 +72,7 @@ func (s *Server) transcriptPage(w http.ResponseWriter, r *http.Request, c *reqCt
 			}
 			if m.Rating == store.RatingNotHelpful {
 				// The item's id is the rating's, which the transcript does not carry.
-				m.RatingReview = "/dashboard/review/rated/" + itoa64(m.ID)
+				m.RatingReview = "/dashboard/review/rated/" + strconv.FormatInt(m.ID, 10)
 			}
 		}
 		d.Messages = append(d.Messages, m)
@@ -96,9 +89,9 @@ func (s *Server) transcriptPage(w http.ResponseWriter, r *http.Request, c *reqCt
 			return err
 		}
 	}
-	w.Header().Set("Vary", "HX-Request")
-	if r.Header.Get("HX-Request") == "true" && before > 0 {
-		s.renderFragment(w, r, c, pageTranscript, "transcript-page", d)
+	if before > 0 {
+		// "Earlier messages": htmx puts the older page in place of the link.
+		s.renderPart(w, r, c, pageTranscript, "transcript-page", 0, d)
 		return nil
 	}
 	s.render(w, r, c, pageTranscript, 0, d)

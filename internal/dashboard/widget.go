@@ -2,7 +2,6 @@ package dashboard
 
 import (
 	"context"
-	"errors"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -156,7 +155,7 @@ func (s *Server) widgetData(r *http.Request, c *reqCtx, o snippetOpts) (widgetDa
 
 // previewSrc is the framed preview page of a token with the snippet options.
 func previewSrc(id int64, o snippetOpts) string {
-	return "/dashboard/widget/tokens/" + itoa64(id) + "/preview?" + url.Values{"lang": {o.Lang}, "color": {o.Color}}.Encode()
+	return "/dashboard/widget/tokens/" + strconv.FormatInt(id, 10) + "/preview?" + url.Values{"lang": {o.Lang}, "color": {o.Color}}.Encode()
 }
 
 // widgetPage lists the tokens and frames the live preview of one active token: the one
@@ -214,41 +213,37 @@ func tokenFormError(err error) error {
 // snippet: the full token is in this response only, never stored, put in a cookie or a URL.
 func (s *Server) createEmbedToken(w http.ResponseWriter, r *http.Request, c *reqCtx) error {
 	f := readTokenForm(r)
-	d, err := s.widgetData(r, c, s.snippetOpts(c, r.PostFormValue("lang"), r.PostFormValue("color")))
+	opts := s.snippetOpts(c, r.PostFormValue("lang"), r.PostFormValue("color"))
+	var created *createdToken
+	ferr := invalid("widget.error_domains")
+	if f.Domains != "" {
+		plain, t, err := s.d.Accounts.CreateEmbedToken(r.Context(), c.Account, tokenInput(f))
+		if err == nil {
+			created = &createdToken{ID: t.ID, Token: plain, Snippet: s.snippet(r, plain, opts)}
+		} else if tokenFormError(err) == nil {
+			return err
+		}
+		ferr = tokenFormError(err)
+	}
+	// The list is read once, after the change, so a new token is in the table too.
+	d, err := s.widgetData(r, c, opts)
 	if err != nil {
 		return err
 	}
-	if f.Domains == "" {
-		d.Form = f
-		s.formError(w, r, c, pageWidget, invalid("widget.error_domains"), d)
-		return nil
-	}
-	plain, t, err := s.d.Accounts.CreateEmbedToken(r.Context(), c.Account, tokenInput(f))
-	if err != nil {
-		ferr := tokenFormError(err)
-		if ferr == nil {
-			return err
-		}
+	if ferr != nil {
 		d.Form = f
 		s.formError(w, r, c, pageWidget, ferr, d)
 		return nil
 	}
-	// Read the list again so the new token is in the table too.
-	if d, err = s.widgetData(r, c, d.Opts); err != nil {
-		return err
-	}
-	d.Created = &createdToken{ID: t.ID, Token: plain, Snippet: s.snippet(r, plain, d.Opts)}
+	d.Created = created
 	s.render(w, r, c, pageWidget, 0, d)
 	return nil
 }
 
-// accountToken reads one of the signed-in account's tokens; another account's is a 404.
+// accountToken reads one of the signed-in account's tokens; another account's is the
+// store's ErrNotFound, a 404.
 func (s *Server) accountToken(ctx context.Context, c *reqCtx, id int64) (store.EmbedToken, error) {
-	t, err := s.st.GetEmbedToken(ctx, c.Account.ID, id)
-	if errors.Is(err, store.ErrNotFound) {
-		return t, errs.New(errs.NotFound, "No such embed token.")
-	}
-	return t, err
+	return s.st.GetEmbedToken(ctx, c.Account.ID, id)
 }
 
 type widgetEditData struct {
