@@ -39,38 +39,6 @@ func recordFallback(ctx context.Context, tx *sql.Tx, t *store.Turn) error {
 	return nil
 }
 
-// fillQuestionKeys computes the keys the migration could not (questions asked before it), so
-// that the account's fallback questions group by one key from then on.
-func fillQuestionKeys(ctx context.Context, tx *sql.Tx, accountID int64) error {
-	rows, err := tx.QueryContext(ctx, `SELECT q.message_id, m.body FROM fallback_questions q
-		JOIN messages m ON m.id = q.message_id WHERE q.account_id = ? AND q.question_key IS NULL`, accountID)
-	if err != nil {
-		return fmt.Errorf("fill question keys: %w", err)
-	}
-	keys := map[int64]string{}
-	for rows.Next() {
-		var id int64
-		var body string
-		if err := rows.Scan(&id, &body); err != nil {
-			rows.Close()
-			return fmt.Errorf("fill question keys: %w", err)
-		}
-		keys[id] = questionKey(body)
-	}
-	err = rows.Err()
-	rows.Close()
-	if err != nil {
-		return fmt.Errorf("fill question keys: %w", err)
-	}
-	for id, key := range keys {
-		if _, err := tx.ExecContext(ctx, `UPDATE fallback_questions SET question_key = ? WHERE message_id = ?
-			AND account_id = ?`, key, id, accountID); err != nil {
-			return fmt.Errorf("fill question keys: %w", err)
-		}
-	}
-	return nil
-}
-
 // reviewRef is one open review item of a page, before its texts are read.
 type reviewRef struct {
 	kind string
@@ -251,11 +219,6 @@ func (s *Store) DismissReview(ctx context.Context, accountID int64, kind string,
 		var err error
 		switch kind {
 		case store.ReviewFallback:
-			// Not needed to dismiss, but any review write moves the account off Unanswered's
-			// slow path for questions from before migration 8.
-			if err := fillQuestionKeys(ctx, tx, accountID); err != nil {
-				return err
-			}
 			res, err = tx.ExecContext(ctx, `UPDATE fallback_questions SET status = ?, closed_at = ?
 				WHERE message_id = ? AND account_id = ? AND status = ?`, fallbackDismissed, ts(now), id, accountID, fallbackOpen)
 		case store.ReviewNotHelpful:
@@ -277,9 +240,6 @@ func (s *Store) ResolveFallback(ctx context.Context, accountID, messageID int64,
 	}
 	now := s.now().UTC()
 	return s.inTx(ctx, func(tx *sql.Tx) error {
-		if err := fillQuestionKeys(ctx, tx, accountID); err != nil {
-			return err
-		}
 		var key string
 		err := tx.QueryRowContext(ctx, `SELECT question_key FROM fallback_questions
 			WHERE message_id = ? AND account_id = ? AND status = ?`, messageID, accountID, fallbackOpen).Scan(&key)

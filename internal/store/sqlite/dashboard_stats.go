@@ -33,20 +33,14 @@ const (
 		GROUP BY m.source, m.via`
 )
 
-// Unanswered's queries: whether the window holds questions without a key, the grouped
-// questions, and the window's questions one by one.
+// unansweredQuery groups the window's fallback questions by their key.
 const (
-	unkeyedQuery = `SELECT EXISTS (SELECT 1 FROM fallback_questions
-		WHERE account_id = ? AND question_key IS NULL AND created_at >= ?)`
 	unansweredQuery = `SELECT g.n, g.last_at, g.last_id, m.body, m.lang
 		FROM (SELECT COUNT(*) AS n, MAX(created_at) AS last_at, MAX(message_id) AS last_id FROM fallback_questions
 			WHERE account_id = ? AND created_at >= ? GROUP BY question_key
 			ORDER BY n DESC, last_at DESC, last_id DESC LIMIT ?) AS g
 		JOIN messages m ON m.id = g.last_id
 		ORDER BY g.n DESC, g.last_at DESC, g.last_id DESC`
-	unansweredRowsQuery = `SELECT q.message_id, q.question_key, q.created_at, m.body, m.lang
-		FROM fallback_questions q JOIN messages m ON m.id = q.message_id
-		WHERE q.account_id = ? AND q.created_at >= ?`
 )
 
 func dayOf(t time.Time) string { return t.UTC().Format(dayLayout) }
@@ -257,10 +251,8 @@ func (s *Store) ReplyStats(ctx context.Context, accountID int64, since time.Time
 	return st, nil
 }
 
-// Unanswered groups the account's fallback questions of the window by question_key. Questions
-// from before migration 8 whose key no write has filled in yet (see fillQuestionKeys) are
-// grouped in Go instead, which reads every fallback question of the window; once the window
-// has none of them, one grouped query does it.
+// Unanswered groups the account's fallback questions of the window by question_key (every
+// row has one: SaveTurn writes it, migration 9 filled the backfilled ones).
 func (s *Store) Unanswered(ctx context.Context, accountID int64, since time.Time, limit int) ([]store.UnansweredQuestion, error) {
 	if limit <= 0 {
 		limit = 10
@@ -270,13 +262,6 @@ func (s *Store) Unanswered(ctx context.Context, accountID int64, since time.Time
 		return nil, fmt.Errorf("unanswered: %w", err)
 	}
 	defer tx.Rollback()
-	var unkeyed bool
-	if err := tx.QueryRowContext(ctx, unkeyedQuery, accountID, ts(since)).Scan(&unkeyed); err != nil {
-		return nil, fmt.Errorf("unanswered: %w", err)
-	}
-	if unkeyed {
-		return unansweredInGo(ctx, tx, accountID, since, limit)
-	}
 	rows, err := tx.QueryContext(ctx, unansweredQuery, accountID, ts(since), limit)
 	if err != nil {
 		return nil, fmt.Errorf("unanswered: %w", err)
@@ -296,51 +281,4 @@ func (s *Store) Unanswered(ctx context.Context, accountID int64, since time.Time
 		return nil, fmt.Errorf("unanswered: %w", err)
 	}
 	return out, nil
-}
-
-// unansweredInGo is Unanswered for a window holding questions without a stored key: every
-// question of the window is read and grouped by its key, computed here where missing, in the
-// same order as the grouped query.
-func unansweredInGo(ctx context.Context, tx *sql.Tx, accountID int64, since time.Time, limit int) ([]store.UnansweredQuestion, error) {
-	rows, err := tx.QueryContext(ctx, unansweredRowsQuery, accountID, ts(since))
-	if err != nil {
-		return nil, fmt.Errorf("unanswered: %w", err)
-	}
-	defer rows.Close()
-	groups := map[string]*store.UnansweredQuestion{}
-	for rows.Next() {
-		var id int64
-		var key sql.NullString
-		var created, body, lang string
-		if err := rows.Scan(&id, &key, &created, &body, &lang); err != nil {
-			return nil, fmt.Errorf("unanswered: %w", err)
-		}
-		k := key.String
-		if !key.Valid {
-			k = questionKey(body)
-		}
-		g := groups[k]
-		if g == nil {
-			g = &store.UnansweredQuestion{}
-			groups[k] = g
-		}
-		g.Count++
-		if at := parseTS(created); at.After(g.LastAskedAt) {
-			g.LastAskedAt = at
-		}
-		if id > g.MessageID {
-			g.MessageID, g.Question, g.Lang = id, body, lang
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("unanswered: %w", err)
-	}
-	out := make([]store.UnansweredQuestion, 0, len(groups))
-	for _, g := range groups {
-		out = append(out, *g)
-	}
-	slices.SortFunc(out, func(a, b store.UnansweredQuestion) int {
-		return cmp.Or(cmp.Compare(b.Count, a.Count), b.LastAskedAt.Compare(a.LastAskedAt), cmp.Compare(b.MessageID, a.MessageID))
-	})
-	return out[:min(limit, len(out))], nil
 }

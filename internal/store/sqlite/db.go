@@ -107,7 +107,7 @@ func (s *Store) migrate(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("migrations: %w", err)
 	}
-	p, err := goose.NewProvider(goose.DialectSQLite3, s.w, sub)
+	p, err := goose.NewProvider(goose.DialectSQLite3, s.w, sub, goose.WithGoMigrations(migration9))
 	if err != nil {
 		return fmt.Errorf("migrations: %w", err)
 	}
