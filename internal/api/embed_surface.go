@@ -3,7 +3,6 @@ package api
 import (
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -14,12 +13,13 @@ import (
 	"svc/internal/errs"
 )
 
-// Request limits of the embed surface (SERVICE.md, Limits). The per-visitor message limits
-// live in chat, which counts messages rather than requests.
-const (
-	EmbedPerIP    = 30 // requests a minute per client address
-	EmbedPerToken = 60 // requests a minute per embed token
-)
+// EmbedPerIP is the embed surface's request limit per client address (SERVICE.md, Limits).
+// It is the only limit every request spends, because an address is the one thing a caller
+// cannot vary at will. The per-visitor message limits and the token-wide limit live in chat,
+// which counts them only for a valid message and, token-wide, only for one that needs a new
+// answer: a shared allowance that invalid requests or polling could spend would let anyone
+// holding the public token lock every visitor out.
+const EmbedPerIP = 30
 
 // embedHandler is one action of the widget's surface, for one visitor.
 type embedHandler func(w http.ResponseWriter, r *http.Request, v chat.Visitor, p params) error
@@ -56,20 +56,23 @@ func (s *Server) embedRoutes() map[string]embedAction {
 //     Origin must instead be the service's own (403), and gets none.
 //  5. The client address's request rate (429), counted before the token was known.
 //  6. The action must be in the token's scope (403) and the method right (405).
-//  7. The token's request rate (429), then the visitor id (400).
+//  7. The visitor id (400) and the parameters (400).
+//
+// Nothing here spends an allowance shared by the token's visitors (see EmbedPerIP).
 func (s *Server) embedDispatch(w http.ResponseWriter, r *http.Request) {
 	if r.Method == http.MethodOptions {
 		s.preflight(w, r)
 		return
 	}
 	now := s.now().UTC()
-	ipOK, ipWait := s.limiter.Allow("embed:ip:"+clientip.Key(clientip.Of(r, s.trusted)), EmbedPerIP, now)
-	if err := s.embedRequest(w, r, ipOK, ipWait, now); err != nil {
+	addr := clientip.Key(clientip.Of(r, s.trusted))
+	ipOK, ipWait := s.limiter.Allow("embed:ip:"+addr, EmbedPerIP, now)
+	if err := s.embedRequest(w, r, addr, ipOK, ipWait); err != nil {
 		s.writeError(w, r, err)
 	}
 }
 
-func (s *Server) embedRequest(w http.ResponseWriter, r *http.Request, ipOK bool, ipWait time.Duration, now time.Time) error {
+func (s *Server) embedRequest(w http.ResponseWriter, r *http.Request, addr string, ipOK bool, ipWait time.Duration) error {
 	ipLimited := &errs.Error{Kind: errs.RateLimited, RetryAfter: ipWait,
 		Safe: "Too many requests from this address. Try again shortly."}
 	if r.Header.Get("Authorization") != "" || r.Header.Get("X-SVC-Key") != "" {
@@ -129,10 +132,6 @@ func (s *Server) embedRequest(w http.ResponseWriter, r *http.Request, ipOK bool,
 		w.Header().Set("Allow", strings.Join(a.methods, ", "))
 		return errs.Newf(errs.MethodNotAllowed, "Use %s for this action.", a.methods[0])
 	}
-	if ok, wait := s.limiter.Allow("embed:token:"+strconv.FormatInt(ec.Token.ID, 10), EmbedPerToken, now); !ok {
-		return &errs.Error{Kind: errs.RateLimited, RetryAfter: wait,
-			Safe: "This site's assistant is receiving too many requests. Try again shortly."}
-	}
 	visitor, ok := embed.NormalizeVisitor(r.Header.Get(headerVisitor))
 	if !ok {
 		return errs.New(errs.BadRequest, "The X-SVC-Visitor header must hold the visitor's UUID.")
@@ -141,7 +140,7 @@ func (s *Server) embedRequest(w http.ResponseWriter, r *http.Request, ipOK bool,
 	if err != nil {
 		return err
 	}
-	return a.fn(w, r, chat.Visitor{Account: ec.Account, Token: ec.Token, ID: visitor}, p)
+	return a.fn(w, r, chat.Visitor{Account: ec.Account, Token: ec.Token, ID: visitor, Addr: addr}, p)
 }
 
 // previewTokenPrefix starts the dashboard's preview tokens (dashboard.PreviewTokenPrefix;
@@ -162,8 +161,14 @@ func sameOrigin(origin, host string) bool {
 
 // setCORS lets the allowed origin read the response. Credentials are never allowed: the
 // widget authenticates with headers, and cookies of the service's origin mean nothing to it.
+// The header carries the origin's canonical serialisation, rebuilt from its parts, never the
+// request's bytes; an origin that has none (refused by embed.OriginHost) gets no header.
 func setCORS(h http.Header, origin string) {
-	h.Set("Access-Control-Allow-Origin", origin)
+	allowed, ok := embed.CanonicalOrigin(origin)
+	if !ok {
+		return
+	}
+	h.Set("Access-Control-Allow-Origin", allowed)
 	h.Add("Vary", "Origin")
 	h.Set("Access-Control-Expose-Headers", "Retry-After, X-Request-Id")
 }

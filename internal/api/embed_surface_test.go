@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"svc/internal/account"
+	"svc/internal/api"
 	"svc/internal/config"
 )
 
@@ -215,16 +216,26 @@ func TestEmbedRateLimits(t *testing.T) {
 	})
 	clock.Advance(2 * 60e9)
 
-	t.Run("60 requests a minute per token", func(t *testing.T) {
+	t.Run("60 new answers a minute per token", func(t *testing.T) {
+		// Each question is new (a cache miss): ten visitors ask six each, each question from
+		// an address of its own (a crowd, which surge protection lets through).
 		for i := range 60 {
-			if r := h.embed("GET", "sync", call(5, 20+i%3), nil); r.Status != 200 {
-				t.Fatalf("request %d: %d %s", i+1, r.Status, r.raw)
+			c := call(100+i/6, 100+i)
+			if r := h.embed("POST", "send", c, map[string]string{"message": "Do you sell item number " + strconv.Itoa(1000+i) + "?"}); r.Status != 200 {
+				t.Fatalf("question %d: %d %s", i+1, r.Status, r.raw)
 			}
 		}
-		r := h.embed("GET", "sync", call(6, 30), nil)
+		r := h.embed("POST", "send", call(200, 180), map[string]string{"message": "Do you sell item number 5000?"})
 		if r.Status != 429 || r.Header.Get("Retry-After") == "" {
-			t.Fatalf("61st request on the token: %d %s", r.Status, r.raw)
+			t.Fatalf("61st new answer on the token: %d %s", r.Status, r.raw)
 		}
+		// Only new answers spend it: polling and small talk go on.
+		for i := range 40 {
+			if r := h.embed("GET", "sync", call(300+i, 200+i%50), nil); r.Status != 200 {
+				t.Fatalf("sync %d after the token's answers ran out: %d %s", i+1, r.Status, r.raw)
+			}
+		}
+		h.widgetSend(call(201, 181), "hello")
 	})
 	clock.Advance(2 * 60e9)
 
@@ -260,5 +271,39 @@ func TestEmbedClientAddressIgnoresUntrustedForwarding(t *testing.T) {
 	c := widgetCall{token: tok, visitor: visitorID(1), origin: "https://example.com", ip: "198.51.100.200"}
 	if r := h.embed("GET", "sync", c, nil); r.Status != 429 {
 		t.Fatalf("a forged X-Forwarded-For escaped the address limit: %d", r.Status)
+	}
+}
+
+// Anyone can read the public token from a page. Invalid requests sent with it, at the full
+// rate one address allows, must not lock the token's real visitors out: they spend only that
+// address's own allowance.
+func TestEmbedTokenLockoutAttempt(t *testing.T) {
+	t.Parallel()
+	h := newHarnessWith(t, config.Config{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}})
+	_, key := h.tenant(account.Settings{BalanceMicro: ptr(int64(5_000_000))})
+	tok, _ := h.createToken(key, url.Values{"domains": {"example.com"}})
+	for _, junk := range []widgetCall{
+		{token: tok, visitor: "not-a-uuid", ip: "192.0.2.66"}, // a bad visitor id, no Origin
+		{token: tok, visitor: "not-a-uuid", ip: "192.0.2.67", origin: "https://example.com"},
+	} {
+		for i := range 60 {
+			want := http.StatusBadRequest
+			if i >= api.EmbedPerIP {
+				want = http.StatusTooManyRequests // the attacker's own address is limited
+			}
+			if r := h.embed("GET", "sync", junk, nil); r.Status != want {
+				t.Fatalf("junk request %d: %d, want %d", i+1, r.Status, want)
+			}
+		}
+	}
+	for i := range 5 {
+		c := widgetCall{token: tok, visitor: visitorID(i), origin: "https://example.com", ip: "198.51.100." + strconv.Itoa(i+1)}
+		if r := h.embed("GET", "start", c, nil); r.Status != 200 {
+			t.Fatalf("visitor %d start after the attack: %d %s", i, r.Status, r.raw)
+		}
+		if r := h.embed("GET", "sync", c, nil); r.Status != 200 {
+			t.Fatalf("visitor %d sync after the attack: %d %s", i, r.Status, r.raw)
+		}
+		h.widgetSend(c, "How long does delivery to Germany take?")
 	}
 }

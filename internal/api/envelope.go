@@ -58,9 +58,24 @@ func statusOf(k errs.Kind) (int, string) {
 	}
 }
 
+// statusClientClosed is nginx's "client closed request": the status a request that ended
+// because its client went away is answered and logged with. It is no server error.
+const statusClientClosed = 499
+
+// clientClosedMessage is what a client that half-closed its connection (and so can still
+// read) is told; one that closed it reads nothing.
+const clientClosedMessage = "The request was cancelled because the client closed the connection before the answer was ready; keep the connection open until the response arrives."
+
 // writeError is the one place an error becomes a response. Client errors show their safe
-// message; anything else is logged with its cause and shown as a generic server error.
+// message; a request the client abandoned is a 499 logged at debug level; anything else is
+// logged with its cause and shown as a generic server error.
 func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
+	if errs.ClientGone(r.Context(), err) {
+		s.log.DebugContext(r.Context(), "request cancelled by the client", slog.String("request_id", requestID(r.Context())),
+			slog.String("path", r.URL.Path), slog.Any("error", err))
+		writeJSON(w, statusClientClosed, envelope{Success: false, Error: "bad_request", Message: clientClosedMessage})
+		return
+	}
 	status, code := statusOf(errs.KindOf(err))
 	msg := "Something went wrong on our side. Please retry shortly."
 	if e, ok := errs.As(err); ok && e.Kind != errs.Internal {

@@ -265,7 +265,9 @@ func TestReservationsBoundParallelSpending(t *testing.T) {
 	for _, e := range entries {
 		sum += e.AmountMicro
 	}
-	if b := h.balance(id); b < 0 || sum != b || h.reserved(id) != 0 {
+	// The last answer may overdraw by less than one answer's cost with its plan and context
+	// summary (its hold was what was left), never more.
+	if b := h.balance(id); b <= -(9_320+1_980+3_040) || sum != b || h.reserved(id) != 0 {
 		t.Fatalf("balance %d, ledger %d, reserved %d", b, sum, h.reserved(id))
 	}
 	if sources["ai"] == 0 || sources["system"] == 0 {

@@ -10,6 +10,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"time"
+
+	"svc/internal/redact"
 )
 
 type ctxKey int
@@ -22,9 +24,10 @@ func requestID(ctx context.Context) string {
 }
 
 // validRequestID accepts a caller's id only when it is short and plain, so that it can be
-// logged and echoed safely.
+// logged and echoed safely, and not shaped like a secret: a client must not be able to make
+// us write a key into every log line of its request, or send one back.
 func validRequestID(id string) bool {
-	if id == "" || len(id) > 64 {
+	if id == "" || len(id) > 64 || redact.Contains(id) {
 		return false
 	}
 	for _, c := range id {
@@ -72,15 +75,9 @@ const maxBody = 64 << 10
 const maxDashboardBody = 16 << 20
 
 // logPath is the path as logged: the dashboard's one-time links carry their secret in the
-// path, which never reaches a log line.
-func logPath(p string) string {
-	for _, prefix := range []string{"/dashboard/reset/", "/dashboard/invite/"} {
-		if strings.HasPrefix(p, prefix) {
-			return prefix + "…"
-		}
-	}
-	return p
-}
+// path, and a client can put a key there, so it is redacted here as well as by the
+// logger's handler (which New installs).
+func logPath(p string) string { return redact.String(p) }
 
 // middleware wraps every request: request id, body limit, panic recovery and an access log
 // line. The key and the body are never logged.
@@ -113,8 +110,16 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 					s.writeError(rec, r, fmt.Errorf("panic: %v", p))
 				}
 			}
+			status := rec.status
+			switch {
+			case status == 0 && ctx.Err() != nil:
+				// The handler gave up without a word because the client had gone.
+				status = statusClientClosed
+			case status == 0:
+				status = http.StatusOK // what net/http sends for a handler that wrote nothing
+			}
 			s.log.InfoContext(ctx, "http", slog.String("request_id", id), slog.String("method", r.Method),
-				slog.String("path", logPath(r.URL.Path)), slog.Int("status", rec.status), slog.Int("bytes", rec.bytes),
+				slog.String("path", logPath(r.URL.Path)), slog.Int("status", status), slog.Int("bytes", rec.bytes),
 				slog.Duration("duration", time.Since(start)), slog.String("remote", r.RemoteAddr))
 		}()
 		next.ServeHTTP(rec, r)

@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"mime"
@@ -19,15 +20,21 @@ import (
 type params map[string]string
 
 // readParams collects body fields first and query parameters second, so a body field wins.
+// The query is decoded first, so that a malformed query is reported as the query's fault
+// rather than the body's (ParseMultipartForm reads the query too).
 func readParams(r *http.Request) (params, error) {
+	vals, err := url.ParseQuery(r.URL.RawQuery)
+	if err != nil {
+		return nil, encodingError("query string", r.URL.RawQuery, err)
+	}
+	query := params{}
+	query.addForm(vals)
 	p := params{}
 	if r.Method == http.MethodPost || r.Method == http.MethodPut || r.Method == http.MethodPatch {
 		if err := readBody(r, p); err != nil {
 			return nil, err
 		}
 	}
-	query := params{}
-	query.addForm(r.URL.Query())
 	for k, v := range query {
 		if _, ok := p[k]; !ok {
 			p[k] = v
@@ -44,14 +51,23 @@ func readBody(r *http.Request, p params) error {
 		return readJSON(r.Body, p)
 	case mt == "multipart/form-data":
 		if err := r.ParseMultipartForm(maxBody); err != nil {
-			return bodyError(err, "The multipart body could not be read.")
+			if errors.Is(err, http.ErrMissingBoundary) {
+				return errs.Wrap(errs.BadRequest,
+					"The multipart/form-data Content-Type has no boundary parameter; let your HTTP client set the header for a multipart body, or send a URL-encoded form or JSON.", err)
+			}
+			return bodyError(err, "The multipart body could not be read: its parts or their headers are malformed.")
 		}
 		p.addForm(r.MultipartForm.Value)
 	case mt == "application/x-www-form-urlencoded":
-		if err := r.ParseForm(); err != nil {
+		raw, err := io.ReadAll(r.Body)
+		if err != nil {
 			return bodyError(err, "The form body could not be read.")
 		}
-		p.addForm(r.PostForm)
+		vals, err := url.ParseQuery(string(raw))
+		if err != nil {
+			return encodingError("form body", string(raw), err)
+		}
+		p.addForm(vals)
 	case mt == "":
 		// No Content-Type: callers that forget the header get JSON read as JSON and
 		// anything else read as a URL-encoded form.
@@ -64,7 +80,7 @@ func readBody(r *http.Request, p params) error {
 		}
 		vals, err := url.ParseQuery(string(raw))
 		if err != nil {
-			return errs.Wrap(errs.BadRequest, "The form body could not be read.", err)
+			return encodingError("form body", string(raw), err)
 		}
 		p.addForm(vals)
 	default:
@@ -96,7 +112,12 @@ func readJSON(body io.Reader, p params) error {
 	dec.UseNumber()
 	var obj map[string]any
 	if err := dec.Decode(&obj); err != nil {
-		return errs.Wrap(errs.BadRequest, "The body is not a JSON object.", err)
+		return jsonError(raw, err)
+	}
+	if end := skipSpace(raw, dec.InputOffset()); end < len(raw) {
+		line, col := position(raw, end)
+		return errs.Newf(errs.BadRequest,
+			"The JSON body has more after its object, at line %d, column %d; send exactly one JSON object.", line, col)
 	}
 	for k, v := range obj {
 		switch t := v.(type) {

@@ -6,6 +6,7 @@ package api
 import (
 	"context"
 	"log/slog"
+	"maps"
 	"net/http"
 	"net/netip"
 	"net/url"
@@ -18,6 +19,7 @@ import (
 	"svc/internal/errs"
 	"svc/internal/openapi"
 	"svc/internal/ratelimit"
+	"svc/internal/redact"
 	"svc/internal/store"
 	"svc/internal/studio"
 )
@@ -45,8 +47,14 @@ type Deps struct {
 	// PublicURL is the service's public base URL: a preview page on it is on the service's
 	// own origin even when a reverse proxy rewrites the Host header.
 	PublicURL string
-	Log       *slog.Logger
-	Now       func() time.Time
+	// Metrics, when set, times every request by route and status.
+	Metrics RequestObserver
+	// MetricsHandler is served at /metrics when MetricsToken is set too, behind that bearer
+	// token (MetricsEndpoint); without a token the main listener never serves it.
+	MetricsHandler http.Handler
+	MetricsToken   string
+	Log            *slog.Logger
+	Now            func() time.Time
 }
 
 // PreviewAuthenticator resolves a preview token to the embed token it previews and its
@@ -71,6 +79,11 @@ type Server struct {
 	actions      map[string]action
 	embedActions map[string]embedAction
 	handler      http.Handler
+	// metrics times requests; chatRoutes and embedRouteLabels are its route labels per
+	// known action.
+	metrics          RequestObserver
+	chatRoutes       map[string]string
+	embedRouteLabels map[string]string
 }
 
 // handlerFunc is a handler that returns its error to the one place that renders errors.
@@ -87,6 +100,7 @@ func New(d Deps) *Server {
 	if d.Log == nil {
 		d.Log = slog.Default()
 	}
+	d.Log = redact.Logger(d.Log) // request values reach the log: no secret may (see redact)
 	if d.Now == nil {
 		d.Now = time.Now
 	}
@@ -94,7 +108,8 @@ func New(d Deps) *Server {
 		d.Limiter = ratelimit.NewMemory()
 	}
 	s := &Server{st: d.Store, accounts: d.Accounts, chat: d.Chat, studio: d.Studio, limiter: d.Limiter, trusted: d.TrustedProxies,
-		demoPage: d.DemoPage, preview: d.Preview, publicOrigin: originOf(d.PublicURL), log: d.Log, now: d.Now}
+		demoPage: d.DemoPage, preview: d.Preview, publicOrigin: originOf(d.PublicURL), log: d.Log, now: d.Now,
+		metrics: d.Metrics}
 	get, post := []string{http.MethodGet, http.MethodHead}, []string{http.MethodPost}
 	s.actions = map[string]action{
 		"start":        {get, s.start},
@@ -115,6 +130,8 @@ func New(d Deps) *Server {
 	}
 	s.embedActions = s.embedRoutes()
 	mux := http.NewServeMux()
+	s.chatRoutes = routeLabels("/api/v1/chat/", slices.Collect(maps.Keys(s.actions)))
+	s.embedRouteLabels = routeLabels("/api/v1/embed/", slices.Collect(maps.Keys(s.embedActions)))
 	mux.HandleFunc("/api/v1/chat/{action}", func(w http.ResponseWriter, r *http.Request) {
 		s.dispatch(w, r, r.PathValue("action"))
 	})
@@ -132,10 +149,13 @@ func New(d Deps) *Server {
 	mux.HandleFunc("/api/v1/openapi.json", s.openapi)
 	mux.HandleFunc("/healthz", s.healthz)
 	mux.HandleFunc("/readyz", s.readyz)
+	if d.MetricsHandler != nil && d.MetricsToken != "" {
+		mux.Handle("/metrics", MetricsEndpoint(d.MetricsHandler, d.MetricsToken))
+	}
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, errs.New(errs.NotFound, "No such endpoint."))
 	})
-	s.handler = s.middleware(mux)
+	s.handler = s.middleware(s.instrument(mux))
 	return s
 }
 

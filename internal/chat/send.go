@@ -68,8 +68,14 @@ func (s *Service) answer(ctx context.Context, p *pending) (SendResult, error) {
 	}
 	// Past the cache every question would buy an answer: a widget token in a surge answers
 	// no more of them until the spike is over.
-	if w := p.widget; w != nil && s.surge != nil && s.surge.Observe(w.token.ID, now) {
-		return p.commitCacheOnly(ctx, ModeReasonSurge)
+	if w := p.widget; w != nil {
+		if s.surge != nil && s.surge.Observe(w.token.ID, p.addr, now) {
+			return p.commitCacheOnly(ctx, ModeReasonSurge)
+		}
+		if ok, wait := s.limiter.Allow(fmt.Sprintf("embed:token:%d", w.token.ID), TokenAnswersPerMinute, now); !ok {
+			return SendResult{}, &errs.Error{Kind: errs.RateLimited, RetryAfter: wait,
+				Safe: "This site's assistant is answering too many new questions right now. Try again shortly."}
+		}
 	}
 
 	midnight := now.Truncate(24 * time.Hour)
@@ -82,13 +88,15 @@ func (s *Service) answer(ctx context.Context, p *pending) (SendResult, error) {
 			return SendResult{}, quotaError(now)
 		}
 	}
-	if a.BalanceMicro-a.ReservedMicro <= 0 {
+	// Only an account with no money left gets the balance notice; one whose balance is held
+	// by its other answers in progress waits for them (see hold).
+	if a.BalanceMicro <= 0 {
 		return p.commitSystem(ctx)
 	}
 	return p.compose(ctx, midnight)
 }
 
-// compose is the paid part of a send: it reserves the most the answer may cost, brings the
+// compose is the paid part of a send: it reserves what the answer may cost (see hold), brings the
 // conversation's summary up to date when turns have left the context window, asks the
 // engine, and commits the turn, which settles the charge to the calls' real usage and
 // releases the reservation in the same transaction. Any failure before the commit releases
@@ -111,8 +119,9 @@ func (p *pending) compose(ctx context.Context, midnight time.Time) (SendResult, 
 			in, out = builtinHoldIn, builtinHoldOut
 		}
 	}
+	worst := billing.Cost(in, out, a.InputRate, a.OutputRate)
 	if in+out > 0 {
-		r, err := p.reserve(ctx, billing.Cost(in, out, a.InputRate, a.OutputRate), budget)
+		r, err := p.hold(ctx, worst, budget)
 		switch {
 		case errors.Is(err, store.ErrBudgetReached):
 			return p.budgetReached(ctx, budget)
@@ -180,10 +189,23 @@ func (p *pending) compose(ctx context.Context, midnight time.Time) (SendResult, 
 		}
 	}
 	t.Extra, t.Summary, t.ReservationID, t.Budget = extra, summary, p.reservation, budget
+	if p.reservation != 0 {
+		t.OverdraftMicro = p.overdraft
+	}
+	cost := t.Charge.AmountMicro
+	for _, c := range extra {
+		cost += c.AmountMicro
+	}
 	res, err := p.save(ctx, t)
 	switch {
 	case err == nil:
-		p.reservation = 0 // released by the commit
+		if p.reservation != 0 {
+			p.reservation = 0 // released by the commit
+			s.wakeups.signal(a.ID)
+			if t.Charge.EventType == store.EventAnswer {
+				s.holds.Observe(worst, cost)
+			}
+		}
 		if t.NoticeQueued && s.notify != nil {
 			s.notify()
 		}
@@ -192,8 +214,9 @@ func (p *pending) compose(ctx context.Context, midnight time.Time) (SendResult, 
 				"written_off_micro", t.Capped)
 		}
 	case errors.Is(err, store.ErrInsufficientBalance):
-		// Another send spent the balance between our check and our charge.
-		return p.commitSystem(ctx)
+		// An unreserved charge (an engine that asks for no hold) found the balance spent or
+		// held since our check.
+		return p.outOfMoney(ctx)
 	case errors.Is(err, store.ErrQuotaReached):
 		return SendResult{}, quotaError(p.now)
 	}
@@ -213,6 +236,20 @@ func (p *pending) release(ctx context.Context) {
 		p.svc.log.Error("release reservation", "account", p.acct.ID, "reservation", p.reservation, "err", err)
 	}
 	p.reservation = 0
+	p.svc.wakeups.signal(p.acct.ID)
+}
+
+// outOfMoney answers a charge the balance refused: the balance notice when the account has
+// no money left, and a retry when its other answers in progress hold what it has.
+func (p *pending) outOfMoney(ctx context.Context) (SendResult, error) {
+	a, err := p.svc.st.GetAccount(ctx, p.acct.ID)
+	if err != nil {
+		return SendResult{}, err
+	}
+	if a.BalanceMicro > 0 && a.ReservedMicro > 0 {
+		return SendResult{}, errContended()
+	}
+	return p.commitSystem(ctx)
 }
 
 // charge prices calls at the account's rates: the charge is the sum of their tokens priced
@@ -282,10 +319,14 @@ type pending struct {
 	lang string
 	q    questionKey // the question normalised in lang: the cache key and its terms
 	now  time.Time
-	// reservation is the balance held for this send's answer until its turn commits.
+	// reservation is the balance held for this send's answer until its turn commits, and
+	// overdraft how far its settle may take the free balance below zero (one hold).
 	reservation int64
-	// widget is set when a widget visitor asked: the turn counts against its token.
+	overdraft   int64
+	// widget is set when a widget visitor asked: the turn counts against its token; addr is
+	// then the visitor's client address key.
 	widget *visitorTurn
+	addr   string
 }
 
 func (p *pending) reply(body, source string, low bool) store.Message {
@@ -308,6 +349,7 @@ func (p *pending) save(ctx context.Context, t *store.Turn) (SendResult, error) {
 	if err := p.svc.st.SaveTurn(ctx, t); err != nil {
 		return SendResult{}, err
 	}
+	p.svc.observe(t)
 	return SendResult{ConversationID: p.conv.ID, User: t.User, Reply: t.Reply, LowConfidence: t.Reply.LowConfidence}, nil
 }
 

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"time"
 
+	"svc/internal/billing"
 	"svc/internal/embed"
 	"svc/internal/engine"
 	"svc/internal/i18n"
@@ -49,6 +50,11 @@ type Service struct {
 	now     func() time.Time
 	log     *slog.Logger
 	texts   *i18n.Catalog
+	// observer counts committed replies; nil when nothing watches.
+	observer Observer
+	// holds sizes reservations from recent answers; wakeups wakes sends waiting for them.
+	holds   *billing.Holds
+	wakeups wakeups
 }
 
 // Deps are the Service's collaborators.
@@ -64,6 +70,8 @@ type Deps struct {
 	Log    *slog.Logger     // slog.Default() when nil
 	// Texts is the catalog of the notices a visitor reads; the embedded one when nil.
 	Texts *i18n.Catalog
+	// Observer is told of every committed reply (metrics); may be nil.
+	Observer Observer
 }
 
 // New returns a Service.
@@ -78,7 +86,7 @@ func New(d Deps) *Service {
 		d.Texts = defaultTexts()
 	}
 	return &Service{st: d.Store, engine: d.Engine, limiter: d.Limiter, surge: d.Surge, notify: d.Notify, now: d.Now,
-		log: d.Log, texts: d.Texts}
+		log: d.Log, texts: d.Texts, observer: d.Observer, holds: billing.NewHolds()}
 }
 
 // View is a conversation with some of its messages.

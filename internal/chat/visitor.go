@@ -17,6 +17,9 @@ type Visitor struct {
 	Account store.Account
 	Token   store.EmbedToken
 	ID      string
+	// Addr is a key of the client's address (clientip.Key): surge protection tells a crowd
+	// of visitors from a script by it.
+	Addr string
 }
 
 // Widget limits (SERVICE.md, Limits).
@@ -24,6 +27,10 @@ const (
 	MaxEmbedMessageChars = 1000
 	VisitorPerMinute     = 10
 	VisitorPerDay        = 100
+	// TokenAnswersPerMinute bounds the new answers a token's visitors get together: only a
+	// valid message that missed the cache and small talk counts, so polling, bad requests
+	// and cached answers never spend it (SERVICE.md's 60 a minute per token).
+	TokenAnswersPerMinute = 60
 )
 
 // Modes of a widget token. In cache-only mode the widget answers small talk, curated entries
@@ -133,7 +140,7 @@ func (s *Service) VisitorSend(ctx context.Context, v Visitor, message string) (S
 		return SendResult{}, &errs.Error{Kind: errs.RateLimited, RetryAfter: midnight.Add(24 * time.Hour).Sub(now),
 			Safe: fmt.Sprintf("Too many messages today: at most %d a day. Try again after 00:00 UTC.", VisitorPerDay)}
 	}
-	p := &pending{svc: s, acct: v.Account, conv: conv, text: text, now: now, widget: &visitorTurn{token: v.Token}}
+	p := &pending{svc: s, acct: v.Account, conv: conv, text: text, now: now, widget: &visitorTurn{token: v.Token}, addr: v.Addr}
 	res, err := s.answer(ctx, p)
 	if err != nil {
 		return res, err
@@ -186,39 +193,6 @@ func (s *Service) visitorView(ctx context.Context, v Visitor, view View) (Visito
 	return out, nil
 }
 
-// Waiting for a token's budget held by answers in progress: they settle within a second or
-// two (to less than they held), after which the budget may have room again.
-const (
-	budgetRetries   = 12
-	budgetRetryWait = 250 * time.Millisecond
-)
-
-// reserve holds amount for the answer. A widget's reservation refused only because other
-// answers in progress hold the rest of the token's budget is retried for a few seconds
-// before the visitor is told the assistant is busy; one refused because the budget is spent
-// is final at once.
-func (p *pending) reserve(ctx context.Context, amount int64, budget *store.TokenBudget) (store.Reservation, error) {
-	s := p.svc
-	for attempt := 0; ; attempt++ {
-		r, err := s.st.Reserve(ctx, p.acct.ID, amount, reserveTTL, budget)
-		if !errors.Is(err, store.ErrBudgetReached) || attempt == budgetRetries {
-			return r, err
-		}
-		spent, err2 := p.tokenSpend(ctx, budget)
-		if err2 != nil {
-			return r, err2
-		}
-		if spent >= budget.LimitMicro {
-			return r, err
-		}
-		select {
-		case <-ctx.Done():
-			return r, ctx.Err()
-		case <-time.After(budgetRetryWait):
-		}
-	}
-}
-
 func (p *pending) tokenSpend(ctx context.Context, b *store.TokenBudget) (int64, error) {
 	return p.svc.st.EmbedSpend(ctx, p.acct.ID, b.TokenID, b.Since)
 }
@@ -226,8 +200,8 @@ func (p *pending) tokenSpend(ctx context.Context, b *store.TokenBudget) (int64, 
 // budgetReached answers a question the token's budget refused. When the budget is spent the
 // token is cache-only until 00:00 UTC and the owner's notice is queued; its dedupe key makes
 // it one per token and day however many visitors arrive here, and whether or not a charge's
-// commit queued it first. When answers in progress still hold the rest of it (a burst of
-// visitors on a small budget), the visitor is told the assistant is busy.
+// commit queued it first. When answers in progress still held the rest of it after the wait
+// (a burst of visitors on a small budget), the visitor is asked to retry (429).
 func (p *pending) budgetReached(ctx context.Context, b *store.TokenBudget) (SendResult, error) {
 	s := p.svc
 	spend, err := p.tokenSpend(ctx, b)
@@ -235,8 +209,10 @@ func (p *pending) budgetReached(ctx context.Context, b *store.TokenBudget) (Send
 		return SendResult{}, err
 	}
 	if spend < b.LimitMicro {
-		return p.commit(ctx, p.reply(p.svc.cacheOnlyNotice(p.lang, ModeReasonSurge), store.SourceSystem, true),
-			store.Charge{EventType: store.EventCacheOnly})
+		// Only contended: nothing is stored, and the widget holds the visitor's message
+		// until Retry-After.
+		return SendResult{}, &errs.Error{Kind: errs.RateLimited, RetryAfter: 2 * time.Second,
+			Safe: "Other visitors' answers are still being written and hold this site's daily budget. Try again in a few seconds."}
 	}
 	n := store.BudgetNotice(p.acct.ID, *b, spend)
 	queued, err := s.st.EnqueueNotice(ctx, &n)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"strings"
 	"time"
 
 	"svc/internal/account"
@@ -218,25 +219,70 @@ func cmdKeyRotate(ctx context.Context, args []string, env Env) error {
 }
 
 func cmdBalanceAdd(ctx context.Context, args []string, env Env) error {
-	c, err := newCommand("balance add", env)
+	return balanceMove(ctx, "balance add", args, env)
+}
+
+// cmdBalanceDeduct takes money back (a refund paid out another way, a top-up entered twice):
+// its own command, with a reason kept in the ledger, so that a stray minus sign on `balance
+// add` cannot do it.
+func cmdBalanceDeduct(ctx context.Context, args []string, env Env) error {
+	return balanceMove(ctx, "balance deduct", args, env)
+}
+
+// maxReasonLen bounds a deduction's reason, which the ledger (and the dashboard's billing
+// page) shows with the row.
+const maxReasonLen = 200
+
+// balanceMove runs balance add or balance deduct: --usd is a positive amount either way.
+func balanceMove(ctx context.Context, name string, args []string, env Env) error {
+	c, err := newCommand(name, env)
 	if err != nil {
 		return err
 	}
+	deduct := name == "balance deduct"
 	id := c.accountFlag()
-	amount := c.fs.String("usd", "", "amount in USD (negative to correct)")
+	help := "amount in USD to add (positive, at most 6 decimals)"
+	if deduct {
+		help = "amount in USD to take back (positive, at most 6 decimals)"
+	}
+	amount := c.fs.String("usd", "", help)
+	var reason *string
+	if deduct {
+		reason = c.fs.String("reason", "", "why the money is taken back; kept in the ledger")
+	}
 	if err := c.parseForAccount(args, id); err != nil {
 		return err
 	}
+	if !c.set("usd") {
+		return usagef("%s: --usd X is required", name)
+	}
 	micro, err := billing.ParseUSD(*amount)
 	if err != nil {
-		return usagef("--usd: %v", err)
+		return usagef("%s: --usd: %v", name, err)
+	}
+	switch {
+	case micro <= 0 && !deduct:
+		return usagef("balance add: --usd must be above zero, not %s; to take money back use 'svc balance deduct --account ID --usd X --reason TEXT'",
+			strings.TrimSpace(*amount))
+	case micro <= 0:
+		return usagef("balance deduct: --usd must be above zero, not %s (it is the amount taken back)", strings.TrimSpace(*amount))
+	}
+	note := "balance add"
+	if deduct {
+		if strings.TrimSpace(*reason) == "" {
+			return usagef("balance deduct: --reason TEXT is required; it is kept in the ledger")
+		}
+		if len([]rune(*reason)) > maxReasonLen {
+			return usagef("balance deduct: --reason may be at most %d characters", maxReasonLen)
+		}
+		micro, note = -micro, "balance deduct: "+oneLine(*reason)
 	}
 	st, err := c.openStore(ctx)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	bal, err := account.New(st, nil).AddBalance(ctx, *id, micro, "balance add")
+	bal, err := account.New(st, nil).AddBalance(ctx, *id, micro, note)
 	if err != nil {
 		return err
 	}

@@ -21,7 +21,8 @@ type engines struct {
 
 // newEngines builds the answer engine the configuration names: the built-in engine, or the
 // model-backed engine on top of it (which still retrieves with it and falls back to it).
-func newEngines(cfg config.Config, st store.Store, log *slog.Logger) (engines, error) {
+// obs, when not nil, is told of every provider call (metrics).
+func newEngines(cfg config.Config, st store.Store, log *slog.Logger, obs llm.Observer) (engines, error) {
 	eng, err := engine.New(st, engine.Options{})
 	if err != nil {
 		return engines{}, fmt.Errorf("start engine: %w", err)
@@ -34,6 +35,9 @@ func newEngines(cfg config.Config, st store.Store, log *slog.Logger) (engines, e
 	if err != nil {
 		return engines{}, fmt.Errorf("language model provider: %w", err)
 	}
+	// Outermost, so a call counts once however many attempts the retrier made; obs nil
+	// leaves the client as it is.
+	client = llm.Observe(client, cfg.LLMProvider, cfg.LLMModel, obs)
 	a, err := llmanswer.New(client, eng, st, llmanswer.Options{Model: cfg.LLMModel, SmallModel: cfg.LLMSmallModel}, log)
 	if err != nil {
 		return engines{}, err

@@ -15,6 +15,7 @@ import (
 
 	"svc/internal/config"
 	"svc/internal/errs"
+	"svc/internal/redact"
 	"svc/internal/store/sqlite"
 )
 
@@ -46,8 +47,9 @@ commands:
   serve                       serve the API (--addr, --data)
   demo                        seed the demo account and serve
   account create|update|show  manage accounts
+  account delete              delete an account and all it owns; its ledger is kept (--account, --confirm NAME)
   key rotate                  issue a new secret key, revoking the old one
-  balance add                 top up an account
+  balance add|deduct          top up an account, or take money back (--account, --usd, --reason)
   tone set                    set an account's tone
   kb import FILE              import a JSON Lines knowledge base
   site add|list               the websites an account's KB is crawled from
@@ -55,7 +57,13 @@ commands:
   review list                 answers rated not_helpful
   review answer ID --text T   correct a flagged answer; it becomes a curated Q&A entry
   user add|list|remove        dashboard users (--account, --email, --role, --password-stdin, --user)
+  visitor export|delete       a widget visitor's data: print it, or delete it (--account, --visitor UUID)
   eval xquad                  measure answer quality on XQuAD
+  ledger check                verify balances against the ledger and reservations (--account)
+  backup --out FILE           copy the database consistently while serve runs
+  restore --from FILE         restore a backup into an empty data directory
+  version                     the build: version, VCS revision, Go version
+  health                      probe a running server's /readyz; exit 0 when ready (--addr, --url)
 Run 'svc <command> -h' for a command's flags.`
 
 // Run runs one command and returns the process exit code.
@@ -92,8 +100,14 @@ var commands = map[string]commandFunc{
 	"account create": cmdAccountCreate,
 	"account update": cmdAccountUpdate,
 	"account show":   cmdAccountShow,
+	"account delete": cmdAccountDelete,
 	"key rotate":     cmdKeyRotate,
 	"balance add":    cmdBalanceAdd,
+	"balance deduct": cmdBalanceDeduct,
+	"ledger check":   cmdLedgerCheck,
+	"backup":         cmdBackup,
+	"restore":        cmdRestore,
+	"version":        cmdVersion,
 	"tone set":       cmdToneSet,
 	"kb import":      cmdKBImport,
 	"site add":       cmdSiteAdd,
@@ -104,7 +118,10 @@ var commands = map[string]commandFunc{
 	"user add":       cmdUserAdd,
 	"user list":      cmdUserList,
 	"user remove":    cmdUserRemove,
+	"visitor export": cmdVisitorExport,
+	"visitor delete": cmdVisitorDelete,
 	"eval xquad":     cmdEvalXQuAD,
+	"health":         cmdHealth,
 }
 
 // hasSubcommands reports whether name is a command group such as "account".
@@ -131,8 +148,7 @@ func run(ctx context.Context, args []string, env Env) error {
 		return fn(ctx, args[1:], env)
 	}
 	if !hasSubcommands(args[0]) {
-		fmt.Fprintln(env.Stderr, usage)
-		return usagef("unknown command %q", args[0])
+		return usagef("unknown command %q; run 'svc help' for the list", args[0])
 	}
 	if len(args) < 2 || strings.HasPrefix(args[1], "-") {
 		return usagef("%s needs a subcommand", args[0])
@@ -150,6 +166,9 @@ type command struct {
 	fs   *flag.FlagSet
 	cfg  config.Config
 	env  Env
+	// embeddedOnly marks a command that works on the SQLite file itself (backup, restore):
+	// with a PostgreSQL URL it is refused with a reason of its own.
+	embeddedOnly bool
 }
 
 func newCommand(name string, env Env) (*command, error) {
@@ -158,7 +177,9 @@ func newCommand(name string, env Env) (*command, error) {
 		return nil, usagef("%v", err)
 	}
 	c := &command{name: name, fs: flag.NewFlagSet("svc "+name, flag.ContinueOnError), cfg: cfg, env: env}
-	c.fs.SetOutput(env.Stderr)
+	// The flag package would print its error and every flag on a parse error; Run prints the
+	// one-line reason instead, and parse prints the flags only when -h asks for them.
+	c.fs.SetOutput(io.Discard)
 	c.cfg.StoreFlags(c.fs)
 	return c, nil
 }
@@ -169,6 +190,7 @@ func (c *command) parse(args []string) ([]string, error) {
 	for {
 		if err := c.fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
+				c.printFlags()
 				return nil, err
 			}
 			return nil, usagef("%s: %v", c.name, err)
@@ -180,10 +202,21 @@ func (c *command) parse(args []string) ([]string, error) {
 		pos = append(pos, rest[0])
 		args = rest[1:]
 	}
+	if c.embeddedOnly && c.cfg.DatabaseURL != "" {
+		return nil, usagef("%s applies to the embedded SQLite store only; for PostgreSQL (--database-url, SVC_DATABASE_URL) use pg_dump and pg_restore", c.name)
+	}
 	if err := c.cfg.Validate(); err != nil {
 		return nil, usagef("%v", err)
 	}
 	return pos, nil
+}
+
+// printFlags answers -h: the command's flags on stderr.
+func (c *command) printFlags() {
+	fmt.Fprintf(c.env.Stderr, "usage: svc %s [flags]\n", c.name)
+	c.fs.SetOutput(c.env.Stderr)
+	c.fs.PrintDefaults()
+	c.fs.SetOutput(io.Discard)
 }
 
 func (c *command) set(name string) bool {
@@ -196,12 +229,14 @@ func (c *command) set(name string) bool {
 	return found
 }
 
+// logger is every command's log; its handler redacts anything shaped like a secret (keys,
+// tokens, link secrets) that a request or a crawled page put into a value.
 func (c *command) logger() *slog.Logger {
 	opts := &slog.HandlerOptions{Level: c.cfg.LogLevel}
 	if c.cfg.LogFormat == "json" {
-		return slog.New(slog.NewJSONHandler(c.env.Stderr, opts))
+		return slog.New(redact.NewHandler(slog.NewJSONHandler(c.env.Stderr, opts)))
 	}
-	return slog.New(slog.NewTextHandler(c.env.Stderr, opts))
+	return slog.New(redact.NewHandler(slog.NewTextHandler(c.env.Stderr, opts)))
 }
 
 func (c *command) openStore(ctx context.Context) (*sqlite.Store, error) {

@@ -63,10 +63,10 @@ func TestCrawlThenAsk(t *testing.T) {
 		if code != 0 || decodeOne(t, out)["site_id"] == nil {
 			t.Fatalf("site add: %d %s %s", code, out, errOut)
 		}
-		// Without --allow-private the loopback site is refused.
-		code, out, _ = runCLI(t, dir, "", "crawl", "--account", id, site.URL+"/")
-		if code != 0 || decodeOne(t, out)["pages"].(float64) != 0 {
-			t.Fatalf("crawl without --allow-private: %d %s", code, out)
+		// Without --allow-private the loopback site is refused, and the reason names the flag.
+		code, out, errOut = runCLI(t, dir, "", "crawl", "--account", id, site.URL+"/")
+		if code != 2 || out != "" || !strings.Contains(errOut, "--allow-private") {
+			t.Fatalf("crawl without --allow-private: %d %q %q", code, out, errOut)
 		}
 		code, out, errOut = runCLI(t, dir, "", "crawl", "--account", id, "--allow-private", site.URL+"/")
 		if code != 0 {

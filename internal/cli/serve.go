@@ -14,6 +14,7 @@ import (
 	"svc/internal/account"
 	"svc/internal/api"
 	"svc/internal/billing"
+	"svc/internal/buildinfo"
 	"svc/internal/chat"
 	"svc/internal/config"
 	"svc/internal/crawl"
@@ -21,9 +22,12 @@ import (
 	"svc/internal/demo"
 	"svc/internal/embed"
 	"svc/internal/i18n"
+	"svc/internal/metrics"
 	"svc/internal/notify"
 	"svc/internal/ratelimit"
+	"svc/internal/redact"
 	"svc/internal/store"
+	"svc/internal/store/sqlite"
 	"svc/internal/studio"
 	"svc/internal/users"
 )
@@ -43,11 +47,24 @@ func cmdServe(ctx context.Context, args []string, env Env, seed bool) error {
 		return err
 	}
 	log := c.logger()
+	buildinfo.LogStart(log)
+	started := time.Now().UTC()
+	unlock, err := sqlite.LockServe(c.cfg.DataDir)
+	if errors.Is(err, sqlite.ErrServing) {
+		return usagef("%v: stop it first, or give this one its own --data", err)
+	}
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	st, err := c.openStore(ctx)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
+	// This process is the data directory's only server (the lock), so a hold made before it
+	// started belongs to a server that died holding it: give it back before serving.
+	releaseHolds(ctx, st, time.Now().UTC(), started, log)
 
 	accounts := account.New(st, nil)
 	ln, err := net.Listen("tcp", c.cfg.Addr)
@@ -99,7 +116,16 @@ func cmdServe(ctx context.Context, args []string, env Env, seed bool) error {
 			return err
 		}
 	}
+	stopMetrics, err := serveMetrics(c.cfg, app.Metrics, log)
+	if err != nil {
+		ln.Close()
+		return err
+	}
+	defer stopMetrics()
 	go app.sweepSessions(ctx)
+	// The retention sweep (SVC_RETENTION_DAYS) starts here; it ends before the store closes.
+	defer startRetention(ctx, st, c.cfg.RetentionDays, log)()
+	go sweepHolds(ctx, st, holdSweep, log)
 	// Crawls started from the dashboard end after the HTTP drain and release their sites'
 	// leases before the store closes (deferred earlier, so it runs later).
 	defer func() {
@@ -118,7 +144,7 @@ func cmdServe(ctx context.Context, args []string, env Env, seed bool) error {
 	// The scheduler stops with ctx; serveHTTP returns after the HTTP drain, and the deferred
 	// wait lets an interrupted crawl release its site lease before the store closes.
 	sched := crawl.NewScheduler(crawl.New(st, crawl.Options{MaxPages: c.cfg.CrawlMaxPages,
-		AllowPrivate: c.cfg.CrawlAllowPrivate}, log), st, c.cfg.CrawlInterval, log)
+		AllowPrivate: c.cfg.CrawlAllowPrivate, Metrics: app.instruments.crawl}, log), st, c.cfg.CrawlInterval, log)
 	sctx, stopSched := context.WithCancel(ctx)
 	schedDone := make(chan struct{})
 	go func() { defer close(schedDone); sched.Run(sctx) }()
@@ -146,6 +172,10 @@ type App struct {
 	// Outbox delivers owner notices; nil when no SMTP server is configured, and then the
 	// notices wait, durable, in the store.
 	Outbox *notify.Worker
+	// Metrics are the service's Prometheus metrics; nil when /metrics is not served.
+	Metrics *metrics.Metrics
+	// instruments are Metrics as each consumer takes them (nil interfaces when off).
+	instruments instruments
 }
 
 // AppOptions are the parts of App only some commands want.
@@ -157,7 +187,9 @@ type AppOptions struct {
 // NewApp wires the domain services into the HTTP handler and the outbox worker; cfg must be
 // validated.
 func NewApp(st store.Store, accounts *account.Service, cfg config.Config, log *slog.Logger, opts AppOptions) (*App, error) {
-	engs, err := newEngines(cfg, st, log)
+	log = redact.Logger(log) // a no-op for serve's logger, which already redacts
+	m, ins := newInstruments(cfg, st, log, opts.Now)
+	engs, err := newEngines(cfg, st, log, ins.provider)
 	if err != nil {
 		return nil, err
 	}
@@ -165,7 +197,7 @@ func NewApp(st store.Store, accounts *account.Service, cfg config.Config, log *s
 	if err != nil {
 		return nil, err
 	}
-	app := &App{}
+	app := &App{Metrics: m, instruments: ins}
 	var kick func()
 	if cfg.SMTPURL != "" {
 		sender, err := notify.NewSMTP(cfg.SMTPURL, cfg.SMTPFrom)
@@ -173,27 +205,66 @@ func NewApp(st store.Store, accounts *account.Service, cfg config.Config, log *s
 			return nil, usagef("SVC_SMTP_URL: %v", err)
 		}
 		app.Outbox = notify.NewWorker(notify.Deps{Store: st, Sender: sender, Log: log, Now: opts.Now, PublicURL: cfg.PublicURL,
-			Texts: texts})
+			Texts: texts, Metrics: ins.outbox})
 		kick = app.Outbox.Kick
 	}
-	limiter := ratelimit.NewMemory()
+	limiter := m.Limiter(ratelimit.NewMemory()) // counts refusals by key class when metrics are on
 	chatSvc := chat.New(chat.Deps{Store: st, Engine: engs.answerer, Limiter: limiter, Surge: embed.NewSurge(embed.SurgeOptions{}),
-		Notify: kick, Now: opts.Now, Log: log, Texts: texts})
+		Notify: kick, Now: opts.Now, Log: log, Texts: texts, Observer: ins.answers})
 	studioSvc := studio.New(studio.Deps{Store: st, Engine: engs.builtin, LLM: engs.model, Limiter: limiter, Now: opts.Now,
 		Log: log})
-	app.Users = users.New(users.Deps{Store: st, Now: opts.Now, PublicURL: cfg.PublicURL, Log: log, Kick: kick})
+	app.Users = users.New(users.Deps{Store: st, Now: opts.Now, PublicURL: cfg.PublicURL, Log: log, Kick: kick, Metrics: ins.signIn})
 	dash, err := dashboard.New(dashboard.Deps{Store: st, Users: app.Users, Accounts: accounts, Chat: chatSvc, Studio: studioSvc,
-		Catalog:       texts,
-		Crawler:       crawl.New(st, crawl.Options{MaxPages: cfg.CrawlMaxPages, AllowPrivate: cfg.CrawlAllowPrivate}, log),
+		Catalog: texts,
+		Crawler: crawl.New(st, crawl.Options{MaxPages: cfg.CrawlMaxPages, AllowPrivate: cfg.CrawlAllowPrivate,
+			Metrics: ins.crawl}, log),
 		CrawlInterval: cfg.CrawlInterval,
 		Limiter:       limiter, PublicURL: cfg.PublicURL, TrustedProxies: cfg.TrustedProxies, Log: log, Now: opts.Now})
 	if err != nil {
 		return nil, err
 	}
+	metricsHandler, metricsToken := mainListenerMetrics(cfg, m)
 	app.Handler = api.New(api.Deps{Store: st, Accounts: accounts, Chat: chatSvc, Studio: studioSvc, Limiter: limiter,
-		TrustedProxies: cfg.TrustedProxies, DemoPage: opts.DemoPage, Dashboard: dash, Preview: dash, PublicURL: cfg.PublicURL, Log: log, Now: opts.Now})
+		TrustedProxies: cfg.TrustedProxies, DemoPage: opts.DemoPage, Dashboard: dash, Preview: dash, PublicURL: cfg.PublicURL, Log: log, Now: opts.Now,
+		Metrics: ins.requests, MetricsHandler: metricsHandler, MetricsToken: metricsToken})
 	app.Dashboard = dash
 	return app, nil
+}
+
+// holdSweep is how often serve releases reservations past their expiry (a hung answer's,
+// or one left by a replica that died): a lapsed hold is otherwise only released when its
+// account sends again, and until then it hides money from the balance and the ledger check.
+const holdSweep = 30 * time.Second
+
+// holdReleaser is what the reservation sweep needs of the store.
+type holdReleaser interface {
+	ReleaseReservations(ctx context.Context, expiredBy, createdBefore time.Time) (store.ReleasedReservations, error)
+}
+
+// sweepHolds releases lapsed reservations every period until ctx ends.
+func sweepHolds(ctx context.Context, st holdReleaser, period time.Duration, log *slog.Logger) {
+	t := time.NewTicker(period)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			releaseHolds(ctx, st, time.Now().UTC(), time.Time{}, log)
+		}
+	}
+}
+
+// releaseHolds releases the reservations lapsed by now or made before createdBefore.
+func releaseHolds(ctx context.Context, st holdReleaser, now, createdBefore time.Time, log *slog.Logger) {
+	got, err := st.ReleaseReservations(ctx, now, createdBefore)
+	switch {
+	case err != nil && ctx.Err() == nil:
+		log.Error("release lapsed reservations", "err", err)
+	case got.Count > 0:
+		log.Warn("released reservations no answer settled", "reservations", got.Count, "accounts", got.Accounts,
+			"micro_usd", got.Micro, "at_start", !createdBefore.IsZero())
+	}
 }
 
 // sessionSweep is how often serve deletes expired dashboard sessions and links.

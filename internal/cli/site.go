@@ -110,6 +110,9 @@ func cmdCrawl(ctx context.Context, args []string, env Env) error {
 		if _, err := crawl.NormalizeURL(start); err != nil {
 			return usagef("crawl: %q is not an http or https URL with a host", start)
 		}
+		if err := checkStartAddress(ctx, start, *allowPrivate); err != nil {
+			return err
+		}
 	}
 	st, err := c.openAccount(ctx, *id)
 	if err != nil {
@@ -119,6 +122,11 @@ func cmdCrawl(ctx context.Context, args []string, env Env) error {
 	site, err := crawlSite(ctx, st, *id, *siteID, start)
 	if err != nil {
 		return err
+	}
+	if start == "" {
+		if err := checkStartAddress(ctx, site.URL, *allowPrivate); err != nil {
+			return err
+		}
 	}
 	cr := crawl.New(st, crawl.Options{MaxPages: *maxPages, AllowPrivate: *allowPrivate}, c.logger())
 	bar := newProgressBar(env.Stderr)
@@ -130,6 +138,7 @@ func cmdCrawl(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return err
 	}
+	blockedHint(env.Stderr, res.SkippedBy["blocked"], *allowPrivate)
 	return c.print(res)
 }
 

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/mail"
 	"net/netip"
 	"net/url"
@@ -33,10 +34,23 @@ type Config struct {
 	CrawlAllowPrivate bool           // SVC_CRAWL_ALLOW_PRIVATE
 	CrawlInterval     time.Duration  // SVC_CRAWL_INTERVAL: re-crawl age inside serve; 0 turns it off
 	CrawlMaxPages     int            // SVC_CRAWL_MAX_PAGES: page budget of one crawl
+	RetentionDays     int            // SVC_RETENTION_DAYS: widget conversations idle longer are deleted; 0 = off
 	LogLevel          slog.Level     // SVC_LOG_LEVEL
 	LogFormat         string         // SVC_LOG_FORMAT: text or json
 	ShutdownTimeout   time.Duration  // SVC_SHUTDOWN_TIMEOUT
+	// MetricsAddr is the listen address of a separate /metrics server (SVC_METRICS_ADDR,
+	// --metrics-addr); MetricsToken the bearer token /metrics requires (SVC_METRICS_TOKEN).
+	// With neither, /metrics is not served; with only the token, the main listener serves it.
+	MetricsAddr  string
+	MetricsToken string
 }
+
+// MinMetricsToken is the shortest SVC_METRICS_TOKEN accepted: the token guards a page that
+// shows traffic and spend, and a short one could be guessed.
+const MinMetricsToken = 16
+
+// MetricsEnabled reports whether /metrics is served at all.
+func (c *Config) MetricsEnabled() bool { return c.MetricsAddr != "" || c.MetricsToken != "" }
 
 // Defaults.
 const (
@@ -90,6 +104,9 @@ func Load(getenv func(string) string) (Config, error) {
 		ShutdownTimeout: 10 * time.Second,
 		CrawlInterval:   DefaultCrawlInterval,
 		CrawlMaxPages:   DefaultCrawlMaxPages,
+		MetricsAddr:     strings.TrimSpace(getenv("SVC_METRICS_ADDR")),
+		// Secrets pasted into environment files often carry a trailing newline.
+		MetricsToken: strings.TrimSpace(getenv("SVC_METRICS_TOKEN")),
 	}
 	if v := getenv("SVC_CRAWL_INTERVAL"); v != "" {
 		d, err := parseInterval(v)
@@ -118,6 +135,13 @@ func Load(getenv func(string) string) (Config, error) {
 			return c, fmt.Errorf("SVC_CRAWL_MAX_PAGES: want a whole number from 1 to %d, not %q", MaxCrawlPages, v)
 		}
 		c.CrawlMaxPages = n
+	}
+	if v := getenv("SVC_RETENTION_DAYS"); v != "" {
+		n, err := ParseRetentionDays(v)
+		if err != nil {
+			return c, fmt.Errorf("SVC_RETENTION_DAYS: %w", err)
+		}
+		c.RetentionDays = n
 	}
 	if v := getenv("SVC_CRAWL_ALLOW_PRIVATE"); v != "" {
 		c.CrawlAllowPrivate = v == "1" || strings.EqualFold(v, "true")
@@ -189,6 +213,7 @@ func (c *Config) ServeFlags(fs *flag.FlagSet) {
 	fs.StringVar(&c.LLMProvider, "llm-provider", c.LLMProvider, "answer engine: builtin, openai or anthropic (env SVC_LLM_PROVIDER)")
 	fs.StringVar(&c.LLMBaseURL, "llm-base-url", c.LLMBaseURL, "the provider's API base URL (env SVC_LLM_BASE_URL)")
 	fs.StringVar(&c.LLMModel, "llm-model", c.LLMModel, "model that writes replies (env SVC_LLM_MODEL)")
+	fs.StringVar(&c.MetricsAddr, "metrics-addr", c.MetricsAddr, "listen address of a separate /metrics server (env SVC_METRICS_ADDR)")
 	fs.StringVar(&c.LLMSmallModel, "llm-small-model", c.LLMSmallModel, "model that plans, checks and summarises (env SVC_LLM_SMALL_MODEL)")
 }
 
@@ -238,6 +263,26 @@ func (c *Config) Validate() error {
 	}
 	if c.ShutdownTimeout <= 0 {
 		return fmt.Errorf("SVC_SHUTDOWN_TIMEOUT must be positive")
+	}
+	if err := c.validateMetrics(); err != nil {
+		return err
+	}
+	return nil
+}
+
+// validateMetrics checks SVC_METRICS_ADDR and SVC_METRICS_TOKEN.
+func (c *Config) validateMetrics() error {
+	if c.MetricsToken != "" && len(c.MetricsToken) < MinMetricsToken {
+		return fmt.Errorf("SVC_METRICS_TOKEN must be at least %d characters (try: openssl rand -hex 32)", MinMetricsToken)
+	}
+	if c.MetricsAddr == "" {
+		return nil
+	}
+	if _, port, err := net.SplitHostPort(c.MetricsAddr); err != nil || port == "" {
+		return fmt.Errorf("SVC_METRICS_ADDR must be host:port, such as 127.0.0.1:9090, not %q", c.MetricsAddr)
+	}
+	if c.MetricsAddr == c.Addr {
+		return fmt.Errorf("SVC_METRICS_ADDR must differ from the listen address %s; leave it empty to serve /metrics there behind SVC_METRICS_TOKEN", c.Addr)
 	}
 	return nil
 }

@@ -210,6 +210,12 @@ func (r *run) seeds(ctx context.Context, start, site *url.URL) []task {
 		maps = []string{root.String()}
 	}
 	for _, m := range maps {
+		// robots.txt may name a sitemap on any host, but the crawl stays on the site's host
+		// and subdomains; the fetch client checks an index's children the same way.
+		if u, err := url.Parse(m); err != nil || !r.scope.contains(u) {
+			r.c.log.Info("sitemap on another host skipped", "site", r.site.ID, "url", m)
+			continue
+		}
 		urls, err := r.client.Sitemap(ctx, m, r.c.opts.MaxQueue)
 		if err != nil {
 			r.c.log.Debug("sitemap skipped", "url", m, "err", err)
@@ -287,6 +293,9 @@ func (r *run) follow(l *url.URL) (*url.URL, bool) {
 }
 
 func (r *run) record(o outcome, res *Result) {
+	if r.c.opts.Metrics != nil {
+		r.c.opts.Metrics.CrawlPage(o.result())
+	}
 	switch {
 	case o.updated:
 		res.Updated++

@@ -17,6 +17,8 @@ type Options struct {
 	MaxRedirects int           // default 5
 	AllowPrivate bool          // loopback and private addresses (intranets, tests)
 	UserAgent    string        // default "svc-crawler/1.0"
+	// Metrics counts the pages fetched, as they are; may be nil.
+	Metrics PageCounter
 }
 
 // Defaults of Options.

@@ -236,8 +236,11 @@ func (s *Server) renderError(w http.ResponseWriter, r *http.Request, c *reqCtx, 
 			w.Header().Set("Retry-After", fmt.Sprint(int(e.RetryAfter.Seconds()+0.999)))
 		}
 	default:
-		if r.Context().Err() != nil {
-			// The client went away: nothing to render, nothing went wrong here.
+		if errs.ClientGone(r.Context(), err) {
+			// The client went away: nothing went wrong here. A half-closed client can still
+			// read, so it gets nginx's 499 ("client closed request", as the API answers)
+			// rather than an empty 200 that would pass for success.
+			w.WriteHeader(499)
 			return
 		}
 		s.log.Error("dashboard request failed", slog.String("path", r.URL.Path), slog.Any("err", err))

@@ -62,6 +62,7 @@ func (s *Server) routes() http.Handler {
 	s.profileRoutes(rt)
 	s.overviewRoutes(rt)
 	s.conversationRoutes(rt)
+	s.visitorDataRoutes(rt)
 	s.reviewRoutes(rt)
 	s.kbRoutes(rt)
 	s.assistantRoutes(rt)

@@ -6,6 +6,7 @@ type Store interface {
 	profileStore
 	overviewStore
 	conversationsStore
+	visitorDataStore
 	reviewStore
 	kbStore
 	assistantStore

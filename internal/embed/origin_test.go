@@ -13,7 +13,11 @@ func TestOriginHost(t *testing.T) {
 		{"HTTPS://A.Example.COM", "a.example.com"},
 		{"https://example.com.", "example.com"},
 		{"https://xn--bcher-kva.de", "xn--bcher-kva.de"},
-		{"https://bücher.de", "xn--bcher-kva.de"},
+		{"https://bücher.de", ""}, // browsers send an IDN as punycode: raw Unicode is no browser's
+		{"https://ｅｘａｍｐｌｅ.com", ""},
+		{"https://example.com\u00a0", ""},
+		{"https://exa\tmple.com", ""},
+		{"https://example.com\x00", ""},
 		{"http://127.0.0.1:8080", "127.0.0.1"},
 		{"http://[::1]:3000", "[::1]"},
 		{"http://[0:0::1]", "[::1]"},
@@ -49,6 +53,35 @@ func TestOriginHost(t *testing.T) {
 		got, ok := OriginHost(tc.in)
 		if ok != (tc.want != "") || got != tc.want {
 			t.Errorf("OriginHost(%q) = %q, %v; want %q", tc.in, got, ok, tc.want)
+		}
+	}
+}
+
+// The origin echoed in Access-Control-Allow-Origin is rebuilt from its parts, never copied
+// from the request: lower-case scheme, canonical ASCII host, and a port only when it is not
+// the scheme's default.
+func TestCanonicalOrigin(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"https://example.com", "https://example.com"},
+		{"https://a.example.com:8443", "https://a.example.com:8443"},
+		{"HTTPS://A.Example.COM", "https://a.example.com"},
+		{"https://example.com:443", "https://example.com"},
+		{"http://example.com:80", "http://example.com"},
+		{"http://example.com:443", "http://example.com:443"},
+		{"https://example.com:08443", "https://example.com:8443"},
+		{"https://example.com.", "https://example.com."},
+		{"https://xn--bcher-kva.de", "https://xn--bcher-kva.de"},
+		{"http://[0:0::1]:3000", "http://[::1]:3000"},
+		{"http://127.0.0.1:8080", "http://127.0.0.1:8080"},
+		{"https://bücher.de", ""},
+		{"https://example.com/", ""},
+		{"null", ""},
+		{"https://example.com\r\n", ""},
+	}
+	for _, tc := range tests {
+		got, ok := CanonicalOrigin(tc.in)
+		if ok != (tc.want != "") || got != tc.want {
+			t.Errorf("CanonicalOrigin(%q) = %q, %v; want %q", tc.in, got, ok, tc.want)
 		}
 	}
 }

@@ -8,11 +8,15 @@ import (
 
 // SurgeOptions tunes surge protection; a zero or negative field takes its default.
 type SurgeOptions struct {
-	Window   time.Duration // bucket length; default 1 minute
-	Floor    int           // a bucket above max(Floor, Factor×baseline) is a spike; default 20
-	Factor   float64       // default 4
-	Alpha    float64       // EWMA weight of a finished bucket in the baseline (at most 1); default 0.2
-	Cooldown time.Duration // stay in surge this long after the last spiking bucket; default 10 minutes
+	Window time.Duration // bucket length; default 1 minute
+	Floor  int           // a bucket above max(Floor, Factor×baseline) is a spike; default 20
+	Factor float64       // default 4
+	// PerAddress is the questions a client address may ask in a bucket at a human pace;
+	// default 6. A bucket is a spike only when more than Floor/2 of its questions came
+	// beyond that pace (see Surge).
+	PerAddress int
+	Alpha      float64       // EWMA weight of a finished bucket in the baseline (at most 1); default 0.2
+	Cooldown   time.Duration // stay in surge this long after the last spiking bucket; default 10 minutes
 }
 
 const (
@@ -24,6 +28,8 @@ const (
 	// least maxCatchUp windows, so forgetting loses no baseline worth keeping); a token in
 	// surge is kept until the surge ends.
 	surgeIdle = time.Hour
+	// maxAddresses bounds the distinct addresses remembered per token and bucket.
+	maxAddresses = 4096
 	// sweepEvery is how often Observe looks for idle tokens.
 	sweepEvery = time.Minute
 )
@@ -37,6 +43,9 @@ func (o SurgeOptions) withDefaults() SurgeOptions {
 	}
 	if o.Factor <= 0 {
 		o.Factor = 4
+	}
+	if o.PerAddress <= 0 {
+		o.PerAddress = 6
 	}
 	if o.Alpha <= 0 || o.Alpha > 1 {
 		o.Alpha = 0.2
@@ -54,6 +63,16 @@ func (o SurgeOptions) withDefaults() SurgeOptions {
 // and the widget answers from the cache only, so an attack (or a runaway script on the
 // owner's page) cannot spend the owner's money. Buckets that fall in a surge are not folded
 // into the baseline, so a long attack never becomes normal; the surge ends by itself.
+//
+// A crowd is not an attack. People read an answer before they type the next question, one
+// every 15-20 seconds at the very most (4 a minute), so a bucket is a spike only when, beside
+// exceeding the threshold, more than Floor/2 of its questions came from addresses past
+// PerAddress questions: 40 or 500 shoppers at a launch, each on an address of their own, add
+// nothing to that excess, while a script is held to 30 requests a minute per address by the
+// embed surface and spends its excess at once, even hidden in a crowd. A script spread over
+// so many addresses that each stays at a human pace looks like a crowd, and is left to the
+// token's daily budget and its 60 new answers a minute. Addresses are counted up to
+// maxAddresses a bucket; questions from addresses past that add no excess.
 //
 // Time comes only from the callers' now, never the clock. A Surge is safe for concurrent
 // use; one mutex is enough since each call does a few arithmetic steps.
@@ -73,6 +92,10 @@ type surgeState struct {
 	baseline float64   // EWMA of finished buckets outside surges
 	until    int64     // in surge while now is before this; 0 if never
 	lastSeen time.Time // the latest question
+	// addrs counts the current bucket's questions per client address, and excess those
+	// asked past PerAddress.
+	addrs  map[string]int
+	excess int
 }
 
 // NewSurge returns a detector with o's settings, defaults filled in.
@@ -80,9 +103,10 @@ func NewSurge(o SurgeOptions) *Surge {
 	return &Surge{opt: o.withDefaults(), tokens: make(map[int64]*surgeState)}
 }
 
-// Observe counts one question on the token at now and reports whether the token is in surge,
-// counting this question: the one that makes the bucket spike is already answered from cache.
-func (s *Surge) Observe(tokenID int64, now time.Time) bool {
+// Observe counts one question on the token from the client address addr (any stable key of
+// it; "" counts as one address) at now and reports whether the token is in surge, counting
+// this question: the one that makes the bucket spike is already answered from cache.
+func (s *Surge) Observe(tokenID int64, addr string, now time.Time) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.sweep(now)
@@ -94,10 +118,19 @@ func (s *Surge) Observe(tokenID int64, now time.Time) bool {
 	}
 	st.advance(k, &s.opt)
 	st.count++
+	if st.addrs == nil {
+		st.addrs = make(map[string]int)
+	}
+	if n, seen := st.addrs[addr]; seen || len(st.addrs) < maxAddresses {
+		st.addrs[addr] = n + 1
+		if n+1 > s.opt.PerAddress {
+			st.excess++
+		}
+	}
 	if now.After(st.lastSeen) {
 		st.lastSeen = now
 	}
-	if st.count > st.threshold(&s.opt) {
+	if st.count > st.threshold(&s.opt) && st.excess > s.opt.Floor/2 {
 		end := (st.bucket+1)*int64(s.opt.Window) + int64(s.opt.Cooldown)
 		st.until = max(st.until, end)
 	}
@@ -148,7 +181,8 @@ func (st *surgeState) advance(k int64, o *SurgeOptions) {
 			st.baseline *= 1 - o.Alpha
 		}
 	}
-	st.bucket, st.count = k, 0
+	st.bucket, st.count, st.excess = k, 0, 0
+	clear(st.addrs)
 }
 
 // threshold is max(Floor, Factor×baseline) rounded down: a whole count exceeds the real

@@ -18,7 +18,7 @@ func feed(s *Surge, token int64, from, minutes, perMinute int) bool {
 	for m := from; m < from+minutes; m++ {
 		for i := range perMinute {
 			at := minute(m).Add(time.Duration(i) * time.Minute / time.Duration(perMinute))
-			if s.Observe(token, at) {
+			if s.Observe(token, "", at) {
 				surged = true
 			}
 		}
@@ -37,7 +37,7 @@ func warm(t *testing.T, s *Surge) {
 
 func TestSurgeDefaults(t *testing.T) {
 	got := NewSurge(SurgeOptions{Floor: -1, Alpha: 1.5}).opt
-	want := SurgeOptions{Window: time.Minute, Floor: 20, Factor: 4, Alpha: 0.2, Cooldown: 10 * time.Minute}
+	want := SurgeOptions{Window: time.Minute, Floor: 20, Factor: 4, PerAddress: 6, Alpha: 0.2, Cooldown: 10 * time.Minute}
 	if got != want {
 		t.Fatalf("defaults = %+v, want %+v", got, want)
 	}
@@ -70,12 +70,12 @@ func TestSurgeSteadyTrafficBelowFloorNeverTriggers(t *testing.T) {
 func TestSurgeSpikeTriggersWithinBucket(t *testing.T) {
 	s := NewSurge(SurgeOptions{})
 	for i := 1; i <= 20; i++ {
-		if s.Observe(1, t0.Add(time.Duration(i)*time.Second)) {
+		if s.Observe(1, "", t0.Add(time.Duration(i)*time.Second)) {
 			t.Fatalf("question %d of a fresh token surged; the floor is 20", i)
 		}
 	}
 	at := t0.Add(21 * time.Second)
-	if !s.Observe(1, at) {
+	if !s.Observe(1, "", at) {
 		t.Fatal("the 21st question in one minute did not surge")
 	}
 	if !s.Active(1, at) {
@@ -102,7 +102,7 @@ func TestSurgeBaselineRaisesThreshold(t *testing.T) {
 			}
 			first := 0
 			for i := 1; i <= tc.burst; i++ {
-				if s.Observe(1, minute(30).Add(time.Duration(i)*time.Millisecond)) && first == 0 {
+				if s.Observe(1, "", minute(30).Add(time.Duration(i)*time.Millisecond)) && first == 0 {
 					first = i
 				}
 			}
@@ -130,7 +130,7 @@ func TestSurgeRecoversAfterCooldown(t *testing.T) {
 			t.Errorf("Active at %s = %v, want %v", tc.at.Format(time.TimeOnly), got, tc.want)
 		}
 	}
-	if s.Observe(1, minute(11)) {
+	if s.Observe(1, "", minute(11)) {
 		t.Error("the first question after the cooldown surged")
 	}
 }
@@ -205,7 +205,7 @@ func TestSurgeTokensAreIndependent(t *testing.T) {
 	if !s.Active(2, minute(31)) {
 		t.Fatal("token 2 not in surge after 100 questions in a minute")
 	}
-	if s.Active(1, minute(31)) || s.Observe(1, minute(31)) {
+	if s.Active(1, minute(31)) || s.Observe(1, "", minute(31)) {
 		t.Fatal("token 2's surge reached token 1")
 	}
 	if th := s.Threshold(1, minute(31)); th != 47 {
@@ -218,7 +218,7 @@ func TestSurgeTokensAreIndependent(t *testing.T) {
 
 func TestSurgeReadsDoNotCount(t *testing.T) {
 	s := NewSurge(SurgeOptions{})
-	s.Observe(1, t0)
+	s.Observe(1, "", t0)
 	for range 100 {
 		s.Active(1, t0)
 		s.Threshold(1, minute(5))
@@ -233,8 +233,8 @@ func TestSurgeReadsDoNotCount(t *testing.T) {
 
 func TestSurgeClockSteppingBackCountsInCurrentBucket(t *testing.T) {
 	s := NewSurge(SurgeOptions{})
-	s.Observe(1, minute(5))
-	s.Observe(1, minute(4))
+	s.Observe(1, "", minute(5))
+	s.Observe(1, "", minute(4))
 	st := s.tokens[1]
 	if st.bucket != s.bucketOf(minute(5)) || st.count != 2 || st.baseline != 0 {
 		t.Fatalf("state after a step back = %+v, want bucket of minute 5 with 2 questions", *st)
@@ -243,10 +243,10 @@ func TestSurgeClockSteppingBackCountsInCurrentBucket(t *testing.T) {
 
 func TestSurgeSweepsIdleTokens(t *testing.T) {
 	s := NewSurge(SurgeOptions{Cooldown: 3 * time.Hour})
-	s.Observe(1, t0)         // idle afterwards
-	feed(s, 2, 0, 1, 30)     // spikes: in surge until 13:01
-	s.Observe(3, minute(59)) // recent
-	s.Observe(4, minute(61)) // an hour and a minute on: sweeps
+	s.Observe(1, "", t0)         // idle afterwards
+	feed(s, 2, 0, 1, 30)         // spikes: in surge until 13:01
+	s.Observe(3, "", minute(59)) // recent
+	s.Observe(4, "", minute(61)) // an hour and a minute on: sweeps
 	if _, ok := s.tokens[1]; ok {
 		t.Error("token idle for over an hour was kept")
 	}
@@ -255,7 +255,7 @@ func TestSurgeSweepsIdleTokens(t *testing.T) {
 			t.Errorf("token %d was swept while in surge or recently used", id)
 		}
 	}
-	s.Observe(4, minute(181)) // token 2's surge is over, token 3 idle too
+	s.Observe(4, "", minute(181)) // token 2's surge is over, token 3 idle too
 	if len(s.tokens) != 1 {
 		t.Errorf("after every other token went idle, %d tokens are kept, want 1", len(s.tokens))
 	}
@@ -271,7 +271,7 @@ func TestSurgeConcurrentObserve(t *testing.T) {
 	for w := range workers {
 		wg.Go(func() {
 			for i := range each {
-				s.Observe(int64(w%2), t0.Add(time.Duration(i)*time.Millisecond))
+				s.Observe(int64(w%2), "", t0.Add(time.Duration(i)*time.Millisecond))
 				s.Active(int64(w%2), t0)
 				s.Threshold(int64(w%2), t0)
 			}
@@ -286,4 +286,60 @@ func TestSurgeConcurrentObserve(t *testing.T) {
 			t.Errorf("token %d not in surge after 800 questions in a minute over a floor of 500", id)
 		}
 	}
+}
+
+// A launch is not an attack: crowds of real visitors, each from an address of their own and
+// asking at a human pace, never trip surge protection from a cold start (no baseline), while
+// scripts are caught within their first minute however they spread over a few addresses.
+func TestSurgeTellsACrowdFromAScript(t *testing.T) {
+	t.Parallel()
+	type wave struct {
+		addresses, perAddress int // in one minute, from a token with no history
+	}
+	for _, tc := range []struct {
+		name  string
+		waves []wave
+		surge bool
+	}{
+		{"40 shoppers at once, one question each", []wave{{40, 1}}, false},
+		{"40 shoppers, two questions each", []wave{{40, 2}}, false},
+		{"500 shoppers, three questions each", []wave{{500, 3}}, false},
+		{"an office of 5 behind one address, 3 each", []wave{{1, 15}}, false},
+		{"a crowd that grows for an hour", []wave{{20, 2}, {60, 2}, {150, 2}, {400, 3}}, false},
+		{"a script on one address at the surface's 30 a minute", []wave{{1, 30}}, true},
+		{"a script on five addresses", []wave{{5, 30}}, true},
+		{"a script hidden in a crowd", []wave{{40, 1}, {3, 30}}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := NewSurge(SurgeOptions{})
+			surged := false
+			for m, w := range tc.waves {
+				n := w.addresses * w.perAddress
+				for i := range n {
+					addr := "addr-" + string(rune('A'+i%w.addresses%26)) + "-" + itoa(i%w.addresses) + "-" + itoa(m)
+					if tc.name == "a script hidden in a crowd" && m == 1 {
+						// the crowd goes on while the script runs
+						s.Observe(1, "crowd-"+itoa(i), minute(m).Add(time.Duration(i)*time.Millisecond))
+					}
+					if s.Observe(1, addr, minute(m).Add(time.Duration(i)*time.Millisecond)) {
+						surged = true
+					}
+				}
+			}
+			if surged != tc.surge {
+				t.Fatalf("surge = %v, want %v", surged, tc.surge)
+			}
+		})
+	}
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var b []byte
+	for ; n > 0; n /= 10 {
+		b = append([]byte{byte('0' + n%10)}, b...)
+	}
+	return string(b)
 }

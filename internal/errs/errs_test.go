@@ -1,6 +1,7 @@
 package errs
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"testing"
@@ -40,5 +41,31 @@ func TestWithKeyAndAs(t *testing.T) {
 	}
 	if !errors.Is(Wrap(TooMany, "x", errors.ErrUnsupported).WithKey("k"), errors.ErrUnsupported) {
 		t.Error("WithKey lost the cause")
+	}
+}
+
+func TestClientGone(t *testing.T) {
+	live := context.Background()
+	gone, cancel := context.WithCancel(context.Background())
+	cancel()
+	wrapped := fmt.Errorf("authenticate: get account: %w", context.Canceled)
+	tests := []struct {
+		name string
+		ctx  context.Context
+		err  error
+		want bool
+	}{
+		{"cancelled request", gone, wrapped, true},
+		{"deadline", gone, fmt.Errorf("search: %w", context.DeadlineExceeded), true},
+		{"live request, inner timeout", live, fmt.Errorf("provider: %w", context.DeadlineExceeded), false},
+		{"live request, inner cancel", live, wrapped, false},
+		{"cancelled request, real failure", gone, errors.New("disk I/O error"), false},
+		{"client error kind", gone, Wrap(BadRequest, "The body could not be read.", context.Canceled), false},
+		{"no error", gone, nil, false},
+	}
+	for _, tc := range tests {
+		if got := ClientGone(tc.ctx, tc.err); got != tc.want {
+			t.Errorf("%s: ClientGone = %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }

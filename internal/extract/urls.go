@@ -6,7 +6,8 @@ import (
 )
 
 // resolveURL makes ref absolute against base and drops its fragment. It returns "" for
-// references that are not web links (javascript:, mailto:, data:, "#") or do not parse.
+// references that are not web links (javascript:, mailto:, data:, "#", "http:" without a
+// host) or do not parse.
 // Without a base a relative reference cannot be made absolute and is returned as written.
 func resolveURL(base *url.URL, ref string) string {
 	ref = strings.TrimSpace(ref)
@@ -23,6 +24,9 @@ func resolveURL(base *url.URL, ref string) string {
 	u.Fragment, u.RawFragment = "", ""
 	switch strings.ToLower(u.Scheme) {
 	case "http", "https":
+		if u.Host == "" {
+			return "" // "http:" or "https:/x" is absolute yet names no site: no link
+		}
 		return u.String()
 	case "":
 		if base == nil {

@@ -150,7 +150,8 @@ func productToken(v string) string {
 
 // normalizeRobotsPath puts a rule path or a request path into one canonical
 // percent-encoded form, so the two compare as RFC 9309 §2.2.2 intends:
-// non-ASCII bytes, controls and spaces are percent-encoded, escapes use
+// non-ASCII bytes, controls, spaces and a '%' that starts no escape are
+// percent-encoded, escapes use
 // upper-case hex, and escapes of unreserved characters ("%7E", "%41") are
 // decoded. "*" and "$" are left alone (they are the rule syntax).
 func normalizeRobotsPath(p string) string {
@@ -170,7 +171,10 @@ func normalizeRobotsPath(p string) string {
 				b.WriteByte(hex[v&0xF])
 			}
 			i += 2
-		case c >= 0x80 || c <= 0x20 || c == 0x7F:
+		case c >= 0x80 || c <= 0x20 || c == 0x7F || c == '%':
+			// A '%' that starts no escape is a literal percent sign: written as "%25",
+			// as a URL's escaped path has it, and so that normalising twice cannot read
+			// it as the start of an escape ("/%4%41" → "/%254A", not "/%4A" → "/J").
 			b.WriteByte('%')
 			b.WriteByte(hex[c>>4])
 			b.WriteByte(hex[c&0xF])

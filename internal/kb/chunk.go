@@ -33,8 +33,12 @@ func chunkBlocks(title string, blocks []block) []piece {
 	}
 	c.flush()
 	if c.orphan != "" && c.orphan != title {
-		// A trailing heading with no text under it is still content ("Free returns").
-		c.out = append(c.out, piece{heading: c.orphan, text: c.orphan})
+		// A trailing heading with no text under it is still content ("Free returns"). One
+		// as long as a paragraph (a whole text marked up as <h1>) is cut like one, so that
+		// no chunk exceeds chunkMax.
+		for _, part := range splitLong(c.orphan, chunkTarget, chunkMax) {
+			c.out = append(c.out, piece{heading: c.orphan, text: part})
+		}
 	}
 	return c.out
 }

@@ -59,6 +59,14 @@ type Deps struct {
 	Interval time.Duration
 	// Texts is the catalog the mails are worded from; the embedded one when nil.
 	Texts *i18n.Catalog
+	// Metrics counts failed attempts; may be nil.
+	Metrics Metrics
+}
+
+// Metrics is what the worker reports to the service's metrics.
+type Metrics interface {
+	// OutboxFailed counts a failed attempt at a notice of kind; final when it was given up.
+	OutboxFailed(kind string, final bool)
 }
 
 // Worker delivers the outbox. Several workers, in one process or several, may run on the
@@ -72,6 +80,7 @@ type Worker struct {
 	interval  time.Duration
 	texts     *mailTexts
 	kick      chan struct{}
+	metrics   Metrics
 }
 
 // NewWorker builds a worker; Store and Sender are required.
@@ -81,7 +90,7 @@ func NewWorker(d Deps) *Worker {
 	}
 	w := &Worker{store: d.Store, sender: d.Sender, log: d.Log, now: d.Now,
 		publicURL: strings.TrimRight(strings.TrimSpace(d.PublicURL), "/"), interval: d.Interval,
-		kick: make(chan struct{}, 1)}
+		kick: make(chan struct{}, 1), metrics: d.Metrics}
 	if w.log == nil {
 		w.log = slog.New(slog.DiscardHandler)
 	}
@@ -193,6 +202,9 @@ func (w *Worker) deliver(ctx context.Context, n store.Notice) (sent bool, err er
 func (w *Worker) failed(ctx context.Context, log *slog.Logger, n store.Notice, cause error) error {
 	attempts := n.Attempts + 1
 	final := IsPermanent(cause) || attempts >= MaxAttempts
+	if w.metrics != nil {
+		w.metrics.OutboxFailed(n.Kind, final)
+	}
 	now := w.now()
 	next := now
 	if !final {

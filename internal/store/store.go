@@ -204,6 +204,13 @@ type Reservation struct {
 	ExpiresAt    time.Time
 }
 
+// ReleasedReservations counts what ReleaseReservations freed.
+type ReleasedReservations struct {
+	Count    int
+	Micro    int64
+	Accounts int
+}
+
 // SummaryUpdate replaces a conversation's summary in the transaction of a turn.
 type SummaryUpdate struct {
 	Text    string
@@ -254,6 +261,11 @@ type Turn struct {
 	// fails for money.
 	ReservationID int64
 	Capped        int64
+	// OverdraftMicro, with ReservationID, lets the settled charge take the free balance down
+	// to -OverdraftMicro instead of 0 before the rest is capped: a hold sized from what turns
+	// usually cost (not the worst case) may then be exceeded by up to one more hold, which
+	// the account owes, rather than written off.
+	OverdraftMicro int64
 	// Extra are further usage events of the turn (the context summary), each charged and
 	// recorded like Charge but never counted against the quota.
 	Extra []Charge
@@ -736,6 +748,10 @@ type Billing interface {
 	Reserve(ctx context.Context, accountID, amountMicro int64, ttl time.Duration, budget *TokenBudget) (Reservation, error)
 	// Release gives a reservation back; releasing one that is gone is not an error.
 	Release(ctx context.Context, accountID, reservationID int64) error
+	// ReleaseReservations releases, across every account, the reservations that expired at
+	// or before expiredBy and those created before createdBefore (the start of a process that
+	// knows no earlier one is alive; zero releases none by age), and reports what it freed.
+	ReleaseReservations(ctx context.Context, expiredBy, createdBefore time.Time) (ReleasedReservations, error)
 	// UsageCalls returns the provider calls recorded for a usage event, in call order.
 	UsageCalls(ctx context.Context, accountID, eventID int64) ([]CallUsage, error)
 	// ChargeUsage records one usage event that belongs to no conversation (a marketing or
@@ -761,6 +777,9 @@ type Store interface {
 	Outbox
 	Users
 	Dashboard
+	Monitoring
+	LedgerChecker
+	Privacy
 	Ping(ctx context.Context) error
 	Close() error
 }

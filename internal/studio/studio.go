@@ -148,10 +148,7 @@ func (s *Service) callModel(ctx context.Context, a store.Account, req llm.Reques
 	for _, m := range req.Messages {
 		in += s.eng.CountTokens(m.Content)
 	}
-	r, err := s.st.Reserve(ctx, a.ID, billing.Cost(in, req.MaxTokens, a.InputRate, a.OutputRate), reserveTTL, nil)
-	if errors.Is(err, store.ErrInsufficientBalance) {
-		return resp, 0, false, errNoBalance
-	}
+	r, err := s.reserve(ctx, a, billing.Cost(in, req.MaxTokens, a.InputRate, a.OutputRate))
 	if err != nil {
 		return resp, 0, false, err
 	}
@@ -168,6 +165,35 @@ func (s *Service) callModel(ctx context.Context, a store.Account, req llm.Reques
 		return resp, 0, false, fmt.Errorf("model generation: %w", err)
 	}
 	return resp, r.ID, true, nil
+}
+
+// errContended refuses a generation while the account's other answers in progress hold the
+// balance it has: the account is funded, so it is asked to retry rather than to top up.
+var errContended = &errs.Error{Kind: errs.RateLimited, RetryAfter: 2 * time.Second,
+	Safe: "Other requests of this account are still running and hold its balance. Try again in a few seconds."}
+
+// reserve holds worst for a generation. A balance below the worst case is held whole when
+// nothing else holds any of it (the settle caps the charge at what was free), so a small
+// balance is spent rather than stranded; held by requests in progress, it is a retry.
+func (s *Service) reserve(ctx context.Context, a store.Account, worst int64) (store.Reservation, error) {
+	r, err := s.st.Reserve(ctx, a.ID, worst, reserveTTL, nil)
+	if !errors.Is(err, store.ErrInsufficientBalance) {
+		return r, err
+	}
+	now, err := s.st.GetAccount(ctx, a.ID)
+	switch {
+	case err != nil:
+		return r, err
+	case now.BalanceMicro <= 0:
+		return r, errNoBalance
+	case now.ReservedMicro > 0:
+		return r, errContended
+	}
+	r, err = s.st.Reserve(ctx, a.ID, now.BalanceMicro, reserveTTL, nil)
+	if errors.Is(err, store.ErrInsufficientBalance) {
+		return r, errContended // another request took it in between
+	}
+	return r, err
 }
 
 // release gives back a reservation that no settle took.

@@ -30,6 +30,7 @@ func (s *Service) SignIn(ctx context.Context, email, password, clientAddr, userA
 	}
 	if wait := s.blocked(keys); wait > 0 {
 		s.log.Info("sign-in throttled", "addr", clientAddr)
+		s.signInFailed("throttled")
 		return Signed{}, &ThrottledError{RetryAfter: wait}
 	}
 	u, err := s.st.UserByEmail(ctx, email)
@@ -46,6 +47,7 @@ func (s *Service) SignIn(ctx context.Context, email, password, clientAddr, userA
 			s.throttle.Fail(k, now)
 		}
 		s.log.Info("sign-in refused", "user", u.ID, "account", u.AccountID, "addr", clientAddr)
+		s.signInFailed("bad_credentials")
 		return Signed{}, badCredentials()
 	}
 	s.throttle.Reset(emailKey)

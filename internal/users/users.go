@@ -69,6 +69,8 @@ type Deps struct {
 	Log       *slog.Logger // nil: discard
 	// Kick, when set, wakes the outbox worker after a mail is queued.
 	Kick func()
+	// Metrics counts refused sign-ins; may be nil.
+	Metrics Metrics
 
 	// cost overrides the argon2id parameters; only this package's tests set it, because
 	// the real cost makes `go test -race` crawl.
@@ -83,6 +85,7 @@ type Service struct {
 	publicURL string
 	log       *slog.Logger
 	kick      func()
+	metrics   Metrics
 	params    argonParams
 	// verify is VerifyPassword; a test replaces it to see that every refused sign-in
 	// pays for one.
@@ -110,7 +113,7 @@ func New(d Deps) *Service {
 	if d.Store == nil {
 		panic("users: New needs a Store")
 	}
-	s := &Service{st: d.Store, throttle: d.Throttle, now: d.Now, log: d.Log, kick: d.Kick,
+	s := &Service{st: d.Store, throttle: d.Throttle, now: d.Now, log: d.Log, kick: d.Kick, metrics: d.Metrics,
 		publicURL: strings.TrimRight(strings.TrimSpace(d.PublicURL), "/"), params: defaultParams(),
 		verify: VerifyPassword}
 	if d.cost != nil {

@@ -183,7 +183,7 @@ func (s *Store) SaveTurn(ctx context.Context, t *store.Turn) error {
 			if c.AmountMicro == 0 {
 				continue
 			}
-			taken, balance, err := charge(ctx, tx, t.AccountID, c.AmountMicro, t.ReservationID != 0)
+			taken, balance, err := charge(ctx, tx, t.AccountID, c.AmountMicro, t.ReservationID != 0, t.OverdraftMicro)
 			if err != nil {
 				return err
 			}

@@ -102,12 +102,16 @@ func dsn(path string, pragmas []string, txlock string) string {
 	return "file:" + path + "?" + q.Encode()
 }
 
+// goMigrations are the migrations written in Go; they run with the SQL files, and restore
+// reads the newest version this binary knows from both.
+var goMigrations = []*goose.Migration{migration9}
+
 func (s *Store) migrate(ctx context.Context) error {
 	sub, err := fs.Sub(migrationFS, "migrations")
 	if err != nil {
 		return fmt.Errorf("migrations: %w", err)
 	}
-	p, err := goose.NewProvider(goose.DialectSQLite3, s.w, sub, goose.WithGoMigrations(migration9))
+	p, err := goose.NewProvider(goose.DialectSQLite3, s.w, sub, goose.WithGoMigrations(goMigrations...))
 	if err != nil {
 		return fmt.Errorf("migrations: %w", err)
 	}

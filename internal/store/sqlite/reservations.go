@@ -150,15 +150,20 @@ const chargeAttempts = 3
 
 // charge takes amount from the account's free balance (balance less reservations) and returns
 // what it took and the balance after. Uncapped, it takes all of amount or fails with
-// ErrInsufficientBalance. Capped, it takes at most what is free, possibly nothing. The balance
-// only moves through the conditional UPDATE, so it can never go below what reservations hold
-// nor below zero, whatever runs concurrently.
-func charge(ctx context.Context, tx *sql.Tx, accountID, amount int64, capped bool) (taken, balance int64, err error) {
+// ErrInsufficientBalance. Capped, it takes at most what is free plus overdraft, possibly
+// nothing: overdraft (zero or more, only with capped) is how far below zero the free balance
+// may go, the bound on what a settled hold can overdraw. The balance only moves through the
+// conditional UPDATE, so whatever runs concurrently it never goes below what reservations
+// hold less overdraft.
+func charge(ctx context.Context, tx *sql.Tx, accountID, amount int64, capped bool, overdraft int64) (taken, balance int64, err error) {
+	if !capped || overdraft < 0 {
+		overdraft = 0
+	}
 	want := amount
 	for range chargeAttempts {
 		err := tx.QueryRowContext(ctx, `UPDATE accounts SET balance_micro = balance_micro - ?
-			WHERE id = ? AND balance_micro - reserved_micro >= ? RETURNING balance_micro`,
-			want, accountID, want).Scan(&balance)
+			WHERE id = ? AND balance_micro - reserved_micro + ? >= ? RETURNING balance_micro`,
+			want, accountID, overdraft, want).Scan(&balance)
 		if err == nil {
 			return want, balance, nil
 		}
@@ -173,10 +178,49 @@ func charge(ctx context.Context, tx *sql.Tx, accountID, amount int64, capped boo
 			accountID).Scan(&free, &balance); err != nil {
 			return 0, 0, notFound(err, "charge")
 		}
-		if free <= 0 {
+		if free+overdraft <= 0 {
 			return 0, balance, nil
 		}
-		want = min(free, amount)
+		want = min(free+overdraft, amount)
 	}
 	return 0, 0, fmt.Errorf("charge: the free balance kept changing: %w", store.ErrConflict)
+}
+
+// ReleaseReservations implements store.Billing. Rows are deleted with RETURNING and each
+// account's column moved by what its deleted rows held, in one transaction, so a settle
+// racing with the sweep gives each amount back exactly once.
+func (s *Store) ReleaseReservations(ctx context.Context, expiredBy, createdBefore time.Time) (store.ReleasedReservations, error) {
+	var out store.ReleasedReservations
+	err := s.inTx(ctx, func(tx *sql.Tx) error {
+		out = store.ReleasedReservations{}
+		rows, err := tx.QueryContext(ctx, `DELETE FROM reservations WHERE expires_at <= ? OR created_at < ?
+			RETURNING account_id, amount_micro`, ts(expiredBy), ts(createdBefore))
+		if err != nil {
+			return fmt.Errorf("release reservations: %w", err)
+		}
+		held := map[int64]int64{}
+		for rows.Next() {
+			var account, amount int64
+			if err := rows.Scan(&account, &amount); err != nil {
+				rows.Close()
+				return fmt.Errorf("release reservations: %w", err)
+			}
+			held[account] += amount
+			out.Count++
+			out.Micro += amount
+		}
+		err = rows.Err()
+		rows.Close()
+		if err != nil {
+			return fmt.Errorf("release reservations: %w", err)
+		}
+		for account, amount := range held {
+			if err := unreserve(ctx, tx, account, amount); err != nil {
+				return err
+			}
+		}
+		out.Accounts = len(held)
+		return nil
+	})
+	return out, err
 }

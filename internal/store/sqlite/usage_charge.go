@@ -42,7 +42,7 @@ func (s *Store) ChargeUsage(ctx context.Context, accountID int64, c *store.Charg
 		}
 		var balance int64
 		if ch.AmountMicro > 0 {
-			taken, after, err := charge(ctx, tx, accountID, ch.AmountMicro, reservationID != 0)
+			taken, after, err := charge(ctx, tx, accountID, ch.AmountMicro, reservationID != 0, 0)
 			if err != nil {
 				return err
 			}

@@ -84,8 +84,10 @@ func Run(t *testing.T, open Opener) {
 		{"ResolveReview", testResolveReview},
 	}
 	tests = append(append(tests, embedTests...), outboxTests...)
-	tests = append(tests, catalogTests...)
+	tests = append(append(tests, catalogTests...), holdTests...)
 	tests = append(append(tests, usersTests()...), dashboardTests()...)
+	tests = append(tests, privacyTests...)
+	tests = append(tests, ledgerCheckTests...)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s := open(t, time.Now)
@@ -98,7 +100,10 @@ func Run(t *testing.T, open Opener) {
 		{"ReserveAndRelease", testReserveAndRelease},
 	}
 	clocked = append(append(clocked, embedClockedTests...), outboxClockedTests...)
+	clocked = append(clocked, holdClockedTests...)
+	clocked = append(clocked, monitoringClockedTests...)
 	clocked = append(append(clocked, usersClockedTests()...), dashboardClockedTests()...)
+	clocked = append(clocked, privacyClockedTests...)
 	for _, tc := range clocked {
 		t.Run(tc.name, func(t *testing.T) {
 			clock := &Clock{}
