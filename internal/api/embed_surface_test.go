@@ -279,7 +279,8 @@ func TestEmbedClientAddressIgnoresUntrustedForwarding(t *testing.T) {
 // address's own allowance.
 func TestEmbedTokenLockoutAttempt(t *testing.T) {
 	t.Parallel()
-	h := newHarnessWith(t, config.Config{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}})
+	// A stopped clock: the per-address allowance does not refill while the test runs slowly.
+	h := newClockedHarness(t, config.Config{TrustedProxies: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}}, newTestClock())
 	_, key := h.tenant(account.Settings{BalanceMicro: ptr(int64(5_000_000))})
 	tok, _ := h.createToken(key, url.Values{"domains": {"example.com"}})
 	for _, junk := range []widgetCall{

@@ -62,7 +62,7 @@ func FuzzRequestParams(f *testing.F) {
 			if !ok || (e.Kind != errs.BadRequest && e.Kind != errs.TooLarge) {
 				t.Fatalf("body %q, type %q: %v is not a client error", body, ct, err)
 			}
-			if e.Safe == "" || strings.IndexFunc(e.Safe, func(r rune) bool { return r < 0x20 }) >= 0 {
+			if e.Safe == "" || strings.IndexFunc(e.Safe, func(r rune) bool { return !unicode.IsPrint(r) && r != ' ' }) >= 0 {
 				t.Fatalf("body %q, type %q: message %q is not one printable line", body, ct, e.Safe)
 			}
 			return

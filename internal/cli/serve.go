@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"sync"
 	"time"
 
 	"svc/internal/account"
@@ -122,10 +123,16 @@ func cmdServe(ctx context.Context, args []string, env Env, seed bool) error {
 		return err
 	}
 	defer stopMetrics()
-	go app.sweepSessions(ctx)
+	// The periodic sweeps stop, and are waited for, before the store closes (these defers run
+	// before the store's): one still logging or writing after serve returned would race.
+	bctx, stopSweeps := context.WithCancel(ctx)
+	var sweeps sync.WaitGroup
+	sweeps.Add(2)
+	go func() { defer sweeps.Done(); app.sweepSessions(bctx) }()
+	go func() { defer sweeps.Done(); sweepHolds(bctx, st, holdSweep, log) }()
+	defer func() { stopSweeps(); sweeps.Wait() }()
 	// The retention sweep (SVC_RETENTION_DAYS) starts here; it ends before the store closes.
 	defer startRetention(ctx, st, c.cfg.RetentionDays, log)()
-	go sweepHolds(ctx, st, holdSweep, log)
 	// Crawls started from the dashboard end after the HTTP drain and release their sites'
 	// leases before the store closes (deferred earlier, so it runs later).
 	defer func() {

@@ -195,8 +195,8 @@ func (c *Crawler) Crawl(ctx context.Context, site store.Site, start string, prog
 	return res, nil
 }
 
-// seeds are the start URL, the site's own URL, and every in-scope URL of its sitemaps (from
-// robots.txt, else /sitemap.xml), which finds pages no link reaches.
+// seeds are the start URL, the site's own URL, and every in-scope URL of its in-scope
+// sitemaps (from robots.txt, else /sitemap.xml), which finds pages no link reaches.
 func (r *run) seeds(ctx context.Context, start, site *url.URL) []task {
 	out := []task{{u: start}}
 	r.seen[start.String()] = true

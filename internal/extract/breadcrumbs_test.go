@@ -49,6 +49,11 @@ func TestBreadcrumbs(t *testing.T) {
 			want: []Crumb{{"Start", "https://shop.test/"}, {"Lampen", ""}},
 		},
 		{
+			name: "a scheme without a host is no link",
+			html: `<ol class="breadcrumb"><li><a href="http:">Start</a></li><li><a href="https:/c/lamps">Lampen</a></li></ol>`,
+			want: []Crumb{{"Start", ""}, {"Lampen", ""}},
+		},
+		{
 			name: "empty placeholder is skipped for the next trail",
 			html: `<div class="breadcrumb"></div><nav aria-label="breadcrumbs"><a href="/">Home</a> / Lamp</nav>`,
 			want: []Crumb{{"Home", "https://shop.test/"}, {"Lamp", ""}},

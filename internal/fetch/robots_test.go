@@ -215,6 +215,7 @@ Disallow: /caf%c3%a9
 Disallow: /
 Allow: /$
 Allow: /open
+Allow: /50%off
 `
 	tests := map[string]bool{
 		"/":                 true,
@@ -238,6 +239,7 @@ Allow: /open
 		"/~tilde":           false,
 		"/%7etilde":         false,
 		"/café":             false,
+		"/50%25off":         true, // a "%" that starts no escape is a literal percent sign
 	}
 	srv, _ := robotsServer(t, 200, body)
 	r := NewRobots(privateClient(t, Options{}), "svc-crawler")

@@ -40,6 +40,13 @@ func chunkBlocks(title string, blocks []block) []piece {
 			c.out = append(c.out, piece{heading: c.orphan, text: part})
 		}
 	}
+	if len(c.out) == 0 && len(blocks) > 0 {
+		// Every block was the title itself (a body of one heading, "# Contact", that also
+		// named the page): without this the document would have no chunk and never be found.
+		for _, part := range splitLong(title, chunkTarget, chunkMax) {
+			c.out = append(c.out, piece{heading: title, text: part})
+		}
+	}
 	return c.out
 }
 

@@ -9,6 +9,7 @@ import (
 func TestChunkBlocks(t *testing.T) {
 	sentence := "The tent sleeps two people and weighs two kilograms. "
 	long := strings.Repeat(sentence, 60) // ~3,200 characters, one paragraph
+	longHeading := strings.TrimSpace(strings.Repeat("Long heading. ", 100))
 	tests := []struct {
 		name         string
 		blocks       []block
@@ -39,6 +40,18 @@ func TestChunkBlocks(t *testing.T) {
 			blocks:       []block{{heading: true, text: "Shipping"}, {heading: true, text: "Express"}, {text: "1 day."}, {heading: true, text: "Free returns"}},
 			wantHeadings: []string{"Shipping › Express", "Free returns"},
 			wantTexts:    []string{"1 day.", "Free returns"},
+		},
+		{
+			name:         "a body that is only the title still makes a chunk",
+			blocks:       []block{{heading: true, text: "Title"}},
+			wantHeadings: []string{"Title"},
+			wantTexts:    []string{"Title"},
+		},
+		{
+			name:         "a trailing heading as long as a paragraph is cut like one",
+			blocks:       []block{{text: "Intro."}, {heading: true, text: longHeading}},
+			wantHeadings: []string{"Title", longHeading, longHeading},
+			wantTexts:    []string{"Intro.", "", ""},
 		},
 	}
 	for _, tt := range tests {
