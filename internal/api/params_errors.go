@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -60,7 +61,7 @@ func excerpt(s string, at int) (string, bool) {
 	if eq := strings.IndexByte(s[start:end], '='); eq >= 0 && start+eq < at {
 		start += eq + 1
 	}
-	if redact.Contains(s[start:end]) {
+	if field := s[start:end]; redact.Contains(field) || redact.Contains(lenientUnescape(field)) {
 		return "", false
 	}
 	from, to := max(start, at-excerptBytes), min(end, at+excerptBytes)
@@ -80,15 +81,25 @@ func excerpt(s string, at int) (string, bool) {
 	return `"` + q + `"`, true
 }
 
-// quote is s as a JSON string: control characters escaped and invalid UTF-8 replaced, so a
-// message stays one printable line (HTML characters stay as they are).
-func quote(s string) string {
+// lenientUnescape decodes the valid escapes of s and keeps the rest as written, so a secret
+// disguised by escaping some of its letters is still seen.
+func lenientUnescape(s string) string {
 	var b strings.Builder
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	return strings.TrimSuffix(b.String(), "\n")
+	for i := 0; i < len(s); i++ {
+		if s[i] == '%' && i+2 < len(s) && isHex(s[i+1]) && isHex(s[i+2]) {
+			v, _ := strconv.ParseUint(s[i+1:i+3], 16, 8)
+			b.WriteByte(byte(v))
+			i += 2
+			continue
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }
+
+// quote is s quoted with every character that is not printable (control characters, DEL,
+// invalid UTF-8) escaped, so a message stays one printable line.
+func quote(s string) string { return strconv.Quote(s) }
 
 // jsonError explains why a JSON body did not decode into an object.
 func jsonError(raw []byte, err error) error {

@@ -48,6 +48,8 @@ func TestUndecodableParamsSayWhatIsWrong(t *testing.T) {
 			[]string{`";"`, `"&"`}, nil},
 		{"a key is never quoted", "POST", "/x", "message=" + key + "%zz", form,
 			[]string{`%25`}, []string{"0123456789abcdef", "89abcdef"}},
+		{"an escaped key is never quoted", "POST", "/x", "message=%73vc_pk_0123456789abcdef0123456789abcdef%zz", form,
+			[]string{`%25`}, []string{"0123456789abcdef", "89abcdef"}},
 		{"JSON syntax error", "POST", "/x", "{\n  \"message\": \"hi\",\n}", "application/json",
 			[]string{`line 3, column 1`}, nil},
 		{"JSON cut short", "POST", "/x", `{"message": "hi"`, "application/json",
