@@ -71,6 +71,8 @@ func (s *Server) instrument(next http.Handler) http.Handler {
 			switch {
 			case !finished:
 				status = http.StatusInternalServerError // a panic: middleware answers 500
+			case status == 0 && r.Context().Err() != nil:
+				status = statusClientClosed // as the access log counts it
 			case status == 0:
 				status = http.StatusOK
 			}

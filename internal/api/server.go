@@ -247,6 +247,10 @@ func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
 	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
 	defer cancel()
 	if err := s.st.Ping(ctx); err != nil {
+		if errs.ClientGone(r.Context(), err) {
+			s.writeError(w, r, err) // the prober left: not the store's failure
+			return
+		}
 		s.log.ErrorContext(ctx, "not ready", slog.Any("error", err))
 		writeJSON(w, http.StatusServiceUnavailable, envelope{Error: "server_error", Message: "The store is not reachable."})
 		return

@@ -45,7 +45,13 @@ func fold(s string) string {
 			// A stray combining mark, e.g. the dot of a decomposed "i̇".
 		default:
 			for _, d := range norm.NFD.String(string(r)) {
-				if !unicode.Is(unicode.Mn, d) {
+				switch {
+				case unicode.Is(unicode.Mn, d):
+				case foldSpecial[d] != "":
+					// "ǿ" decomposes to "ø" plus an acute: fold the base too, so that
+					// folding is idempotent and "ǿ" matches "ø" and "o".
+					b.WriteString(foldSpecial[d])
+				default:
 					b.WriteRune(d)
 				}
 			}

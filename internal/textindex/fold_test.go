@@ -12,6 +12,7 @@ func TestFold(t *testing.T) {
 		{"café", "cafe"},
 		{"señor", "senor"},
 		{"øre", "ore"},
+		{"ǿre ǽ", "ore ae"}, // a special letter with an accent on it
 		{"i\u0307", "i"},
 		{"москва", "москва"},
 		{"plain", "plain"},
