@@ -43,6 +43,20 @@ func (h *harness) usageOf(key string) map[string]struct {
 	return u.ByEvent
 }
 
+// ledgerSum adds up the account's ledger, which must equal its balance.
+func (h *harness) ledgerSum(accountID int64) int64 {
+	h.t.Helper()
+	entries, err := h.st.Ledger(context.Background(), accountID)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	var sum int64
+	for _, e := range entries {
+		sum += e.AmountMicro
+	}
+	return sum
+}
+
 func (h *harness) reserved(accountID int64) int64 {
 	h.t.Helper()
 	a, err := h.st.GetAccount(context.Background(), accountID)
@@ -257,14 +271,7 @@ func TestReservationsBoundParallelSpending(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	entries, err := h.st.Ledger(context.Background(), id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var sum int64
-	for _, e := range entries {
-		sum += e.AmountMicro
-	}
+	sum := h.ledgerSum(id)
 	// The last answer may overdraw by less than one answer's cost with its plan and context
 	// summary (its hold was what was left), never more.
 	if b := h.balance(id); b <= -(9_320+1_980+3_040) || sum != b || h.reserved(id) != 0 {

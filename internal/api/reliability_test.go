@@ -58,15 +58,7 @@ func TestFiveHundredConcurrentSendsOnASmallBalance(t *testing.T) {
 		}
 	}
 	b := h.balance(id)
-	entries, err := h.st.Ledger(context.Background(), id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var sum int64
-	for _, e := range entries {
-		sum += e.AmountMicro
-	}
-	if sum != b || h.reserved(id) != 0 {
+	if sum := h.ledgerSum(id); sum != b || h.reserved(id) != 0 {
 		t.Fatalf("balance %d, ledger %d, reserved %d", b, sum, h.reserved(id))
 	}
 	// Every answer the balance could fund was given: it is spent, by at most one overdraft.

@@ -3,6 +3,9 @@ package billing
 import (
 	"slices"
 	"sync"
+	"time"
+
+	"svc/internal/errs"
 )
 
 // Holds sizes the reservation an answer makes before it calls a model. The worst case of one
@@ -81,3 +84,37 @@ func (h *Holds) Observe(worst, actual int64) {
 	}
 	h.mu.Unlock()
 }
+
+// Refusal is what a refused hold means for the account; see AfterRefusal.
+type Refusal int
+
+const (
+	// Spent: the balance is zero or less. Only this answers with the balance notice.
+	Spent Refusal = iota
+	// HoldWhatIsFree: less than the hold is free and nothing else holds any of it, so the
+	// free balance is held instead (the settle may overdraw by one hold): a small balance is
+	// spent rather than stranded.
+	HoldWhatIsFree
+	// Contended: other requests in progress hold the balance. The account is funded; the
+	// request waits for them or is asked to retry (ErrContended), and nothing is stored.
+	Contended
+)
+
+// AfterRefusal decides what a hold of amount that the store refused for lack of free
+// balance means, from the account's balance and reserved amount read after the refusal, and
+// with HoldWhatIsFree the amount to hold instead. One rule for answers and generations.
+func AfterRefusal(balance, reserved, amount int64) (Refusal, int64) {
+	switch {
+	case balance <= 0:
+		return Spent, 0
+	case reserved == 0:
+		return HoldWhatIsFree, min(balance, amount)
+	default:
+		return Contended, 0
+	}
+}
+
+// ErrContended answers a request whose account's balance stayed held by its other requests
+// in progress: a retry, not a top-up, is what helps.
+var ErrContended = &errs.Error{Kind: errs.RateLimited, RetryAfter: 2 * time.Second,
+	Safe: "Other requests of this account are still running and hold its balance. Try again in a few seconds."}

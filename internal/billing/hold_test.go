@@ -82,3 +82,22 @@ func TestHoldsConcurrentUse(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+func TestAfterRefusal(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name                      string
+		balance, reserved, amount int64
+		want                      Refusal
+		hold                      int64
+	}{
+		{"no money", 0, 0, 5_000, Spent, 0},
+		{"overdrawn, still held", -300, 1_000, 5_000, Spent, 0},
+		{"a small balance, nothing held", 1_200, 0, 5_000, HoldWhatIsFree, 1_200},
+		{"held by others", 9_000, 6_000, 5_000, Contended, 0},
+	} {
+		if got, hold := AfterRefusal(tc.balance, tc.reserved, tc.amount); got != tc.want || hold != tc.hold {
+			t.Errorf("%s: %v %d, want %v %d", tc.name, got, hold, tc.want, tc.hold)
+		}
+	}
+}

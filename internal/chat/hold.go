@@ -6,7 +6,7 @@ import (
 	"sync"
 	"time"
 
-	"svc/internal/errs"
+	"svc/internal/billing"
 	"svc/internal/store"
 )
 
@@ -17,28 +17,15 @@ import (
 const (
 	holdWait = 8 * time.Second
 	holdPoll = 250 * time.Millisecond
-	// holdQuickRetries bounds the retries without a wait when the balance looked free but
-	// the reservation lost a race for it.
-	holdQuickRetries = 3
 )
 
-// errContended answers a send that found the account's balance held by its other answers in
-// progress for longer than holdWait. The account is funded, so this is not a balance notice:
-// nothing is stored and the client is asked to retry.
-func errContended() error {
-	return &errs.Error{Kind: errs.RateLimited, RetryAfter: 2 * time.Second,
-		Safe: "Other answers for this account are still being written and hold its balance. Try again in a few seconds."}
-}
-
-// hold reserves money for one answer whose worst case is worst micro-USD (see billing.Holds
-// for the size). Refusals are told apart, because only one of them means the account is out
-// of money:
-//   - the balance is zero or less: store.ErrInsufficientBalance, the balance notice;
-//   - the free balance is below the hold but nothing else is held: the hold is what is free
-//     (the settle may overdraw by one hold), so a small balance is spent rather than stranded;
-//   - other answers hold the rest: wait for them (holdWait), then errContended;
-//   - the token's budget is spent: store.ErrBudgetReached, final; held by answers in progress:
-//     wait for them like the balance, then store.ErrBudgetReached for budgetReached to tell.
+// hold reserves money for one answer whose worst case is worst micro-USD (billing.Holds
+// sizes it). A refusal for money is judged by billing.AfterRefusal: a spent balance is
+// store.ErrInsufficientBalance (the balance notice); a free balance below the hold with
+// nothing else held is held whole; a balance held by other answers is waited for
+// (holdWait), then billing.ErrContended. A token budget spent is store.ErrBudgetReached at
+// once; one held by answers in progress is waited for like the balance, then
+// store.ErrBudgetReached for budgetReached to tell.
 func (p *pending) hold(ctx context.Context, worst int64, budget *store.TokenBudget) (store.Reservation, error) {
 	s := p.svc
 	size := s.holds.Size(worst)
@@ -46,11 +33,10 @@ func (p *pending) hold(ctx context.Context, worst int64, budget *store.TokenBudg
 	amount := size
 	timeout := time.NewTimer(holdWait)
 	defer timeout.Stop()
-	quick := 0
 	for {
 		wake := s.wakeups.wait(p.acct.ID) // before trying, so a settle in between is not missed
 		r, err := s.st.Reserve(ctx, p.acct.ID, amount, reserveTTL, budget)
-		retry := false
+		amount = size
 		switch {
 		case err == nil:
 			return r, nil
@@ -67,23 +53,16 @@ func (p *pending) hold(ctx context.Context, worst int64, budget *store.TokenBudg
 			if err2 != nil {
 				return r, err2
 			}
-			free := a.BalanceMicro - a.ReservedMicro
-			switch {
-			case a.BalanceMicro <= 0:
+			switch verdict, free := billing.AfterRefusal(a.BalanceMicro, a.ReservedMicro, size); verdict {
+			case billing.Spent:
 				return r, err
-			case a.ReservedMicro == 0:
-				amount, retry = min(free, size), true
-			case free >= amount:
-				retry = true
+			case billing.HoldWhatIsFree:
+				amount = free
+				continue
 			}
 		default:
 			return r, err
 		}
-		if retry && quick < holdQuickRetries {
-			quick++
-			continue
-		}
-		quick = 0
 		select {
 		case <-ctx.Done():
 			return store.Reservation{}, ctx.Err()
@@ -91,11 +70,10 @@ func (p *pending) hold(ctx context.Context, worst int64, budget *store.TokenBudg
 			if errors.Is(err, store.ErrBudgetReached) {
 				return r, err
 			}
-			return store.Reservation{}, errContended()
+			return store.Reservation{}, billing.ErrContended
 		case <-wake:
 		case <-time.After(holdPoll):
 		}
-		amount = size
 	}
 }
 

@@ -246,8 +246,10 @@ func (p *pending) outOfMoney(ctx context.Context) (SendResult, error) {
 	if err != nil {
 		return SendResult{}, err
 	}
-	if a.BalanceMicro > 0 && a.ReservedMicro > 0 {
-		return SendResult{}, errContended()
+	// An unreserved charge cannot be made smaller, so a balance too small for it is spent
+	// for this answer even with nothing else held.
+	if verdict, _ := billing.AfterRefusal(a.BalanceMicro, a.ReservedMicro, 1); verdict == billing.Contended {
+		return SendResult{}, billing.ErrContended
 	}
 	return p.commitSystem(ctx)
 }

@@ -167,33 +167,30 @@ func (s *Service) callModel(ctx context.Context, a store.Account, req llm.Reques
 	return resp, r.ID, true, nil
 }
 
-// errContended refuses a generation while the account's other answers in progress hold the
-// balance it has: the account is funded, so it is asked to retry rather than to top up.
-var errContended = &errs.Error{Kind: errs.RateLimited, RetryAfter: 2 * time.Second,
-	Safe: "Other requests of this account are still running and hold its balance. Try again in a few seconds."}
-
-// reserve holds worst for a generation. A balance below the worst case is held whole when
-// nothing else holds any of it (the settle caps the charge at what was free), so a small
-// balance is spent rather than stranded; held by requests in progress, it is a retry.
+// reserve holds worst for a generation; a refusal is judged by billing.AfterRefusal (a
+// whole free balance held when it is below the worst case and nothing else holds any; the
+// settle caps the charge at what was taken).
 func (s *Service) reserve(ctx context.Context, a store.Account, worst int64) (store.Reservation, error) {
 	r, err := s.st.Reserve(ctx, a.ID, worst, reserveTTL, nil)
 	if !errors.Is(err, store.ErrInsufficientBalance) {
 		return r, err
 	}
 	now, err := s.st.GetAccount(ctx, a.ID)
-	switch {
-	case err != nil:
+	if err != nil {
 		return r, err
-	case now.BalanceMicro <= 0:
+	}
+	switch verdict, free := billing.AfterRefusal(now.BalanceMicro, now.ReservedMicro, worst); verdict {
+	case billing.Spent:
 		return r, errNoBalance
-	case now.ReservedMicro > 0:
-		return r, errContended
+	case billing.Contended:
+		return r, billing.ErrContended
+	default:
+		r, err = s.st.Reserve(ctx, a.ID, free, reserveTTL, nil)
+		if errors.Is(err, store.ErrInsufficientBalance) {
+			return r, billing.ErrContended // another request took it in between
+		}
+		return r, err
 	}
-	r, err = s.st.Reserve(ctx, a.ID, now.BalanceMicro, reserveTTL, nil)
-	if errors.Is(err, store.ErrInsufficientBalance) {
-		return r, errContended // another request took it in between
-	}
-	return r, err
 }
 
 // release gives back a reservation that no settle took.

@@ -21,23 +21,6 @@ var holdClockedTests = []clockedTest{
 	{"SweepRacesSettles", testSweepRacesSettles},
 }
 
-// ledgerSum returns the sum of the account's ledger, checking each row's running balance.
-func ledgerSum(t *testing.T, s store.Store, accountID int64) int64 {
-	t.Helper()
-	entries, err := s.Ledger(ctx(), accountID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var sum int64
-	for _, e := range entries {
-		sum += e.AmountMicro
-		if e.BalanceAfter != sum {
-			t.Fatalf("entry %d balance_after %d, running sum %d", e.ID, e.BalanceAfter, sum)
-		}
-	}
-	return sum
-}
-
 func testOverdraftBound(t *testing.T, s store.Store) {
 	for _, tc := range []struct {
 		name                      string
