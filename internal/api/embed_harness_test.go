@@ -10,7 +10,6 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strconv"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,29 +18,15 @@ import (
 	"svc/internal/config"
 	"svc/internal/openapi/validate"
 	"svc/internal/store/sqlite"
+	"svc/internal/store/storetest"
 )
 
 // testClock is the one clock of a harness's store, chat, limiter and outbox, so a test can
 // move a whole minute or day on without waiting for it.
-type testClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
+type testClock = storetest.Clock
 
 func newTestClock() *testClock {
-	return &testClock{now: time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC)}
-}
-
-func (c *testClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *testClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
+	return storetest.ClockAt(time.Date(2026, 11, 21, 10, 0, 0, 0, time.UTC))
 }
 
 // newClockedHarness serves cfg on a store and app driven by clock (nil: the real clock). With

@@ -3,18 +3,14 @@ package cli
 import (
 	"context"
 	"database/sql"
-	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
-	"time"
 
-	"svc/internal/store"
 	"svc/internal/store/sqlite"
+	"svc/internal/store/storetest"
 )
 
 func TestVersion(t *testing.T) {
@@ -40,54 +36,6 @@ func TestServeLogsBuildAtStart(t *testing.T) {
 		!strings.Contains(logs, "version=") {
 		t.Fatalf("start-up log: %s", logs)
 	}
-}
-
-// writeLoad writes to every account through the store, as `svc serve` would, until stop:
-// top-ups, answers charged in a conversation (SaveTurn), and reserved calls settled through
-// ChargeUsage.
-func writeLoad(t *testing.T, st *sqlite.Store, accounts []int64, stop <-chan struct{}, writes *atomic.Int64) *sync.WaitGroup {
-	t.Helper()
-	ctx := context.Background()
-	var wg sync.WaitGroup
-	for _, id := range accounts {
-		c, err := st.OpenConversation(ctx, id, "en")
-		if err != nil {
-			t.Fatal(err)
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for n := 0; ; n++ {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				var err error
-				switch n % 3 {
-				case 0:
-					_, err = st.AddBalance(ctx, id, 2_000, "balance add")
-				case 1:
-					err = st.SaveTurn(ctx, &store.Turn{AccountID: id, ConversationID: c.ID, Lang: "en",
-						User:   store.Message{Role: store.RoleUser, Body: fmt.Sprintf("question %d", n), Lang: "en"},
-						Reply:  store.Message{Role: store.RoleAssistant, Body: "answer", Source: store.SourceAI, Lang: "en"},
-						Charge: store.Charge{EventType: store.EventAnswer, AmountMicro: 1_100, InputTokens: 40, OutputTokens: 9}})
-				case 2:
-					var r store.Reservation
-					if r, err = st.Reserve(ctx, id, 900, time.Hour, nil); err == nil {
-						ch := store.Charge{EventType: "intelligence", AmountMicro: 800}
-						_, err = st.ChargeUsage(ctx, id, &ch, r.ID)
-					}
-				}
-				if err != nil {
-					t.Errorf("write to account %d: %v", id, err)
-					return
-				}
-				writes.Add(1)
-			}
-		}()
-	}
-	return &wg
 }
 
 // countRows counts a table's rows in the database of dir.
@@ -124,21 +72,12 @@ func TestBackupRestoreRoundTripUnderLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer live.Close()
-	stop := make(chan struct{})
-	var writes atomic.Int64
-	wg := writeLoad(t, live, ids, stop, &writes)
-	for deadline := time.Now().Add(10 * time.Second); writes.Load() < 30; time.Sleep(time.Millisecond) {
-		if time.Now().After(deadline) {
-			close(stop)
-			t.Fatal("writers made no progress")
-		}
-	}
+	stop := storetest.WriteLoad(t, live, ids)
 	before := countRows(t, dir, "ledger")
 	backup := filepath.Join(t.TempDir(), "svc-backup.db")
 	code, out, errOut := runCLI(t, dir, "", "backup", "--out", backup)
 	after := countRows(t, dir, "ledger")
-	close(stop)
-	wg.Wait()
+	stop()
 	if code != 0 {
 		t.Fatalf("backup: %d %s", code, errOut)
 	}

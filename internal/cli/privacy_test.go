@@ -57,13 +57,19 @@ func wantExit2(t *testing.T, code int, out, errOut, want string) {
 	}
 }
 
-func TestVisitorExportAndDelete(t *testing.T) {
-	dir := t.TempDir()
-	for _, name := range []string{"Acme", "Other"} {
-		if code, _, errOut := runCLI(t, dir, "", "account", "create", "--name", name, "--balance-usd", "1"); code != 0 {
+// createAccounts creates one account per name, each with balanceUSD.
+func createAccounts(t *testing.T, dir, balanceUSD string, names ...string) {
+	t.Helper()
+	for _, name := range names {
+		if code, _, errOut := runCLI(t, dir, "", "account", "create", "--name", name, "--balance-usd", balanceUSD); code != 0 {
 			t.Fatalf("create %s: %s", name, errOut)
 		}
 	}
+}
+
+func TestVisitorExportAndDelete(t *testing.T) {
+	dir := t.TempDir()
+	createAccounts(t, dir, "1", "Acme", "Other")
 	seedVisitor(t, dir, 1, cliVisitor, nil)
 
 	code, out, errOut := runCLI(t, dir, "", "visitor", "export", "--account", "1", "--visitor", strings.ToUpper(cliVisitor))
@@ -117,11 +123,7 @@ func TestVisitorExportAndDelete(t *testing.T) {
 
 func TestAccountDelete(t *testing.T) {
 	dir := t.TempDir()
-	for _, name := range []string{"Acme Shoes", "Other"} {
-		if code, _, errOut := runCLI(t, dir, "", "account", "create", "--name", name, "--balance-usd", "2.5"); code != 0 {
-			t.Fatalf("create %s: %s", name, errOut)
-		}
-	}
+	createAccounts(t, dir, "2.5", "Acme Shoes", "Other")
 	seedVisitor(t, dir, 1, cliVisitor, nil)
 	if code, _, errOut := runCLI(t, dir, "", "user", "add", "--account", "1", "--email", "owner@acme.test"); code != 0 {
 		t.Fatalf("user add: %s", errOut)

@@ -17,24 +17,6 @@ import (
 	"svc/internal/store/storetest"
 )
 
-// clock is the time the store and the worker share in a test.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.t
-}
-
-func (c *clock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
-
 // syncBuffer is a log sink safe for concurrent writes.
 type syncBuffer struct {
 	mu sync.Mutex
@@ -56,7 +38,7 @@ func (s *syncBuffer) String() string {
 type env struct {
 	t      *testing.T
 	dir    string
-	clock  *clock
+	clock  *storetest.Clock // the time the store and the worker share
 	store  *sqlite.Store
 	server *testServer
 	logs   *syncBuffer
@@ -67,7 +49,7 @@ var testNow = time.Date(2026, 3, 14, 15, 30, 0, 0, time.UTC)
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	e := &env{t: t, dir: t.TempDir(), clock: &clock{t: testNow}, logs: &syncBuffer{}}
+	e := &env{t: t, dir: t.TempDir(), clock: storetest.ClockAt(testNow), logs: &syncBuffer{}}
 	e.store = e.open()
 	e.server = newTestServer(t)
 	return e

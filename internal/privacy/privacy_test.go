@@ -18,24 +18,6 @@ import (
 	"svc/internal/store/storetest"
 )
 
-// clock is a settable time for the store and the sweep.
-type clock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *clock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *clock) advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
 func openStore(t *testing.T, now func() time.Time) *sqlite.Store {
 	t.Helper()
 	st, err := sqlite.Open(context.Background(), t.TempDir(), sqlite.Options{Now: now})
@@ -219,7 +201,7 @@ func TestDeleteAccountNeedsItsName(t *testing.T) {
 func TestRetentionSweep(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	clk := &clock{now: time.Date(2026, 1, 10, 9, 0, 0, 0, time.UTC)}
+	clk := storetest.ClockAt(time.Date(2026, 1, 10, 9, 0, 0, 0, time.UTC))
 	st := openStore(t, clk.Now)
 	a, _ := storetest.NewAccount(t, st, "A", 1_000_000)
 	b, _ := storetest.NewAccount(t, st, "B", 1_000_000)
@@ -231,7 +213,7 @@ func TestRetentionSweep(t *testing.T) {
 	}
 	talk(t, st, api, "API question")
 
-	clk.advance(29*24*time.Hour + 23*time.Hour) // a day short of 30 by an hour
+	clk.Advance(29*24*time.Hour + 23*time.Hour) // a day short of 30 by an hour
 	const recent = "6f1c2a3e-2222-4a4a-8b8b-000000000002"
 	talk(t, st, widget(t, st, a.ID, "New", recent), "new question")
 	r := privacy.NewRetention(st, 30, clk.Now, nil)
@@ -242,7 +224,7 @@ func TestRetentionSweep(t *testing.T) {
 		t.Fatalf("swept before 30 days: %+v %v", d, err)
 	}
 
-	clk.advance(2 * time.Hour)
+	clk.Advance(2 * time.Hour)
 	d, err := r.Sweep(ctx)
 	if err != nil || d.Conversations != 2 || d.Messages != 4 {
 		t.Fatalf("sweep after 30 days: %+v %v", d, err)

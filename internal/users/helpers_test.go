@@ -21,30 +21,12 @@ var testCost = argonParams{memory: 64, time: 1, threads: 1}
 
 const testPublicURL = "http://127.0.0.1:8080"
 
-// fakeClock is a settable time shared by the service and the store.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (c *fakeClock) Now() time.Time {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.now
-}
-
-func (c *fakeClock) Advance(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.now = c.now.Add(d)
-}
-
 // env is a service on a fresh SQLite store, with one account.
 type env struct {
 	t       *testing.T
 	st      *sqlite.Store
 	svc     *Service
-	clock   *fakeClock
+	clock   *storetest.Clock
 	account store.Account
 	logs    *syncBuffer
 	kicks   int
@@ -70,7 +52,7 @@ func (s *syncBuffer) String() string {
 
 func newEnv(t *testing.T) *env {
 	t.Helper()
-	clock := &fakeClock{now: time.Date(2031, 3, 4, 9, 0, 0, 0, time.UTC)}
+	clock := storetest.ClockAt(time.Date(2031, 3, 4, 9, 0, 0, 0, time.UTC))
 	st, err := sqlite.Open(context.Background(), t.TempDir(), sqlite.Options{Now: clock.Now})
 	if err != nil {
 		t.Fatal(err)

@@ -6,13 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"svc/internal/ledger"
-	"svc/internal/store"
 	"svc/internal/store/sqlite"
 	"svc/internal/store/storetest"
 )
@@ -26,58 +23,18 @@ func TestBackupUnderWriteLoad(t *testing.T) {
 	dir := t.TempDir()
 	s := open(t, dir)
 	defer s.Close()
-	var accounts []store.Account
+	var ids []int64
 	for _, name := range []string{"A", "B", "C"} {
 		a, _ := storetest.NewAccount(t, s, name, 1_000_000)
-		accounts = append(accounts, a)
+		ids = append(ids, a.ID)
 	}
-	stop := make(chan struct{})
-	var writes atomic.Int64
-	var wg sync.WaitGroup
-	for i, a := range accounts {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for n := 0; ; n++ {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				var err error
-				switch n % 3 {
-				case 0:
-					_, err = s.AddBalance(ctx, a.ID, int64(1000+i), "top-up")
-				case 1:
-					c := store.Charge{EventType: "marketing", AmountMicro: 700}
-					_, err = s.ChargeUsage(ctx, a.ID, &c, 0)
-				case 2:
-					var r store.Reservation
-					if r, err = s.Reserve(ctx, a.ID, 300, time.Hour, nil); err == nil {
-						c := store.Charge{EventType: "intelligence", AmountMicro: 250}
-						_, err = s.ChargeUsage(ctx, a.ID, &c, r.ID)
-					}
-				}
-				if err != nil {
-					t.Errorf("write: %v", err)
-					return
-				}
-				writes.Add(1)
-			}
-		}()
-	}
-	// Let the writers get going, then back up while they run.
-	for deadline := time.Now().Add(10 * time.Second); writes.Load() < 30; time.Sleep(time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("writers made no progress")
-		}
-	}
+	// Back up while writers run.
+	stop := storetest.WriteLoad(t, s, ids)
 	before := ledgerRows(t, s)
 	dest := filepath.Join(t.TempDir(), "svc-backup.db")
 	info, err := sqlite.Backup(ctx, dir, dest)
 	after := ledgerRows(t, s)
-	close(stop)
-	wg.Wait()
+	stop()
 	if err != nil {
 		t.Fatalf("backup: %v", err)
 	}

@@ -38,31 +38,25 @@ func TestDeleteAccountKnowsEveryAccountTable(t *testing.T) {
 		t.Fatalf("found only %d tables: %v", len(tables), tables)
 	}
 	for _, table := range tables {
+		// A table is an account's if it has an account_id column or a foreign key to accounts.
 		var owned bool
-		cols, err := s.r.QueryContext(ctx, `SELECT name FROM pragma_table_info(?)`, table)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for cols.Next() {
-			var col string
-			if err := cols.Scan(&col); err != nil {
+		for _, q := range []struct{ query, owner string }{
+			{`SELECT name FROM pragma_table_info(?)`, "account_id"},
+			{`SELECT "table" FROM pragma_foreign_key_list(?)`, "accounts"},
+		} {
+			rows, err := s.r.QueryContext(ctx, q.query, table)
+			if err != nil {
 				t.Fatal(err)
 			}
-			owned = owned || col == "account_id"
-		}
-		cols.Close()
-		fks, err := s.r.QueryContext(ctx, `SELECT "table" FROM pragma_foreign_key_list(?)`, table)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for fks.Next() {
-			var parent string
-			if err := fks.Scan(&parent); err != nil {
-				t.Fatal(err)
+			for rows.Next() {
+				var name string
+				if err := rows.Scan(&name); err != nil {
+					t.Fatal(err)
+				}
+				owned = owned || name == q.owner
 			}
-			owned = owned || parent == "accounts"
+			rows.Close()
 		}
-		fks.Close()
 		if owned && !slices.Contains(accountTables, table) && !slices.Contains(kept, table) {
 			t.Errorf("table %s holds accounts' rows but DeleteAccount does not delete them (accountTables)", table)
 		}

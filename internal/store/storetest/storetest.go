@@ -19,18 +19,27 @@ import (
 // as a reservation's expiry); the suite closes it.
 type Opener func(t *testing.T, now func() time.Time) store.Store
 
-// Clock is the time a store under test sees: the real time, moved on by whatever a test
-// advanced it, so tests that pass time.Now()-based bounds keep working.
+// Clock is the time a store under test sees: the real time (or, from ClockAt, a fixed start),
+// moved on by whatever a test advanced it, so tests that pass time.Now()-based bounds keep
+// working.
 type Clock struct {
 	mu     sync.Mutex
+	start  time.Time // zero: the real time
 	offset time.Duration
 }
+
+// ClockAt is a clock stopped at start, moved only by Advance, for tests whose outcome
+// depends on the day or hour.
+func ClockAt(start time.Time) *Clock { return &Clock{start: start} }
 
 // Now is the clock's current time.
 func (c *Clock) Now() time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return time.Now().Add(c.offset)
+	if c.start.IsZero() {
+		return time.Now().Add(c.offset)
+	}
+	return c.start.Add(c.offset)
 }
 
 // Advance moves the clock on by d.
@@ -184,7 +193,8 @@ func testBalanceAndLedger(t *testing.T, s store.Store) {
 	assertLedgerSums(t, s, a.ID)
 }
 
-func assertLedgerSums(t *testing.T, s store.Store, accountID int64) {
+// ledgerSum returns the sum of the account's ledger, checking each row's running balance.
+func ledgerSum(t *testing.T, s store.Store, accountID int64) int64 {
 	t.Helper()
 	entries, err := s.Ledger(ctx(), accountID)
 	if err != nil {
@@ -197,6 +207,13 @@ func assertLedgerSums(t *testing.T, s store.Store, accountID int64) {
 			t.Fatalf("entry %d balance_after %d, running sum %d", e.ID, e.BalanceAfter, sum)
 		}
 	}
+	return sum
+}
+
+// assertLedgerSums checks that the ledger sums to the balance, which is not negative.
+func assertLedgerSums(t *testing.T, s store.Store, accountID int64) {
+	t.Helper()
+	sum := ledgerSum(t, s, accountID)
 	a, _ := s.GetAccount(ctx(), accountID)
 	if a.BalanceMicro != sum || a.BalanceMicro < 0 {
 		t.Fatalf("balance %d, ledger sums to %d", a.BalanceMicro, sum)
