@@ -22,11 +22,12 @@ const (
 	embedPattern = "/api/v1/embed/{action}"
 )
 
-// routeLabels maps a known action to its route label ("/api/v1/chat/send"), built once, so
-// labelling a request allocates nothing.
-func routeLabels(prefix string, names []string) map[string]string {
-	out := make(map[string]string, len(names))
-	for _, n := range names {
+// routeLabels maps a known action to its route label: pattern with the action in place of
+// "{action}" ("/api/v1/chat/send"). Built once, so labelling a request allocates nothing.
+func routeLabels[V any](pattern string, actions map[string]V) map[string]string {
+	prefix := strings.TrimSuffix(pattern, "{action}")
+	out := make(map[string]string, len(actions))
+	for n := range actions {
 		out[n] = prefix + n
 	}
 	return out
@@ -67,14 +68,9 @@ func (s *Server) instrument(next http.Handler) http.Handler {
 		}
 		finished := false
 		defer func() {
-			status := rec.status
-			switch {
-			case !finished:
-				status = http.StatusInternalServerError // a panic: middleware answers 500
-			case status == 0 && r.Context().Err() != nil:
-				status = statusClientClosed // as the access log counts it
-			case status == 0:
-				status = http.StatusOK
+			status := http.StatusInternalServerError // a panic: middleware answers 500
+			if finished {
+				status = rec.answered(r.Context()) // as the access log counts it
 			}
 			s.metrics.ObserveRequest(s.route(r), status, time.Since(start))
 		}()

@@ -58,6 +58,21 @@ func (r *statusRecorder) WriteHeader(code int) {
 	r.ResponseWriter.WriteHeader(code)
 }
 
+// answered is the status the request is counted with (access log and metrics) once its
+// handler has returned: the one written, or, when none was, statusClientClosed if the client
+// had gone (the handler gave up without a word) and else 200 (what net/http sends for a
+// handler that wrote nothing).
+func (r *statusRecorder) answered(ctx context.Context) int {
+	switch {
+	case r.status != 0:
+		return r.status
+	case ctx.Err() != nil:
+		return statusClientClosed
+	default:
+		return http.StatusOK
+	}
+}
+
 func (r *statusRecorder) Write(b []byte) (int, error) {
 	if r.status == 0 {
 		r.status = http.StatusOK
@@ -110,16 +125,8 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 					s.writeError(rec, r, fmt.Errorf("panic: %v", p))
 				}
 			}
-			status := rec.status
-			switch {
-			case status == 0 && ctx.Err() != nil:
-				// The handler gave up without a word because the client had gone.
-				status = statusClientClosed
-			case status == 0:
-				status = http.StatusOK // what net/http sends for a handler that wrote nothing
-			}
 			s.log.InfoContext(ctx, "http", slog.String("request_id", id), slog.String("method", r.Method),
-				slog.String("path", logPath(r.URL.Path)), slog.Int("status", status), slog.Int("bytes", rec.bytes),
+				slog.String("path", logPath(r.URL.Path)), slog.Int("status", rec.answered(ctx)), slog.Int("bytes", rec.bytes),
 				slog.Duration("duration", time.Since(start)), slog.String("remote", r.RemoteAddr))
 		}()
 		next.ServeHTTP(rec, r)

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -71,7 +72,10 @@ func excerpt(s string, at int) (string, bool) {
 	for to < end && !utf8.RuneStart(s[to]) {
 		to++
 	}
-	q := strings.TrimPrefix(strings.TrimSuffix(quote(s[from:to]), `"`), `"`)
+	// Quoted so that control characters, DEL and invalid UTF-8 are escaped and the message
+	// stays one printable line; the quotes are put back around the ellipses.
+	q := strconv.Quote(s[from:to])
+	q = q[1 : len(q)-1]
 	if from > start {
 		q = "…" + q
 	}
@@ -96,10 +100,6 @@ func lenientUnescape(s string) string {
 	}
 	return b.String()
 }
-
-// quote is s quoted with every character that is not printable (control characters, DEL,
-// invalid UTF-8) escaped, so a message stays one printable line.
-func quote(s string) string { return strconv.Quote(s) }
 
 // jsonError explains why a JSON body did not decode into an object.
 func jsonError(raw []byte, err error) error {
@@ -135,8 +135,8 @@ func article(kind string) string {
 // position is the 1-based line and column (in characters) of byte offset off in raw.
 func position(raw []byte, off int) (line, col int) {
 	off = max(0, min(off, len(raw)))
-	line = 1 + strings.Count(string(raw[:off]), "\n")
-	lineStart := strings.LastIndexByte(string(raw[:off]), '\n') + 1
+	line = 1 + bytes.Count(raw[:off], []byte("\n"))
+	lineStart := bytes.LastIndexByte(raw[:off], '\n') + 1
 	return line, 1 + utf8.RuneCount(raw[lineStart:off])
 }
 

@@ -6,7 +6,6 @@ package api
 import (
 	"context"
 	"log/slog"
-	"maps"
 	"net/http"
 	"net/netip"
 	"net/url"
@@ -130,12 +129,12 @@ func New(d Deps) *Server {
 	}
 	s.embedActions = s.embedRoutes()
 	mux := http.NewServeMux()
-	s.chatRoutes = routeLabels("/api/v1/chat/", slices.Collect(maps.Keys(s.actions)))
-	s.embedRouteLabels = routeLabels("/api/v1/embed/", slices.Collect(maps.Keys(s.embedActions)))
-	mux.HandleFunc("/api/v1/chat/{action}", func(w http.ResponseWriter, r *http.Request) {
+	s.chatRoutes = routeLabels(chatPattern, s.actions)
+	s.embedRouteLabels = routeLabels(embedPattern, s.embedActions)
+	mux.HandleFunc(chatPattern, func(w http.ResponseWriter, r *http.Request) {
 		s.dispatch(w, r, r.PathValue("action"))
 	})
-	mux.HandleFunc("/api/v1/embed/{action}", s.embedDispatch)
+	mux.HandleFunc(embedPattern, s.embedDispatch)
 	mux.HandleFunc("/api/v1/intelligence/{op}", s.intelligence)
 	mux.HandleFunc("/widget.js", s.widgetScript)
 	if len(s.demoPage) > 0 {

@@ -2,7 +2,6 @@ package metrics
 
 import (
 	"strconv"
-	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -16,8 +15,7 @@ var httpBuckets = []float64{.005, .01, .025, .05, .1, .25, .5, 1, 2.5, 5, 10, 30
 // so the hot path neither builds label slices nor hashes label values.
 type httpMetrics struct {
 	duration *prometheus.HistogramVec
-	mu       sync.RWMutex
-	children map[routeStatus]prometheus.Observer
+	children *seriesCache[routeStatus, prometheus.Observer]
 }
 
 type routeStatus struct {
@@ -26,12 +24,12 @@ type routeStatus struct {
 }
 
 func newHTTPMetrics() *httpMetrics {
-	return &httpMetrics{
-		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: namespace, Name: "http_request_duration_seconds",
-			Help:    "Time to answer an HTTP request, by route (the routing pattern or the API action, never the raw path) and status code.",
-			Buckets: httpBuckets}, []string{"route", "code"}),
-		children: map[routeStatus]prometheus.Observer{},
-	}
+	duration := prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: namespace, Name: "http_request_duration_seconds",
+		Help:    "Time to answer an HTTP request, by route (the routing pattern or the API action, never the raw path) and status code.",
+		Buckets: httpBuckets}, []string{"route", "code"})
+	return &httpMetrics{duration: duration, children: newSeriesCache(func(k routeStatus) prometheus.Observer {
+		return duration.WithLabelValues(k.route, codeLabel(k.status))
+	})}
 }
 
 // ObserveRequest records one answered request. route must come from a bounded set (the
@@ -44,25 +42,7 @@ func (m *Metrics) ObserveRequest(route string, status int, d time.Duration) {
 	if status < 100 || status > 599 {
 		status = 0 // one "other" series, however many odd values arrive
 	}
-	m.http.child(route, status).Observe(d.Seconds())
-}
-
-func (h *httpMetrics) child(route string, status int) prometheus.Observer {
-	k := routeStatus{route, status}
-	h.mu.RLock()
-	o, ok := h.children[k]
-	h.mu.RUnlock()
-	if ok {
-		return o
-	}
-	h.mu.Lock()
-	defer h.mu.Unlock()
-	if o, ok := h.children[k]; ok {
-		return o
-	}
-	o = h.duration.WithLabelValues(route, codeLabel(status))
-	h.children[k] = o
-	return o
+	m.http.children.get(routeStatus{route, status}).Observe(d.Seconds())
 }
 
 func codeLabel(status int) string {

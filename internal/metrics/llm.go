@@ -1,7 +1,6 @@
 package metrics
 
 import (
-	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -18,8 +17,7 @@ type llmMetrics struct {
 	duration *prometheus.HistogramVec // provider, model
 	errors   *prometheus.CounterVec   // provider, model, kind
 	tokens   *prometheus.CounterVec   // provider, model, direction
-	mu       sync.RWMutex
-	series   map[providerModel]*llmSeries
+	series   *seriesCache[providerModel, *llmSeries]
 }
 
 type providerModel struct{ provider, model string }
@@ -32,7 +30,7 @@ type llmSeries struct {
 
 func newLLMMetrics() *llmMetrics {
 	pm := []string{"provider", "model"}
-	return &llmMetrics{
+	l := &llmMetrics{
 		calls: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: namespace, Name: "llm_calls_total",
 			Help: "Calls to the language-model provider (one per completion, however many attempts it took)."}, pm),
 		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{Namespace: namespace, Name: "llm_call_duration_seconds",
@@ -42,8 +40,12 @@ func newLLMMetrics() *llmMetrics {
 			[]string{"provider", "model", "kind"}),
 		tokens: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: namespace, Name: "llm_tokens_total",
 			Help: "Tokens the provider reported, by direction (input, output)."}, []string{"provider", "model", "direction"}),
-		series: map[providerModel]*llmSeries{},
 	}
+	l.series = newSeriesCache(func(k providerModel) *llmSeries {
+		return &llmSeries{calls: l.calls.WithLabelValues(k.provider, k.model), duration: l.duration.WithLabelValues(k.provider, k.model),
+			input: l.tokens.WithLabelValues(k.provider, k.model, "input"), output: l.tokens.WithLabelValues(k.provider, k.model, "output")}
+	})
+	return l
 }
 
 // ProviderCall records one completion: its time, the tokens the provider reported, and,
@@ -52,7 +54,7 @@ func (m *Metrics) ProviderCall(provider, model string, d time.Duration, inputTok
 	if m == nil {
 		return
 	}
-	s := m.llm.seriesOf(provider, model)
+	s := m.llm.series.get(providerModel{provider, model})
 	s.calls.Inc()
 	s.duration.Observe(d.Seconds())
 	if inputTokens > 0 {
@@ -64,23 +66,4 @@ func (m *Metrics) ProviderCall(provider, model string, d time.Duration, inputTok
 	if errKind != "" {
 		m.llm.errors.WithLabelValues(provider, model, errKind).Inc()
 	}
-}
-
-func (l *llmMetrics) seriesOf(provider, model string) *llmSeries {
-	k := providerModel{provider, model}
-	l.mu.RLock()
-	s := l.series[k]
-	l.mu.RUnlock()
-	if s != nil {
-		return s
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if s := l.series[k]; s != nil {
-		return s
-	}
-	s = &llmSeries{calls: l.calls.WithLabelValues(provider, model), duration: l.duration.WithLabelValues(provider, model),
-		input: l.tokens.WithLabelValues(provider, model, "input"), output: l.tokens.WithLabelValues(provider, model, "output")}
-	l.series[k] = s
-	return s
 }

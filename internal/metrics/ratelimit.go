@@ -2,7 +2,6 @@ package metrics
 
 import (
 	"strings"
-	"sync"
 	"time"
 
 	"svc/internal/ratelimit"
@@ -18,56 +17,32 @@ const maxLimitClasses = 32
 // limitMetrics counts refusals per key class, with each class's counter cached.
 type limitMetrics struct {
 	vec      *prometheus.CounterVec
-	mu       sync.RWMutex
-	counters map[string]prometheus.Counter
+	counters *seriesCache[string, prometheus.Counter]
 }
 
 func newLimitMetrics() *limitMetrics {
-	return &limitMetrics{
-		vec: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: namespace, Name: "ratelimit_refusals_total",
-			Help: "Requests a rate limit refused, by limiter key class (send:key, embed:ip, embed:token, embed:visitor, marketing:acct, ...: the key without its ids)."},
-			[]string{"class"}),
-		counters: map[string]prometheus.Counter{},
-	}
+	vec := prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: namespace, Name: "ratelimit_refusals_total",
+		Help: "Requests a rate limit refused, by limiter key class (send:key, embed:ip, embed:token, embed:visitor, marketing:acct, ...: the key without its ids)."},
+		[]string{"class"})
+	counters := newSeriesCache(func(class string) prometheus.Counter { return vec.WithLabelValues(class) })
+	counters.max, counters.overflow = maxLimitClasses, other
+	return &limitMetrics{vec: vec, counters: counters}
 }
 
-// RateLimited counts one refusal under key, by its class (KeyClass): the ids in the key
+// RateLimited counts one refusal under key, by its class (keyClass): the ids in the key
 // (account, token, visitor, address) never become label values.
 func (m *Metrics) RateLimited(key string) {
 	if m == nil {
 		return
 	}
-	m.limits.counter(KeyClass(key)).Inc()
+	m.limits.counters.get(keyClass(key)).Inc()
 }
 
-func (l *limitMetrics) counter(class string) prometheus.Counter {
-	l.mu.RLock()
-	c := l.counters[class]
-	l.mu.RUnlock()
-	if c != nil {
-		return c
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if c := l.counters[class]; c != nil {
-		return c
-	}
-	if len(l.counters) >= maxLimitClasses {
-		class = other
-		if c := l.counters[class]; c != nil {
-			return c
-		}
-	}
-	c = l.vec.WithLabelValues(class)
-	l.counters[class] = c
-	return c
-}
-
-// KeyClass is the class of a limiter key: its first two colon-separated words, stopping
+// keyClass is the class of a limiter key: its first two colon-separated words, stopping
 // early at the first part that is not a plain lowercase word (an id, an address, a UUID).
 // "send:key:12" → "send:key", "embed:visitor:3:6f1c…" → "embed:visitor", "embed:ip:2001:db8::/64"
 // → "embed:ip"; a key that starts with an id is "other".
-func KeyClass(key string) string {
+func keyClass(key string) string {
 	end, words := 0, 0
 	for words < 2 {
 		part, _, _ := strings.Cut(key[end:], ":")

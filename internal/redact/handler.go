@@ -67,9 +67,7 @@ func attr(a slog.Attr) slog.Attr {
 func value(v slog.Value) slog.Value {
 	switch v.Kind() {
 	case slog.KindString:
-		if s := v.String(); maybeSecret(s) {
-			return slog.StringValue(String(s))
-		}
+		return slog.StringValue(String(v.String())) // String returns s itself when it holds no secret
 	case slog.KindGroup:
 		as := v.Group()
 		red := make([]slog.Attr, len(as))

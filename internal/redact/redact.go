@@ -42,13 +42,14 @@ func String(s string) string {
 func Contains(s string) bool { return maybeSecret(s) && secretRE.MatchString(s) }
 
 // maybeSecret is a cheap test that lets almost every value skip the regular expression: every
-// secret shape contains "svc" (in some case) or "/dashboard/".
+// secret shape contains "/dashboard/" or "svc" (in some case) followed by "_" or "%" (of
+// "%5F"), so the service's own name in a host or a message does not count.
 func maybeSecret(s string) bool {
 	if strings.Contains(s, "/dashboard/") {
 		return true
 	}
-	for i := 0; i+3 <= len(s); i++ {
-		if (s[i]|0x20) == 's' && (s[i+1]|0x20) == 'v' && (s[i+2]|0x20) == 'c' {
+	for i := 0; i+4 <= len(s); i++ {
+		if (s[i]|0x20) == 's' && (s[i+1]|0x20) == 'v' && (s[i+2]|0x20) == 'c' && (s[i+3] == '_' || s[i+3] == '%') {
 			return true
 		}
 	}
