@@ -276,6 +276,11 @@ func (r *Robots) parse(body []byte, base *url.URL) *robotsRules {
 	}
 	out.group = data.FindGroup(r.agent)
 	out.delay = min(out.group.CrawlDelay, maxCrawlDelay)
+	if out.delay < 0 {
+		// The library multiplies the seconds as a float into a Duration, so a huge value
+		// ("Crawl-delay: 1e10") overflows to a negative one: the site asked for the most.
+		out.delay = maxCrawlDelay
+	}
 	return out
 }
 
