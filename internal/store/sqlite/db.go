@@ -146,12 +146,22 @@ func (s *Store) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	}
 	if err := fn(tx); err != nil {
 		_ = tx.Rollback()
-		return err
+		return cancelled(ctx, err)
 	}
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("commit: %w", err)
+		return fmt.Errorf("commit: %w", cancelled(ctx, err))
 	}
 	return nil
+}
+
+// cancelled names ctx's end as the cause when database/sql rolled the transaction back
+// because ctx ended: its own error then says only that the transaction is done, and a
+// client that went away would read as a store failure.
+func cancelled(ctx context.Context, err error) error {
+	if ctx.Err() != nil && errors.Is(err, sql.ErrTxDone) {
+		return fmt.Errorf("%w (%w)", ctx.Err(), err)
+	}
+	return err
 }
 
 // timeLayout is fixed-width so that stored times sort as text.
