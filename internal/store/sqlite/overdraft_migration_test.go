@@ -75,4 +75,3 @@ func TestUpgradeToOverdraft(t *testing.T) {
 		t.Fatalf("foreign_keys = %d (%v) on the writer after migrating", on, err)
 	}
 }
-
