@@ -66,7 +66,9 @@ type Settings struct {
 const (
 	maxNameLen       = 200
 	maxToneCustomLen = 500
-	maxSendRate      = 10_000
+	// maxSendRate is high enough for a load test or an integration that is its own rate
+	// limit (a million a minute is past what one process answers).
+	maxSendRate = 1_000_000
 	// DefaultMarketingRate and DefaultIntelligenceRate are the per-account request rates of
 	// marketingGenerate and the Intelligence API (SERVICE.md leaves them open): a marketing
 	// call is a long generation a person asks for, the Intelligence API serves integrations.

@@ -22,7 +22,7 @@ func (s *Store) OpenConversation(ctx context.Context, accountID int64, lang stri
 		return c, nil
 	}
 	now := s.now().UTC()
-	err = s.inTx(ctx, func(tx *sql.Tx) error {
+	err = s.inTx(ctx, func(tx *dbtx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO conversations (account_id, scope, lang, created_at, updated_at)
 			VALUES (?, ?, ?, ?, ?) ON CONFLICT (account_id, scope) DO NOTHING`, accountID, apiScope, lang, ts(now), ts(now))
 		if err != nil {
@@ -157,7 +157,7 @@ func (s *Store) SaveTurn(ctx context.Context, t *store.Turn) error {
 	now := s.now().UTC()
 	var capped int64
 	var noticeQueued bool
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(tx *dbtx) error {
 		if t.Charge.EventType == store.EventAnswer && t.QuotaLimit > 0 {
 			var used int
 			if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM usage_events WHERE account_id = ?
@@ -271,7 +271,7 @@ func (s *Store) SaveTurn(ctx context.Context, t *store.Turn) error {
 // the embed token, when not 0, and counted in the day's totals) and the event's provider
 // calls, and sets c.EventID. A charge without an event type records no event. messageID 0 (a
 // charge outside any conversation, ChargeUsage) is stored as NULL in both rows.
-func recordCharge(ctx context.Context, tx *sql.Tx, accountID, messageID, embedTokenID int64, c *store.Charge,
+func recordCharge(ctx context.Context, tx *dbtx, accountID, messageID, embedTokenID int64, c *store.Charge,
 	balance int64, now time.Time) error {
 	if c.AmountMicro > 0 {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO ledger (account_id, kind, amount_micro, balance_after, message_id,
@@ -303,7 +303,7 @@ func recordCharge(ctx context.Context, tx *sql.Tx, accountID, messageID, embedTo
 }
 
 // saveCacheEntry upserts c under (account, lang, key) and replaces its term and document rows.
-func saveCacheEntry(ctx context.Context, tx *sql.Tx, c *store.CacheEntry) error {
+func saveCacheEntry(ctx context.Context, tx *dbtx, c *store.CacheEntry) error {
 	err := tx.QueryRowContext(ctx, `INSERT INTO answer_cache (account_id, lang, qkey, question, answer, doc_ids,
 		evidence, message_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (account_id, lang, qkey) DO UPDATE SET question = excluded.question, answer = excluded.answer,
@@ -354,7 +354,7 @@ func distinctTerms(terms []string) []string {
 	return out
 }
 
-func insertMessage(ctx context.Context, tx *sql.Tx, m *store.Message) error {
+func insertMessage(ctx context.Context, tx *dbtx, m *store.Message) error {
 	products := ""
 	if len(m.Products) > 0 {
 		b, err := json.Marshal(m.Products)
@@ -387,7 +387,7 @@ func scanCacheEntry(row interface{ Scan(...any) error }) (store.CacheEntry, erro
 
 // CachedAnswer looks up the account's cached answer for a normalised question.
 func (s *Store) CachedAnswer(ctx context.Context, accountID int64, lang, key string) (store.CacheEntry, error) {
-	tx, err := s.r.BeginTx(ctx, nil)
+	tx, err := s.r.begin(ctx, nil)
 	if err != nil {
 		return store.CacheEntry{}, fmt.Errorf("cached answer: %w", err)
 	}
@@ -420,7 +420,7 @@ func (s *Store) SimilarCached(ctx context.Context, accountID int64, lang string,
 		args = append(args, t)
 	}
 	args = append(args, limit, accountID)
-	tx, err := s.r.BeginTx(ctx, nil)
+	tx, err := s.r.begin(ctx, nil)
 	if err != nil {
 		return nil, fmt.Errorf("similar cached: %w", err)
 	}
@@ -458,7 +458,7 @@ func (s *Store) SimilarCached(ctx context.Context, accountID int64, lang string,
 // read for the account in the same transaction, so their ids are the tenant filter; naming
 // account_id as well made SQLite pick the (account_id, lang, term) index and scan every term
 // of the account's cache.
-func fillCacheTerms(ctx context.Context, tx *sql.Tx, accountID int64, entries []store.CacheEntry) error {
+func fillCacheTerms(ctx context.Context, tx *dbtx, accountID int64, entries []store.CacheEntry) error {
 	if len(entries) == 0 {
 		return nil
 	}

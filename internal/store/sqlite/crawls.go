@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"strings"
 
@@ -38,7 +37,7 @@ func (s *Store) PageStates(ctx context.Context, accountID, siteID int64) (map[st
 func (s *Store) SavePage(ctx context.Context, accountID, siteID int64, p store.PageState, docs []store.Document) (store.ImportResult, error) {
 	var res store.ImportResult
 	now := s.now().UTC()
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(tx *dbtx) error {
 		if err := s.siteExists(ctx, tx, accountID, siteID); err != nil {
 			return err
 		}
@@ -81,7 +80,7 @@ func (s *Store) SavePage(ctx context.Context, accountID, siteID int64, p store.P
 
 // TouchPage updates a page's validators and fetch time without touching its documents.
 func (s *Store) TouchPage(ctx context.Context, accountID, siteID int64, p store.PageState) error {
-	return s.inTx(ctx, func(tx *sql.Tx) error {
+	return s.inTx(ctx, func(tx *dbtx) error {
 		if _, err := tx.ExecContext(ctx, `UPDATE site_pages SET etag = ?, last_modified = ?, links = ?, fetched_at = ?
 			WHERE site_id = ? AND account_id = ? AND url = ?`, p.ETag, p.LastModified, strings.Join(p.Links, "\n"),
 			ts(s.now()), siteID, accountID, p.URL); err != nil {
@@ -95,7 +94,7 @@ func (s *Store) TouchPage(ctx context.Context, accountID, siteID int64, p store.
 // answers drawn from those documents.
 func (s *Store) RemovePages(ctx context.Context, accountID, siteID int64, urls []string) (int, error) {
 	removed := 0
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(tx *dbtx) error {
 		ids, err := sourceDocuments(ctx, tx, accountID, siteID, urls)
 		if err != nil {
 			return err
@@ -121,7 +120,7 @@ func (s *Store) RemovePages(ctx context.Context, accountID, siteID int64, urls [
 	return removed, err
 }
 
-func (s *Store) siteExists(ctx context.Context, tx *sql.Tx, accountID, siteID int64) error {
+func (s *Store) siteExists(ctx context.Context, tx *dbtx, accountID, siteID int64) error {
 	var n int
 	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM sites WHERE id = ? AND account_id = ?`,
 		siteID, accountID).Scan(&n); err != nil {
@@ -134,7 +133,7 @@ func (s *Store) siteExists(ctx context.Context, tx *sql.Tx, accountID, siteID in
 }
 
 // sourceDocuments lists the ids of the site's documents learned from any of urls.
-func sourceDocuments(ctx context.Context, tx *sql.Tx, accountID, siteID int64, urls []string) ([]int64, error) {
+func sourceDocuments(ctx context.Context, tx *dbtx, accountID, siteID int64, urls []string) ([]int64, error) {
 	var ids []int64
 	for _, u := range urls {
 		rows, err := tx.QueryContext(ctx, `SELECT id FROM documents WHERE account_id = ? AND site_id = ? AND source_url = ?`,
@@ -161,7 +160,7 @@ func sourceDocuments(ctx context.Context, tx *sql.Tx, accountID, siteID int64, u
 
 // deleteDocument removes a document, its chunks and index rows; products and articles go
 // with it through ON DELETE CASCADE.
-func deleteDocument(ctx context.Context, tx *sql.Tx, docID int64) error {
+func deleteDocument(ctx context.Context, tx *dbtx, docID int64) error {
 	if err := deleteChunks(ctx, tx, docID); err != nil {
 		return err
 	}

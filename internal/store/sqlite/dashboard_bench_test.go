@@ -71,7 +71,7 @@ func dashData(tb testing.TB, dir string, size dashSize) dashFixture {
 	sized := func(conversations int) sqlitetest.Size {
 		return sqlitetest.Size{Conversations: conversations, TurnsPer: size.turnsPer, Days: size.days, Questions: 500}
 	}
-	convs, err := sqlitetest.Fill(ctx, s.w, now,
+	convs, err := sqlitetest.Fill(ctx, s.w.DB, now,
 		sqlitetest.Account{ID: f.account, Tokens: f.tokens, Size: sized(size.conversations)},
 		sqlitetest.Account{ID: neighbour, Tokens: newTokens(neighbour, 2), Size: sized(size.neighbourConversations)})
 	if err != nil {

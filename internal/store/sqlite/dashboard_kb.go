@@ -24,7 +24,7 @@ func (s *Store) ListDocuments(ctx context.Context, accountID int64, q store.DocQ
 	}
 	q.Offset = max(q.Offset, 0)
 	where, args := documentsWhere(accountID, q)
-	tx, err := s.r.BeginTx(ctx, nil)
+	tx, err := s.r.begin(ctx, nil)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list documents: %w", err)
 	}
@@ -107,7 +107,7 @@ var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 // DeleteDocument removes one of the account's documents the way a crawl drops a vanished one,
 // and withdraws the cached answers drawn from it, in one transaction.
 func (s *Store) DeleteDocument(ctx context.Context, accountID, docID int64) error {
-	return s.inTx(ctx, func(tx *sql.Tx) error {
+	return s.inTx(ctx, func(tx *dbtx) error {
 		var ch docChanges
 		if err := deleteAccountDocument(ctx, tx, accountID, docID, &ch); err != nil {
 			return err
@@ -123,7 +123,7 @@ func (s *Store) ReplaceDocument(ctx context.Context, accountID, oldID int64, doc
 		return fmt.Errorf("replace document %d: no document", oldID)
 	}
 	now := s.now().UTC()
-	return s.inTx(ctx, func(tx *sql.Tx) error {
+	return s.inTx(ctx, func(tx *dbtx) error {
 		var ch docChanges
 		if err := deleteAccountDocument(ctx, tx, accountID, oldID, &ch); err != nil {
 			return err
@@ -134,7 +134,7 @@ func (s *Store) ReplaceDocument(ctx context.Context, accountID, oldID int64, doc
 
 // deleteAccountDocument deletes docID if it is the account's (deleteDocument itself goes by
 // id alone) and records the deletion in ch.
-func deleteAccountDocument(ctx context.Context, tx *sql.Tx, accountID, docID int64, ch *docChanges) error {
+func deleteAccountDocument(ctx context.Context, tx *dbtx, accountID, docID int64, ch *docChanges) error {
 	var id int64
 	err := tx.QueryRowContext(ctx, `SELECT id FROM documents WHERE id = ? AND account_id = ?`, docID, accountID).Scan(&id)
 	if err != nil {
@@ -150,7 +150,7 @@ func deleteAccountDocument(ctx context.Context, tx *sql.Tx, accountID, docID int
 // upsertCurated stores one document (a curated Q&A entry) as ImportDocuments would and fills
 // doc.ID, then withdraws the cached answers that it, or the earlier changes ch of the same
 // transaction, made stale.
-func upsertCurated(ctx context.Context, tx *sql.Tx, accountID int64, doc *store.Document, now time.Time,
+func upsertCurated(ctx context.Context, tx *dbtx, accountID int64, doc *store.Document, now time.Time,
 	ch docChanges) error {
 	c, err := upsertDocument(ctx, tx, accountID, doc, now, &store.ImportResult{})
 	if err != nil {

@@ -30,7 +30,7 @@ func questionKey(text string) string {
 
 // recordFallback makes the question of a turn answered by a fallback an open review item, in
 // the turn's transaction. The messages have their ids by now.
-func recordFallback(ctx context.Context, tx *sql.Tx, t *store.Turn) error {
+func recordFallback(ctx context.Context, tx *dbtx, t *store.Turn) error {
 	if _, err := tx.ExecContext(ctx, `INSERT INTO fallback_questions (message_id, account_id, conversation_id, reply_id,
 		question_key, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`, t.User.ID, t.AccountID, t.ConversationID,
 		t.Reply.ID, questionKey(t.User.Body), fallbackOpen, ts(t.User.CreatedAt)); err != nil {
@@ -57,7 +57,7 @@ func (s *Store) ReviewQueue(ctx context.Context, accountID int64, kind string, o
 	if err != nil {
 		return nil, 0, fmt.Errorf("review queue: %w", err)
 	}
-	tx, err := s.r.BeginTx(ctx, nil)
+	tx, err := s.r.begin(ctx, nil)
 	if err != nil {
 		return nil, 0, fmt.Errorf("review queue: %w", err)
 	}
@@ -106,7 +106,7 @@ func (s *Store) ReviewItem(ctx context.Context, accountID int64, kind string, id
 	if err != nil {
 		return store.ReviewQueueItem{}, fmt.Errorf("review item %s: %w", kind, store.ErrNotFound)
 	}
-	tx, err := s.r.BeginTx(ctx, nil)
+	tx, err := s.r.begin(ctx, nil)
 	if err != nil {
 		return store.ReviewQueueItem{}, fmt.Errorf("review item: %w", err)
 	}
@@ -159,7 +159,7 @@ func reviewPage(open string) string {
 }
 
 // reviewTexts reads the question, answer and comment of the items of a page.
-func reviewTexts(ctx context.Context, tx *sql.Tx, accountID int64, refs []reviewRef) (map[reviewRef]store.ReviewQueueItem, error) {
+func reviewTexts(ctx context.Context, tx *dbtx, accountID int64, refs []reviewRef) (map[reviewRef]store.ReviewQueueItem, error) {
 	out := make(map[reviewRef]store.ReviewQueueItem, len(refs))
 	var fallbacks, ratings []any
 	for _, r := range refs {
@@ -214,7 +214,7 @@ func reviewTexts(ctx context.Context, tx *sql.Tx, accountID int64, refs []review
 // check, so of concurrent closes of one item exactly one finds it open.
 func (s *Store) DismissReview(ctx context.Context, accountID int64, kind string, id int64) error {
 	now := s.now().UTC()
-	return s.inTx(ctx, func(tx *sql.Tx) error {
+	return s.inTx(ctx, func(tx *dbtx) error {
 		var res sql.Result
 		var err error
 		switch kind {
@@ -239,7 +239,7 @@ func (s *Store) ResolveFallback(ctx context.Context, accountID, messageID int64,
 		return fmt.Errorf("resolve fallback %d: %w", messageID, err)
 	}
 	now := s.now().UTC()
-	return s.inTx(ctx, func(tx *sql.Tx) error {
+	return s.inTx(ctx, func(tx *dbtx) error {
 		var key string
 		err := tx.QueryRowContext(ctx, `SELECT question_key FROM fallback_questions
 			WHERE message_id = ? AND account_id = ? AND status = ?`, messageID, accountID, fallbackOpen).Scan(&key)

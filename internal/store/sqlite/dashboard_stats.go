@@ -3,7 +3,6 @@ package sqlite
 import (
 	"cmp"
 	"context"
-	"database/sql"
 	"fmt"
 	"slices"
 	"time"
@@ -55,7 +54,7 @@ func parseDay(v string) (time.Time, error) {
 
 // countReply counts an assistant reply in its day's daily_replies row; charged tells whether
 // a usage event of its turn cost something.
-func countReply(ctx context.Context, tx *sql.Tx, m *store.Message, charged bool) error {
+func countReply(ctx context.Context, tx *dbtx, m *store.Message, charged bool) error {
 	if _, err := tx.ExecContext(ctx, `INSERT INTO daily_replies (account_id, day, source, via, replies, low_confidence,
 		charged) VALUES (?, ?, ?, ?, 1, ?, ?) ON CONFLICT (account_id, day, source, via) DO UPDATE SET
 		replies = replies + 1, low_confidence = low_confidence + excluded.low_confidence, charged = charged + excluded.charged`,
@@ -66,7 +65,7 @@ func countReply(ctx context.Context, tx *sql.Tx, m *store.Message, charged bool)
 }
 
 // countUsage counts a usage event in its day's daily_usage row.
-func countUsage(ctx context.Context, tx *sql.Tx, accountID int64, c *store.Charge, at time.Time) error {
+func countUsage(ctx context.Context, tx *dbtx, accountID int64, c *store.Charge, at time.Time) error {
 	if _, err := tx.ExecContext(ctx, `INSERT INTO daily_usage (account_id, day, event_type, events, cost_micro)
 		VALUES (?, ?, ?, 1, ?) ON CONFLICT (account_id, day, event_type) DO UPDATE SET
 		events = events + 1, cost_micro = cost_micro + excluded.cost_micro`,
@@ -99,7 +98,7 @@ func splitWindow(since time.Time) window {
 // DailyUsage sums the account's usage events of the window by day and type.
 func (s *Store) DailyUsage(ctx context.Context, accountID int64, since time.Time) ([]store.DayUsage, error) {
 	w := splitWindow(since)
-	tx, err := s.r.BeginTx(ctx, nil)
+	tx, err := s.r.begin(ctx, nil)
 	if err != nil {
 		return nil, fmt.Errorf("daily usage: %w", err)
 	}
@@ -155,7 +154,7 @@ type replyCounts struct {
 }
 
 // replyGroups reads the account's replies of the window by day, source and via.
-func replyGroups(ctx context.Context, tx *sql.Tx, accountID int64, since time.Time) ([]replyCounts, error) {
+func replyGroups(ctx context.Context, tx *dbtx, accountID int64, since time.Time) ([]replyCounts, error) {
 	w := splitWindow(since)
 	var out []replyCounts
 	if w.partial {
@@ -201,7 +200,7 @@ func replyGroups(ctx context.Context, tx *sql.Tx, accountID int64, since time.Ti
 
 // DailySources counts the account's replies of the window by day and kind.
 func (s *Store) DailySources(ctx context.Context, accountID int64, since time.Time) ([]store.DaySource, error) {
-	tx, err := s.r.BeginTx(ctx, nil)
+	tx, err := s.r.begin(ctx, nil)
 	if err != nil {
 		return nil, fmt.Errorf("daily sources: %w", err)
 	}
@@ -234,7 +233,7 @@ func (s *Store) DailySources(ctx context.Context, accountID int64, since time.Ti
 // something are free.
 func (s *Store) ReplyStats(ctx context.Context, accountID int64, since time.Time) (store.ReplyStats, error) {
 	var st store.ReplyStats
-	tx, err := s.r.BeginTx(ctx, nil)
+	tx, err := s.r.begin(ctx, nil)
 	if err != nil {
 		return st, fmt.Errorf("reply stats: %w", err)
 	}
@@ -257,7 +256,7 @@ func (s *Store) Unanswered(ctx context.Context, accountID int64, since time.Time
 	if limit <= 0 {
 		limit = 10
 	}
-	tx, err := s.r.BeginTx(ctx, nil)
+	tx, err := s.r.begin(ctx, nil)
 	if err != nil {
 		return nil, fmt.Errorf("unanswered: %w", err)
 	}

@@ -40,8 +40,8 @@ type Options struct {
 
 // Store implements store.Store on SQLite.
 type Store struct {
-	w   *sql.DB // exactly one connection: every write goes here
-	r   *sql.DB // read-only pool
+	w   *pool // exactly one connection: every write goes here
+	r   *pool // read-only pool
 	now func() time.Time
 }
 
@@ -85,7 +85,7 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 	r.SetMaxOpenConns(opts.Readers)
 	r.SetMaxIdleConns(opts.Readers)
 
-	s := &Store{w: w, r: r, now: opts.Now}
+	s := &Store{w: newPool(w), r: newPool(r), now: opts.Now}
 	if err := s.migrate(ctx); err != nil {
 		s.Close()
 		return nil, err
@@ -111,7 +111,7 @@ func (s *Store) migrate(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("migrations: %w", err)
 	}
-	p, err := goose.NewProvider(goose.DialectSQLite3, s.w, sub, goose.WithGoMigrations(goMigrations...))
+	p, err := goose.NewProvider(goose.DialectSQLite3, s.w.DB, sub, goose.WithGoMigrations(goMigrations...))
 	if err != nil {
 		return fmt.Errorf("migrations: %w", err)
 	}
@@ -139,8 +139,8 @@ func (s *Store) Close() error {
 }
 
 // inTx runs fn in a write transaction, committing when fn returns nil.
-func (s *Store) inTx(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	tx, err := s.w.BeginTx(ctx, nil)
+func (s *Store) inTx(ctx context.Context, fn func(tx *dbtx) error) error {
+	tx, err := s.w.begin(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}

@@ -80,7 +80,7 @@ func (s *Store) CreateEmbedToken(ctx context.Context, t *store.EmbedToken, maxAc
 		return err
 	}
 	now := s.now().UTC()
-	return s.inTx(ctx, func(tx *sql.Tx) error {
+	return s.inTx(ctx, func(tx *dbtx) error {
 		if _, err := getAccountTx(ctx, tx, t.AccountID); err != nil {
 			return err
 		}
@@ -129,7 +129,7 @@ func (s *Store) GetEmbedToken(ctx context.Context, accountID, tokenID int64) (st
 // tokenStatus reads the status of one of the account's tokens inside tx. It is the first
 // statement on the token in every transaction that must not race with another on the same
 // token; an engine with row locks takes the lock here (PostgreSQL: SELECT ... FOR UPDATE).
-func tokenStatus(ctx context.Context, tx *sql.Tx, accountID, tokenID int64) (string, error) {
+func tokenStatus(ctx context.Context, tx *dbtx, accountID, tokenID int64) (string, error) {
 	var status string
 	err := tx.QueryRowContext(ctx, `SELECT status FROM embed_tokens WHERE id = ? AND account_id = ?`,
 		tokenID, accountID).Scan(&status)
@@ -147,7 +147,7 @@ func (s *Store) UpdateEmbedToken(ctx context.Context, t *store.EmbedToken) error
 		return err
 	}
 	now := s.now().UTC()
-	return s.inTx(ctx, func(tx *sql.Tx) error {
+	return s.inTx(ctx, func(tx *dbtx) error {
 		status, err := tokenStatus(ctx, tx, t.AccountID, t.ID)
 		if err != nil {
 			return err
@@ -169,7 +169,7 @@ func (s *Store) UpdateEmbedToken(ctx context.Context, t *store.EmbedToken) error
 // RevokeEmbedToken revokes one of the account's tokens; a revoked token stays as it was.
 func (s *Store) RevokeEmbedToken(ctx context.Context, accountID, tokenID int64) error {
 	now := s.now().UTC()
-	return s.inTx(ctx, func(tx *sql.Tx) error {
+	return s.inTx(ctx, func(tx *dbtx) error {
 		status, err := tokenStatus(ctx, tx, accountID, tokenID)
 		if err != nil || status == store.EmbedRevoked {
 			return err
@@ -228,7 +228,7 @@ func (s *Store) TouchEmbedToken(ctx context.Context, tokenID int64, at time.Time
 // EmbedUsage reports each of the account's tokens that had any activity since a time. The four
 // aggregates are read in one read transaction, so they describe one moment.
 func (s *Store) EmbedUsage(ctx context.Context, accountID int64, since time.Time) (map[int64]store.EmbedUsage, error) {
-	tx, err := s.r.BeginTx(ctx, nil)
+	tx, err := s.r.begin(ctx, nil)
 	if err != nil {
 		return nil, fmt.Errorf("embed usage: %w", err)
 	}
@@ -316,7 +316,7 @@ func (s *Store) OpenVisitorConversation(ctx context.Context, accountID, tokenID 
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return c, err
 	}
-	err = s.inTx(ctx, func(tx *sql.Tx) error {
+	err = s.inTx(ctx, func(tx *dbtx) error {
 		// The token may have been revoked since the read above.
 		status, err := tokenStatus(ctx, tx, accountID, tokenID)
 		if err != nil {
@@ -367,7 +367,7 @@ func (s *Store) EmbedSpend(ctx context.Context, accountID, tokenID int64, since 
 	return spend, nil
 }
 
-func tokenSpend(ctx context.Context, tx *sql.Tx, accountID, tokenID int64, since, now time.Time) (spend, reserved int64, err error) {
+func tokenSpend(ctx context.Context, tx *dbtx, accountID, tokenID int64, since, now time.Time) (spend, reserved int64, err error) {
 	err = tx.QueryRowContext(ctx, `SELECT
 		(SELECT COALESCE(SUM(cost_micro), 0) FROM usage_events
 			WHERE account_id = ? AND embed_token_id = ? AND created_at >= ?),

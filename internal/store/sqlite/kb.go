@@ -50,7 +50,7 @@ func naturalKey(d *store.Document) string {
 func (s *Store) ImportDocuments(ctx context.Context, accountID int64, docs []store.Document) (store.ImportResult, error) {
 	var res store.ImportResult
 	now := s.now().UTC()
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(tx *dbtx) error {
 		var ch docChanges
 		for i := range docs {
 			c, err := upsertDocument(ctx, tx, accountID, &docs[i], now, &res)
@@ -100,7 +100,7 @@ const withdrawBatch = 500
 // withdrawCache withdraws the account's cached answers drawn from a stale document of ch. An
 // entry that names no document (made before answer_cache_docs existed, or from no document)
 // may rest on anything, so it is withdrawn whenever any document was written.
-func withdrawCache(ctx context.Context, tx *sql.Tx, accountID int64, ch docChanges) error {
+func withdrawCache(ctx context.Context, tx *dbtx, accountID int64, ch docChanges) error {
 	if !ch.written {
 		return nil
 	}
@@ -124,7 +124,7 @@ func withdrawCache(ctx context.Context, tx *sql.Tx, accountID int64, ch docChang
 
 // upsertDocument inserts d or updates the document with its natural key, counting what it
 // did in res, and reports what it did.
-func upsertDocument(ctx context.Context, tx *sql.Tx, accountID int64, d *store.Document, now time.Time,
+func upsertDocument(ctx context.Context, tx *dbtx, accountID int64, d *store.Document, now time.Time,
 	res *store.ImportResult) (docChange, error) {
 	d.AccountID = accountID
 	key := naturalKey(d)
@@ -181,7 +181,7 @@ func upsertDocument(ctx context.Context, tx *sql.Tx, accountID int64, d *store.D
 	return change, nil
 }
 
-func deleteChunks(ctx context.Context, tx *sql.Tx, docID int64) error {
+func deleteChunks(ctx context.Context, tx *dbtx, docID int64) error {
 	if _, err := tx.ExecContext(ctx, `DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE document_id = ?)`, docID); err != nil {
 		return fmt.Errorf("delete chunk index: %w", err)
 	}
@@ -191,7 +191,7 @@ func deleteChunks(ctx context.Context, tx *sql.Tx, docID int64) error {
 	return nil
 }
 
-func insertChunks(ctx context.Context, tx *sql.Tx, accountID int64, d *store.Document) error {
+func insertChunks(ctx context.Context, tx *dbtx, accountID int64, d *store.Document) error {
 	for i := range d.Chunks {
 		c := &d.Chunks[i]
 		c.Ord = i
@@ -209,7 +209,7 @@ func insertChunks(ctx context.Context, tx *sql.Tx, accountID int64, d *store.Doc
 	return nil
 }
 
-func upsertTyped(ctx context.Context, tx *sql.Tx, accountID int64, d *store.Document) error {
+func upsertTyped(ctx context.Context, tx *dbtx, accountID int64, d *store.Document) error {
 	if p := d.Product; d.Type == store.DocProduct && p != nil {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO products (document_id, account_id, name, url, price, category, image)
 			VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (document_id) DO UPDATE SET name = excluded.name, url = excluded.url,

@@ -9,7 +9,7 @@ import (
 	"svc/internal/store"
 )
 
-func insertKey(ctx context.Context, tx *sql.Tx, key *store.APIKey, now time.Time) error {
+func insertKey(ctx context.Context, tx *dbtx, key *store.APIKey, now time.Time) error {
 	key.Status = store.KeyActive
 	key.CreatedAt = now
 	err := tx.QueryRowContext(ctx, `INSERT INTO api_keys (account_id, prefix, hash, status, created_at)
@@ -54,7 +54,7 @@ func (s *Store) ActiveKeysByPrefix(ctx context.Context, prefix string) ([]store.
 // no instant at which both the old and the new key work.
 func (s *Store) RotateKey(ctx context.Context, accountID int64, key *store.APIKey) error {
 	now := s.now().UTC()
-	return s.inTx(ctx, func(tx *sql.Tx) error {
+	return s.inTx(ctx, func(tx *dbtx) error {
 		if _, err := getAccountTx(ctx, tx, accountID); err != nil {
 			return err
 		}

@@ -17,7 +17,7 @@ import (
 // queries per account.
 func (s *Store) CheckLedger(ctx context.Context, accountID int64, now time.Time) (store.LedgerReport, error) {
 	var rep store.LedgerReport
-	tx, err := s.r.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	tx, err := s.r.begin(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return rep, fmt.Errorf("check ledger: %w", err)
 	}
@@ -162,7 +162,7 @@ func accountScope(col string, accountID int64) (string, []any) {
 }
 
 // eachRow runs a query in tx and calls fn for every row.
-func eachRow(ctx context.Context, tx *sql.Tx, query string, args []any, fn func(*sql.Rows) error) error {
+func eachRow(ctx context.Context, tx *dbtx, query string, args []any, fn func(*sql.Rows) error) error {
 	rows, err := tx.QueryContext(ctx, query, args...)
 	if err != nil {
 		return err

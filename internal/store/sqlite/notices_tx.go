@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"time"
 
@@ -13,7 +12,7 @@ import (
 // is shared by EnqueueNotice and by SaveTurn, which queues the budget notice in the
 // transaction of the charge that reached the budget, so the notice exists exactly when the
 // charge does.
-func insertNotice(ctx context.Context, tx *sql.Tx, n *store.Notice, now time.Time) (bool, error) {
+func insertNotice(ctx context.Context, tx *dbtx, n *store.Notice, now time.Time) (bool, error) {
 	if n.Kind == "" || n.DedupeKey == "" || n.AccountID == 0 {
 		return false, fmt.Errorf("queue notice: kind, dedupe key and account are required")
 	}

@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"time"
 
@@ -34,7 +33,7 @@ func (s *Store) DeleteStaleVisitorConversations(ctx context.Context, before time
 		return store.VisitorDeletion{}, fmt.Errorf("delete stale visitor conversations: limit %d", limit)
 	}
 	var out store.VisitorDeletion
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(tx *dbtx) error {
 		ids, err := queryIDs(ctx, tx, staleConversationsQuery, ts(before), ts(before), limit)
 		if err != nil {
 			return fmt.Errorf("stale visitor conversations: %w", err)
@@ -51,7 +50,7 @@ func (s *Store) DeleteStaleVisitorConversations(ctx context.Context, before time
 // DeleteVisitor deletes every conversation of the visitor in the account.
 func (s *Store) DeleteVisitor(ctx context.Context, accountID int64, visitor string) (store.VisitorDeletion, error) {
 	var out store.VisitorDeletion
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(tx *dbtx) error {
 		ids, err := queryIDs(ctx, tx, visitorConversationsQuery, accountID, visitor)
 		if err != nil {
 			return fmt.Errorf("visitor conversations: %w", err)
@@ -70,7 +69,7 @@ func (s *Store) DeleteVisitor(ctx context.Context, accountID int64, visitor stri
 
 // deleteConversations deletes the conversations ids and what belongs only to them, children
 // before parents (foreign keys are on).
-func deleteConversations(ctx context.Context, tx *sql.Tx, ids []int64) (store.VisitorDeletion, error) {
+func deleteConversations(ctx context.Context, tx *dbtx, ids []int64) (store.VisitorDeletion, error) {
 	var out store.VisitorDeletion
 	if len(ids) == 0 {
 		return out, nil
@@ -106,7 +105,7 @@ func deleteConversations(ctx context.Context, tx *sql.Tx, ids []int64) (store.Vi
 // so that the conversations, messages and feedback agree.
 func (s *Store) VisitorData(ctx context.Context, accountID int64, visitor string) (store.VisitorData, error) {
 	out := store.VisitorData{AccountID: accountID, Visitor: visitor}
-	tx, err := s.r.BeginTx(ctx, nil)
+	tx, err := s.r.begin(ctx, nil)
 	if err != nil {
 		return out, fmt.Errorf("visitor data: %w", err)
 	}
@@ -153,7 +152,7 @@ func (s *Store) VisitorData(ctx context.Context, accountID int64, visitor string
 }
 
 // conversationFeedback reads the ratings of a conversation's replies, oldest first.
-func conversationFeedback(ctx context.Context, tx *sql.Tx, accountID, conversationID int64) ([]store.Feedback, error) {
+func conversationFeedback(ctx context.Context, tx *dbtx, accountID, conversationID int64) ([]store.Feedback, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT f.id, f.message_id, f.rating, f.comment, f.created_at
 		FROM feedback f JOIN messages m ON m.id = f.message_id
 		WHERE f.account_id = ? AND m.conversation_id = ? ORDER BY f.id`, accountID, conversationID)
@@ -175,7 +174,7 @@ func conversationFeedback(ctx context.Context, tx *sql.Tx, accountID, conversati
 }
 
 // queryIDs runs a query of one integer column.
-func queryIDs(ctx context.Context, tx *sql.Tx, query string, args ...any) ([]int64, error) {
+func queryIDs(ctx context.Context, tx *dbtx, query string, args ...any) ([]int64, error) {
 	rows, err := tx.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
@@ -193,7 +192,7 @@ func queryIDs(ctx context.Context, tx *sql.Tx, query string, args ...any) ([]int
 }
 
 // execCount runs a statement and reports how many rows it touched.
-func execCount(ctx context.Context, tx *sql.Tx, query string, args ...any) (int, error) {
+func execCount(ctx context.Context, tx *dbtx, query string, args ...any) (int, error) {
 	res, err := tx.ExecContext(ctx, query, args...)
 	if err != nil {
 		return 0, err

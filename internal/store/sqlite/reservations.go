@@ -39,7 +39,7 @@ func (s *Store) Reserve(ctx context.Context, accountID, amountMicro int64, ttl t
 		r.EmbedTokenID = budget.TokenID
 	}
 	now := s.now().UTC()
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(tx *dbtx) error {
 		if budget != nil {
 			if _, err := tokenStatus(ctx, tx, accountID, budget.TokenID); err != nil {
 				return err
@@ -89,12 +89,12 @@ func (s *Store) Reserve(ctx context.Context, accountID, amountMicro int64, ttl t
 
 // Release gives a reservation of the account back; one already gone is not an error.
 func (s *Store) Release(ctx context.Context, accountID, reservationID int64) error {
-	return s.inTx(ctx, func(tx *sql.Tx) error {
+	return s.inTx(ctx, func(tx *dbtx) error {
 		return releaseReservation(ctx, tx, accountID, reservationID)
 	})
 }
 
-func releaseReservation(ctx context.Context, tx *sql.Tx, accountID, reservationID int64) error {
+func releaseReservation(ctx context.Context, tx *dbtx, accountID, reservationID int64) error {
 	var amount int64
 	err := tx.QueryRowContext(ctx, `DELETE FROM reservations WHERE id = ? AND account_id = ? RETURNING amount_micro`,
 		reservationID, accountID).Scan(&amount)
@@ -108,7 +108,7 @@ func releaseReservation(ctx context.Context, tx *sql.Tx, accountID, reservationI
 }
 
 // releaseLapsed releases the account's reservations that expired at or before now.
-func releaseLapsed(ctx context.Context, tx *sql.Tx, accountID int64, now time.Time) error {
+func releaseLapsed(ctx context.Context, tx *dbtx, accountID int64, now time.Time) error {
 	rows, err := tx.QueryContext(ctx, `DELETE FROM reservations WHERE account_id = ? AND expires_at <= ?
 		RETURNING amount_micro`, accountID, ts(now))
 	if err != nil {
@@ -131,7 +131,7 @@ func releaseLapsed(ctx context.Context, tx *sql.Tx, accountID int64, now time.Ti
 	return unreserve(ctx, tx, accountID, total)
 }
 
-func unreserve(ctx context.Context, tx *sql.Tx, accountID, amount int64) error {
+func unreserve(ctx context.Context, tx *dbtx, accountID, amount int64) error {
 	if amount == 0 {
 		return nil
 	}
@@ -155,7 +155,7 @@ const chargeAttempts = 3
 // may go, the bound on what a settled hold can overdraw. The balance only moves through the
 // conditional UPDATE, so whatever runs concurrently it never goes below what reservations
 // hold less overdraft.
-func charge(ctx context.Context, tx *sql.Tx, accountID, amount int64, capped bool, overdraft int64) (taken, balance int64, err error) {
+func charge(ctx context.Context, tx *dbtx, accountID, amount int64, capped bool, overdraft int64) (taken, balance int64, err error) {
 	if !capped || overdraft < 0 {
 		overdraft = 0
 	}
@@ -191,7 +191,7 @@ func charge(ctx context.Context, tx *sql.Tx, accountID, amount int64, capped boo
 // racing with the sweep gives each amount back exactly once.
 func (s *Store) ReleaseReservations(ctx context.Context, expiredBy, createdBefore time.Time) (store.ReleasedReservations, error) {
 	var out store.ReleasedReservations
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(tx *dbtx) error {
 		out = store.ReleasedReservations{}
 		rows, err := tx.QueryContext(ctx, `DELETE FROM reservations WHERE expires_at <= ? OR created_at < ?
 			RETURNING account_id, amount_micro`, ts(expiredBy), ts(createdBefore))

@@ -20,7 +20,7 @@ func TestCancelledTransactionReportsTheCancellation(t *testing.T) {
 	}
 	defer s.Close()
 	ctx, cancel := context.WithCancel(context.Background())
-	err = s.inTx(ctx, func(tx *sql.Tx) error {
+	err = s.inTx(ctx, func(tx *dbtx) error {
 		if _, err := tx.Exec(`CREATE TABLE gone (x INTEGER)`); err != nil {
 			return err
 		}

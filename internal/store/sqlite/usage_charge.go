@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 
 	"svc/internal/store"
@@ -28,7 +27,7 @@ func (s *Store) ChargeUsage(ctx context.Context, accountID int64, c *store.Charg
 	now := s.now().UTC()
 	ch := *c
 	var capped int64
-	err := s.inTx(ctx, func(tx *sql.Tx) error {
+	err := s.inTx(ctx, func(tx *dbtx) error {
 		if _, err := getAccountTx(ctx, tx, accountID); err != nil {
 			return err
 		}

@@ -2,7 +2,6 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"time"
 
@@ -35,7 +34,7 @@ func tsOrNever(t time.Time) string {
 // concurrent creates of one address cannot both pass the check; the UNIQUE index backs it up.
 func (s *Store) CreateUser(ctx context.Context, u *store.User) error {
 	now := s.now().UTC()
-	return s.inTx(ctx, func(tx *sql.Tx) error {
+	return s.inTx(ctx, func(tx *dbtx) error {
 		if _, err := getAccountTx(ctx, tx, u.AccountID); err != nil {
 			return err
 		}
@@ -109,7 +108,7 @@ func (s *Store) UpdateUser(ctx context.Context, u *store.User) error {
 // RemoveUser deletes the user, its sessions and its links in one transaction, so that no
 // session of a removed user survives it.
 func (s *Store) RemoveUser(ctx context.Context, accountID, userID int64) error {
-	return s.inTx(ctx, func(tx *sql.Tx) error {
+	return s.inTx(ctx, func(tx *dbtx) error {
 		if err := checkUserTx(ctx, tx, accountID, userID); err != nil {
 			return err
 		}
@@ -128,14 +127,14 @@ func (s *Store) RemoveUser(ctx context.Context, accountID, userID int64) error {
 
 // SetPassword stores the password hash and ends the user's other sessions and unused links.
 func (s *Store) SetPassword(ctx context.Context, accountID, userID int64, hash string, at time.Time, keepSessionID int64) error {
-	return s.inTx(ctx, func(tx *sql.Tx) error {
+	return s.inTx(ctx, func(tx *dbtx) error {
 		return setPasswordTx(ctx, tx, accountID, userID, hash, at, keepSessionID)
 	})
 }
 
 // setPasswordTx is SetPassword inside tx, shared with RedeemAuthToken. keepSessionID 0 keeps
 // none (session ids start at 1).
-func setPasswordTx(ctx context.Context, tx *sql.Tx, accountID, userID int64, hash string, at time.Time, keepSessionID int64) error {
+func setPasswordTx(ctx context.Context, tx *dbtx, accountID, userID int64, hash string, at time.Time, keepSessionID int64) error {
 	res, err := tx.ExecContext(ctx, `UPDATE users SET password_hash = ?, password_changed_at = ?
 		WHERE id = ? AND account_id = ?`, hash, ts(at), userID, accountID)
 	if err := oneRow(res, err, fmt.Sprintf("set password of user %d", userID)); err != nil {
@@ -161,7 +160,7 @@ func (s *Store) RecordSignIn(ctx context.Context, accountID, userID int64, at ti
 
 // checkUserTx is the first statement on a user in a transaction that changes it or its rows;
 // an engine with row locks takes the user's lock here (PostgreSQL: SELECT ... FOR UPDATE).
-func checkUserTx(ctx context.Context, tx *sql.Tx, accountID, userID int64) error {
+func checkUserTx(ctx context.Context, tx *dbtx, accountID, userID int64) error {
 	var id int64
 	err := tx.QueryRowContext(ctx, `SELECT id FROM users WHERE id = ? AND account_id = ?`, userID, accountID).Scan(&id)
 	if err != nil {
