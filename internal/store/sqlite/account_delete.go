@@ -19,7 +19,7 @@ var accountTables = []string{
 	"messages", "conversations",
 	"reservations", "notices", "embed_tokens",
 	"daily_replies", "daily_usage",
-	"chunks", "products", "articles", "documents",
+	"kb_stats", "chunks", "products", "articles", "documents",
 	"site_pages", "sites",
 	"api_keys",
 }
@@ -61,7 +61,7 @@ func (s *Store) DeleteAccount(ctx context.Context, accountID int64) (store.Accou
 		if _, err := tx.ExecContext(ctx, `DELETE FROM ledger WHERE account_id = ?`, accountID); err != nil {
 			return fmt.Errorf("delete ledger: %w", err)
 		}
-		// The full-text rows carry the tenant token, not an account_id column.
+		// The full-text rows carry the account in their tokens, not in an account_id column.
 		if _, err := tx.ExecContext(ctx, `DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE account_id = ?)`,
 			accountID); err != nil {
 			return fmt.Errorf("delete chunk index: %w", err)

@@ -39,7 +39,7 @@ func (f *catalogFilter) add(cond string, args ...any) {
 
 // catalogWhere builds the site, language and term conditions of q for documents aliased d.
 // Each term is its own condition, so the terms may be held by different chunks of a
-// document; each reads the FTS index for the account (its tenant token ANDed with the term).
+// document; each reads the account's list of the term in the FTS index.
 func catalogWhere(accountID int64, q store.CatalogQuery) catalogFilter {
 	var f catalogFilter
 	if q.SiteID != 0 {
@@ -49,7 +49,7 @@ func catalogWhere(accountID int64, q store.CatalogQuery) catalogFilter {
 		f.add("d.lang = ?", q.Lang)
 	}
 	for _, t := range q.Terms {
-		expr := matchExpr(accountID, []store.SearchTerm{t})
+		expr := matchExpr(accountID, []store.SearchTerm{t}, nil, 0)
 		if expr == "" {
 			continue
 		}

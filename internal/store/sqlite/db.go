@@ -104,7 +104,7 @@ func dsn(path string, pragmas []string, txlock string) string {
 
 // goMigrations are the migrations written in Go; they run with the SQL files, and restore
 // reads the newest version this binary knows from both.
-var goMigrations = []*goose.Migration{migration9}
+var goMigrations = []*goose.Migration{migration9, migration12}
 
 func (s *Store) migrate(ctx context.Context) error {
 	sub, err := fs.Sub(migrationFS, "migrations")

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -182,31 +181,41 @@ func upsertDocument(ctx context.Context, tx *dbtx, accountID int64, d *store.Doc
 }
 
 func deleteChunks(ctx context.Context, tx *dbtx, docID int64) error {
+	var acct sql.NullInt64
+	var n, terms int
+	if err := tx.QueryRowContext(ctx, `SELECT MAX(account_id), COUNT(*), COALESCE(SUM(term_count), 0) FROM chunks
+		WHERE document_id = ?`, docID).Scan(&acct, &n, &terms); err != nil {
+		return fmt.Errorf("delete chunks: %w", err)
+	}
+	if n == 0 {
+		return nil
+	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE document_id = ?)`, docID); err != nil {
 		return fmt.Errorf("delete chunk index: %w", err)
 	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM chunks WHERE document_id = ?`, docID); err != nil {
 		return fmt.Errorf("delete chunks: %w", err)
 	}
-	return nil
+	return addKBStats(ctx, tx, acct.Int64, -n, -terms)
 }
 
 func insertChunks(ctx context.Context, tx *dbtx, accountID int64, d *store.Document) error {
+	total := 0
 	for i := range d.Chunks {
 		c := &d.Chunks[i]
 		c.Ord = i
 		n := len(strings.Fields(c.Terms))
+		total += n
 		err := tx.QueryRowContext(ctx, `INSERT INTO chunks (account_id, document_id, ord, heading, text, terms, term_count)
 			VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`, accountID, d.ID, c.Ord, c.Heading, c.Text, c.Terms, n).Scan(&c.ID)
 		if err != nil {
 			return fmt.Errorf("insert chunk: %w", err)
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO chunks_fts (rowid, terms, tenant) VALUES (?, ?, ?)`,
-			c.ID, c.Terms, tenantToken(accountID)); err != nil {
-			return fmt.Errorf("index chunk: %w", err)
+		if err := indexChunk(ctx, tx, accountID, d, c); err != nil {
+			return err
 		}
 	}
-	return nil
+	return addKBStats(ctx, tx, accountID, len(d.Chunks), total)
 }
 
 func upsertTyped(ctx context.Context, tx *dbtx, accountID int64, d *store.Document) error {
@@ -230,59 +239,24 @@ func upsertTyped(ctx context.Context, tx *dbtx, accountID int64, d *store.Docume
 	return nil
 }
 
-// matchExpr turns analyzed terms into an FTS5 query of one account: its tenant token AND any
-// of the terms; prefix terms use *. Terms are quoted so that no user text is ever read as
-// FTS5 syntax. It returns "" when no term is left.
-func matchExpr(accountID int64, terms []store.SearchTerm) string {
-	parts := make([]string, 0, len(terms))
-	for _, t := range terms {
-		if t.Text == "" {
-			continue
-		}
-		q := `"` + strings.ReplaceAll(t.Text, `"`, `""`) + `"`
-		if t.Prefix {
-			q += "*"
-		}
-		parts = append(parts, q)
-	}
-	if len(parts) == 0 {
-		return ""
-	}
-	return `tenant : "` + tenantToken(accountID) + `" AND terms : (` + strings.Join(parts, " OR ") + `)`
-}
-
-// tenantToken is the account's token in the index's tenant column.
-func tenantToken(accountID int64) string { return "a" + strconv.FormatInt(accountID, 10) }
-
 // SearchChunks returns candidate chunks of the account ranked by FTS5's bm25, of one of its
-// sites when q.SiteID is set.
+// sites when q.SiteID is set. The index ranks and cuts to the limit before any table is
+// joined, so only the chunks returned are read.
 func (s *Store) SearchChunks(ctx context.Context, accountID int64, q store.SearchQuery) ([]store.ChunkHit, error) {
-	expr := matchExpr(accountID, q.Terms)
+	expr := matchExpr(accountID, q.Terms, q.Types, q.SiteID)
 	if expr == "" {
 		return []store.ChunkHit{}, nil
 	}
 	if q.Limit <= 0 {
 		q.Limit = 20
 	}
-	args := []any{expr, accountID}
-	filter := ""
-	if len(q.Types) > 0 {
-		filter = " AND d.type IN (" + placeholders(len(q.Types)) + ")"
-		for _, t := range q.Types {
-			args = append(args, t)
-		}
-	}
-	if q.SiteID != 0 {
-		filter += " AND d.site_id = ?"
-		args = append(args, q.SiteID)
-	}
-	args = append(args, q.Limit)
 	rows, err := s.r.QueryContext(ctx, `SELECT c.id, c.document_id, d.type, d.title, d.url, d.lang, c.heading, c.text,
-		c.terms, -bm25(chunks_fts, 1.0, 0.0), p.name, p.url, p.price, p.category, p.image
-		FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN documents d ON d.id = c.document_id
+		c.terms, f.score, p.name, p.url, p.price, p.category, p.image
+		FROM (SELECT rowid AS id, -bm25(chunks_fts, 1.0, 0.0) AS score FROM chunks_fts WHERE chunks_fts MATCH ?
+			ORDER BY bm25(chunks_fts, 1.0, 0.0) LIMIT ?) f
+		JOIN chunks c ON c.id = f.id JOIN documents d ON d.id = c.document_id
 		LEFT JOIN products p ON p.document_id = d.id
-		WHERE chunks_fts MATCH ? AND c.account_id = ?`+filter+`
-		ORDER BY bm25(chunks_fts, 1.0, 0.0) LIMIT ?`, args...)
+		WHERE c.account_id = ? ORDER BY f.score DESC, c.id`, expr, q.Limit, accountID)
 	if err != nil {
 		return nil, fmt.Errorf("search chunks: %w", err)
 	}
@@ -350,17 +324,22 @@ func (s *Store) Products(ctx context.Context, accountID int64, q store.ProductQu
 // TermStats counts, for the account only, its chunks, their mean length and each term's
 // document frequency, so that ranking of one tenant never depends on another's corpus. The
 // statistics stay the whole account's when its search is scoped to one site (the method
-// takes no query to scope); the candidates themselves are the site's only.
+// takes no query to scope); the candidates themselves are the site's only. The counts of
+// chunks and terms are running totals kept with the chunks (kb_stats); a term's frequency
+// reads that term's list of this account in the index.
 func (s *Store) TermStats(ctx context.Context, accountID int64, terms []store.SearchTerm) (store.TermStats, error) {
 	st := store.TermStats{DocFreq: make(map[string]int, len(terms))}
-	var avg sql.NullFloat64
-	if err := s.r.QueryRowContext(ctx, `SELECT COUNT(*), AVG(term_count) FROM chunks WHERE account_id = ?`,
-		accountID).Scan(&st.Chunks, &avg); err != nil {
+	var total int64
+	err := s.r.QueryRowContext(ctx, `SELECT chunks, terms FROM kb_stats WHERE account_id = ?`, accountID).Scan(&st.Chunks, &total)
+	switch {
+	case err == sql.ErrNoRows:
+	case err != nil:
 		return st, fmt.Errorf("chunk stats: %w", err)
+	case st.Chunks > 0:
+		st.AvgLength = float64(total) / float64(st.Chunks)
 	}
-	st.AvgLength = avg.Float64
 	for _, t := range terms {
-		expr := matchExpr(accountID, []store.SearchTerm{t})
+		expr := matchExpr(accountID, []store.SearchTerm{t}, nil, 0)
 		if expr == "" {
 			continue
 		}
