@@ -154,10 +154,15 @@ func (s *Store) SaveTurn(ctx context.Context, t *store.Turn) error {
 	if b := t.Budget; b != nil && b.TokenID != t.EmbedTokenID {
 		return fmt.Errorf("save turn: the budget of embed token %d on a turn of embed token %d", b.TokenID, t.EmbedTokenID)
 	}
-	now := s.now().UTC()
-	var capped int64
-	var noticeQueued bool
-	err := s.inTx(ctx, func(tx *dbtx) error {
+	return s.turns.save(ctx, s, t, charges)
+}
+
+// writeTurn writes one turn in tx (see SaveTurn); charges are the turn's charges, which it
+// settles in place. It reports what the charges left uncovered and whether a budget notice
+// was queued; the caller applies them to the turn once the transaction has committed.
+func writeTurn(ctx context.Context, tx *dbtx, t *store.Turn, charges []store.Charge, now time.Time) (capped int64,
+	noticeQueued bool, err error) {
+	err = func() error {
 		if t.Charge.EventType == store.EventAnswer && t.QuotaLimit > 0 {
 			var used int
 			if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM usage_events WHERE account_id = ?
@@ -256,15 +261,8 @@ func (s *Store) SaveTurn(ctx context.Context, t *store.Turn) error {
 			}
 		}
 		return nil
-	})
-	if err != nil {
-		return err
-	}
-	t.Charge = charges[0]
-	copy(t.Extra, charges[1:])
-	t.Capped = capped
-	t.NoticeQueued = noticeQueued
-	return nil
+	}()
+	return capped, noticeQueued, err
 }
 
 // recordCharge writes a charge's ledger row (when money moved), its usage event (attributed to

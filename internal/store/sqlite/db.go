@@ -43,6 +43,8 @@ type Store struct {
 	w   *pool // exactly one connection: every write goes here
 	r   *pool // read-only pool
 	now func() time.Time
+
+	turns turnBatcher // group commit of SaveTurn
 }
 
 var _ store.Store = (*Store)(nil)

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -70,6 +71,7 @@ func Run(t *testing.T, open Opener) {
 		{"ConversationAndSync", testConversationAndSync},
 		{"TurnCharges", testTurnCharges},
 		{"ConcurrentTurnsNeverOverdraw", testConcurrentTurns},
+		{"ConcurrentTurnsOneCancelled", testConcurrentTurnsCancelled},
 		{"QuotaInsideTransaction", testQuota},
 		{"AnswerCache", testAnswerCache},
 		{"Feedback", testFeedback},
@@ -365,6 +367,58 @@ func testConcurrentTurns(t *testing.T, s store.Store) {
 	got, _ := s.GetAccount(ctx(), a.ID)
 	if got.BalanceMicro != 0 {
 		t.Fatalf("balance %d", got.BalanceMicro)
+	}
+	assertLedgerSums(t, s, a.ID)
+}
+
+// testConcurrentTurnsCancelled races turns whose requests already ended against turns that
+// did not: a store may write turns together (group commit), and a turn that cannot be
+// written must fail alone, leaving no message and no charge, while every other turn commits
+// with its charge.
+func testConcurrentTurnsCancelled(t *testing.T, s store.Store) {
+	const price = 1_000
+	a, _ := NewAccount(t, s, "Leavers", 100*price)
+	c, _ := s.OpenConversation(ctx(), a.ID, "en")
+	gone, cancel := context.WithCancel(ctx())
+	cancel()
+	var wg sync.WaitGroup
+	var saved, cancelled atomic.Int64
+	for i := 0; i < 30; i++ {
+		wg.Add(1)
+		go func(i int) {
+			defer wg.Done()
+			c0 := ctx()
+			if i%3 == 0 {
+				c0 = gone
+			}
+			err := s.SaveTurn(c0, turn(a, c, fmt.Sprintf("q%d", i), "a", store.Charge{EventType: store.EventAnswer, AmountMicro: price}))
+			switch {
+			case err == nil:
+				saved.Add(1)
+			case i%3 == 0 && errors.Is(err, context.Canceled):
+				cancelled.Add(1)
+			default:
+				t.Errorf("turn %d: %v", i, err)
+			}
+		}(i)
+	}
+	wg.Wait()
+	if saved.Load() != 20 || cancelled.Load() != 10 {
+		t.Fatalf("saved %d, cancelled %d; want 20 and 10", saved.Load(), cancelled.Load())
+	}
+	msgs, err := s.Messages(ctx(), a.ID, c.ID, 0, 100)
+	if err != nil || len(msgs) != 40 {
+		t.Fatalf("messages: %d %v; want the 20 saved turns' 40", len(msgs), err)
+	}
+	for _, m := range msgs {
+		var n int
+		if _, err := fmt.Sscanf(m.Body, "q%d", &n); err == nil && n%3 == 0 {
+			t.Fatalf("a cancelled turn was stored: %q", m.Body)
+		}
+	}
+	got, _ := s.GetAccount(ctx(), a.ID)
+	if got.BalanceMicro != 80*price {
+		t.Fatalf("balance %d, want %d", got.BalanceMicro, 80*price)
 	}
 	assertLedgerSums(t, s, a.ID)
 }
