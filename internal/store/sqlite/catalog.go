@@ -54,7 +54,7 @@ func catalogWhere(accountID int64, q store.CatalogQuery) catalogFilter {
 			continue
 		}
 		f.add(`d.id IN (SELECT c.document_id FROM chunks c WHERE c.account_id = ? AND c.id IN
-			(SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?))`, accountID, expr)
+			(SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? || ''))`, accountID, expr)
 	}
 	return f
 }

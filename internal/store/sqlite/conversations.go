@@ -154,7 +154,7 @@ func (s *Store) SaveTurn(ctx context.Context, t *store.Turn) error {
 	if b := t.Budget; b != nil && b.TokenID != t.EmbedTokenID {
 		return fmt.Errorf("save turn: the budget of embed token %d on a turn of embed token %d", b.TokenID, t.EmbedTokenID)
 	}
-	return s.turns.save(ctx, s, t, charges)
+	return s.turns.save(ctx, t, charges)
 }
 
 // writeTurn writes one turn in tx (see SaveTurn); charges are the turn's charges, which it

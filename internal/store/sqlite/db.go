@@ -17,6 +17,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/pressly/goose/v3"
@@ -33,7 +34,7 @@ const FileName = "svc.db"
 
 // Options tune the store. The zero value is usable.
 type Options struct {
-	Readers     int              // reader pool size; default 4
+	Readers     int              // reader pool size; default 8
 	BusyTimeout time.Duration    // how long a writer waits for another process; default 5s
 	Now         func() time.Time // clock; default time.Now
 }
@@ -44,7 +45,8 @@ type Store struct {
 	r   *pool // read-only pool
 	now func() time.Time
 
-	turns turnBatcher // group commit of SaveTurn
+	turns     *turnBatcher // group commit of SaveTurn
+	closeOnce sync.Once
 }
 
 var _ store.Store = (*Store)(nil)
@@ -52,7 +54,7 @@ var _ store.Store = (*Store)(nil)
 // Open opens (creating when needed) the database in dir and applies pending migrations.
 func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 	if opts.Readers <= 0 {
-		opts.Readers = 4
+		opts.Readers = 8
 	}
 	if opts.BusyTimeout <= 0 {
 		opts.BusyTimeout = 5 * time.Second
@@ -70,6 +72,9 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 		"journal_mode(WAL)",
 		"foreign_keys(1)",
 		"synchronous(NORMAL)",
+		// Group commit writes each turn in a savepoint, whose journal of original pages is a
+		// temporary file unless temporary storage is memory: one write system call per page.
+		"temp_store(MEMORY)",
 	}
 	w, err := sql.Open("sqlite", dsn(path, pragmas, "immediate"))
 	if err != nil {
@@ -89,9 +94,11 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 
 	s := &Store{w: newPool(w), r: newPool(r), now: opts.Now}
 	if err := s.migrate(ctx); err != nil {
-		s.Close()
+		_ = errors.Join(s.r.Close(), s.w.Close())
 		return nil, err
 	}
+	s.turns = newTurnBatcher()
+	go s.turns.run(s)
 	return s, nil
 }
 
@@ -135,8 +142,9 @@ func (s *Store) Ping(ctx context.Context) error {
 	return nil
 }
 
-// Close closes both pools.
+// Close stops the turn writer and closes both pools.
 func (s *Store) Close() error {
+	s.closeOnce.Do(s.turns.close)
 	return errors.Join(s.r.Close(), s.w.Close())
 }
 

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -252,11 +253,11 @@ func (s *Store) SearchChunks(ctx context.Context, accountID int64, q store.Searc
 	}
 	rows, err := s.r.QueryContext(ctx, `SELECT c.id, c.document_id, d.type, d.title, d.url, d.lang, c.heading, c.text,
 		c.terms, f.score, p.name, p.url, p.price, p.category, p.image
-		FROM (SELECT rowid AS id, -bm25(chunks_fts, 1.0, 0.0) AS score FROM chunks_fts WHERE chunks_fts MATCH ?
-			ORDER BY bm25(chunks_fts, 1.0, 0.0) LIMIT ?) f
+		FROM (SELECT rowid AS id, -bm25(chunks_fts, 1.0, 0.0) AS score FROM chunks_fts WHERE chunks_fts MATCH ? || ''
+			ORDER BY bm25(chunks_fts, 1.0, 0.0) LIMIT `+strconv.Itoa(q.Limit)+`) f
 		JOIN chunks c ON c.id = f.id JOIN documents d ON d.id = c.document_id
 		LEFT JOIN products p ON p.document_id = d.id
-		WHERE c.account_id = ? ORDER BY f.score DESC, c.id`, expr, q.Limit, accountID)
+		WHERE c.account_id = ? ORDER BY f.score DESC, c.id`, expr, accountID)
 	if err != nil {
 		return nil, fmt.Errorf("search chunks: %w", err)
 	}
@@ -298,11 +299,11 @@ func (s *Store) Products(ctx context.Context, accountID int64, q store.ProductQu
 		where += ` AND d.site_id = ?`
 		args = append(args, q.SiteID)
 	}
-	args = append([]any{accountID, store.DocProduct}, append(args, q.Limit)...)
+	args = append([]any{accountID, store.DocProduct}, args...)
 	rows, err := s.r.QueryContext(ctx, `SELECT c.id, d.id, d.type, d.title, d.url, d.lang, c.heading, c.text, c.terms,
 		p.name, p.url, p.price, p.category, p.image
 		FROM documents d JOIN products p ON p.document_id = d.id JOIN chunks c ON c.document_id = d.id AND c.ord = 0
-		WHERE d.account_id = ? AND d.type = ?`+where+` ORDER BY d.id LIMIT ?`, args...)
+		WHERE d.account_id = ? AND d.type = ?`+where+` ORDER BY d.id LIMIT `+strconv.Itoa(q.Limit), args...)
 	if err != nil {
 		return nil, fmt.Errorf("products: %w", err)
 	}
@@ -347,7 +348,7 @@ func (s *Store) TermStats(ctx context.Context, accountID int64, terms []store.Se
 			continue
 		}
 		var n int
-		if err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM chunks_fts WHERE chunks_fts MATCH ?`,
+		if err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM chunks_fts WHERE chunks_fts MATCH ? || ''`,
 			expr).Scan(&n); err != nil {
 			return st, fmt.Errorf("term stats: %w", err)
 		}

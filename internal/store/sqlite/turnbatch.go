@@ -2,8 +2,8 @@ package sqlite
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"sync"
 
 	"svc/internal/store"
 )
@@ -13,21 +13,20 @@ const maxTurnBatch = 64
 
 // turnBatcher is group commit for SaveTurn. Every send ends in one write transaction, and on
 // the cheap paths (small talk, a cached answer) that transaction was most of the request's
-// time: its commit writes the WAL and, now and then, checkpoints with an fsync, while every
-// other send waits for the one writer connection. Turns that arrive while a transaction is
-// running are queued, and the next transaction writes them all, each inside a savepoint of
-// its own, so a turn that fails (a quota reached, a balance spent, a cancelled request) is
-// rolled back alone and the others commit. Every caller returns only after the transaction
-// holding its turn has committed, so nothing is acknowledged that is not durable, and an
-// answer and its charge still commit together.
+// time, while every other send waited for the one writer connection. Turns are handed to
+// one goroutine that writes whatever has queued while its last transaction ran in the next
+// one, each turn inside a savepoint of its own, so a turn that fails (a quota reached, a
+// balance spent, a cancelled request) is rolled back alone and the others commit. Every
+// caller returns only after the transaction holding its turn has committed, so nothing is
+// acknowledged that is not durable, and an answer and its charge still commit together.
 //
-// There is no goroutine of its own: the first caller to find no transaction running leads,
-// commits one batch, and hands the lead to the oldest turn still waiting, so no caller waits
-// for more than the batches ahead of it.
+// A goroutine of its own, rather than callers taking turns to lead: handing the lead from
+// one request's goroutine to the next left the writer idle while the next one waited to be
+// scheduled behind the HTTP handlers.
 type turnBatcher struct {
-	mu      sync.Mutex
-	pending []*turnReq
-	leading bool
+	reqs    chan *turnReq
+	stop    chan struct{}
+	stopped chan struct{}
 }
 
 // turnReq is one SaveTurn waiting for its transaction.
@@ -35,68 +34,75 @@ type turnReq struct {
 	ctx     context.Context
 	t       *store.Turn
 	charges []store.Charge
-	lead    chan struct{} // told to commit the next batch
-	done    chan error    // the outcome of its transaction
+	done    chan error // the outcome of its transaction
 
 	capped int64
 	notice bool
 }
 
+// errStoreClosed answers a turn saved after Close.
+var errStoreClosed = errors.New("save turn: the store is closed")
+
+func newTurnBatcher() *turnBatcher {
+	return &turnBatcher{reqs: make(chan *turnReq), stop: make(chan struct{}), stopped: make(chan struct{})}
+}
+
 // save queues t and returns once the transaction holding it has committed or failed.
-func (b *turnBatcher) save(ctx context.Context, s *Store, t *store.Turn, charges []store.Charge) error {
-	r := &turnReq{ctx: ctx, t: t, charges: charges, lead: make(chan struct{}, 1), done: make(chan error, 1)}
-	b.mu.Lock()
-	b.pending = append(b.pending, r)
-	if !b.leading {
-		b.leading = true
-		r.lead <- struct{}{}
+func (b *turnBatcher) save(ctx context.Context, t *store.Turn, charges []store.Charge) error {
+	r := &turnReq{ctx: ctx, t: t, charges: charges, done: make(chan error, 1)}
+	select {
+	case b.reqs <- r:
+	case <-b.stop:
+		return errStoreClosed
 	}
-	b.mu.Unlock()
 	// The caller waits even when its context ends meanwhile: once queued, its turn may
 	// commit, and the caller must learn whether it did.
+	if err := <-r.done; err != nil {
+		return err
+	}
+	t.Charge = r.charges[0]
+	copy(t.Extra, r.charges[1:])
+	t.Capped = r.capped
+	t.NoticeQueued = r.notice
+	return nil
+}
+
+// run writes queued turns until close is called.
+func (b *turnBatcher) run(s *Store) {
+	defer close(b.stopped)
 	for {
+		var r *turnReq
 		select {
-		case err := <-r.done:
-			if err != nil {
-				return err
+		case r = <-b.reqs:
+		case <-b.stop:
+			return
+		}
+		batch := []*turnReq{r}
+	more:
+		for len(batch) < maxTurnBatch {
+			select {
+			case r := <-b.reqs:
+				batch = append(batch, r)
+			default:
+				break more
 			}
-			t.Charge = r.charges[0]
-			copy(t.Extra, r.charges[1:])
-			t.Capped = r.capped
-			t.NoticeQueued = r.notice
-			return nil
-		case <-r.lead:
-			b.commitNext(s)
+		}
+		for i, err := range s.writeTurns(batch) {
+			batch[i].done <- err
 		}
 	}
 }
 
-// commitNext commits the oldest queued turns in one transaction, then passes the lead on.
-func (b *turnBatcher) commitNext(s *Store) {
-	b.mu.Lock()
-	n := min(len(b.pending), maxTurnBatch)
-	batch := make([]*turnReq, n)
-	copy(batch, b.pending)
-	b.pending = append(b.pending[:0], b.pending[n:]...)
-	b.mu.Unlock()
-
-	errs := s.writeTurns(batch)
-	for i, r := range batch {
-		r.done <- errs[i]
-	}
-
-	b.mu.Lock()
-	if len(b.pending) > 0 {
-		b.pending[0].lead <- struct{}{}
-	} else {
-		b.leading = false
-	}
-	b.mu.Unlock()
+// close stops the writer after the batch it is writing.
+func (b *turnBatcher) close() {
+	close(b.stop)
+	<-b.stopped
 }
 
 // writeTurns writes the batch in one transaction, each turn in a savepoint, and returns each
 // turn's outcome. The transaction is not bound to any caller's context, so that one caller
-// leaving does not roll back the others; each turn's statements run under its own context.
+// leaving does not roll back the others; a turn whose caller has left before it began is
+// not written.
 func (s *Store) writeTurns(batch []*turnReq) []error {
 	errs := make([]error, len(batch))
 	fail := func(err error) []error {
@@ -126,12 +132,12 @@ func (s *Store) writeTurns(batch []*turnReq) []error {
 		if _, err := tx.ExecContext(context.Background(), `SAVEPOINT turn`); err != nil {
 			return fail(fmt.Errorf("savepoint: %w", err))
 		}
-		capped, notice, err := writeTurn(r.ctx, tx, r.t, r.charges, now)
+		// The statements run without the caller's cancellation: a context that can end makes
+		// the driver watch it from a goroutine of its own for every statement, and a request
+		// that ends after its turn began is no reason to undo the turn (its commit is near).
+		capped, notice, err := writeTurn(context.WithoutCancel(r.ctx), tx, r.t, r.charges, now)
 		if err != nil {
 			errs[i] = err
-			if r.ctx.Err() != nil {
-				errs[i] = fmt.Errorf("%w (%w)", r.ctx.Err(), err)
-			}
 			if _, err := tx.ExecContext(context.Background(), `ROLLBACK TO turn`); err != nil {
 				return fail(fmt.Errorf("roll back turn: %w", err))
 			}
