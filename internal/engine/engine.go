@@ -5,9 +5,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/tiktoken-go/tokenizer"
-
 	"svc/internal/store"
+	"svc/internal/tokencount"
 )
 
 // Searcher is the part of the store the engine reads: candidate chunks and the account's
@@ -55,7 +54,7 @@ type Engine struct {
 	kb   Searcher
 	opts Options
 	rank Ranking
-	tok  tokenizer.Codec
+	tok  *tokencount.Counter
 }
 
 // Request is one question to answer.
@@ -130,17 +129,17 @@ func New(kb Searcher, opts Options) (*Engine, error) {
 	if opts.Ranking != nil {
 		rank = *opts.Ranking
 	}
-	tok, err := tokenizer.Get(tokenizer.O200kBase)
+	tok, err := tokencount.O200kBase()
 	if err != nil {
 		return nil, fmt.Errorf("engine: load tokenizer: %w", err)
 	}
 	return &Engine{kb: kb, opts: opts, rank: rank, tok: tok}, nil
 }
 
-// CountTokens counts the o200k_base tokens of s, the unit that usage is billed in. The codec
-// runs in its default error mode, which tokenizes invalid UTF-8 byte by byte instead of
-// failing, so a bill never fails on a visitor's typing; should the codec still report an
-// error, one token per byte is the safe over-estimate.
+// CountTokens counts the o200k_base tokens of s, the unit that usage is billed in. Invalid
+// UTF-8 is counted, not refused (each bad byte as U+FFFD), so a bill never fails on a
+// visitor's typing; should the counter still report an error, one token per byte is the
+// safe over-estimate.
 func (e *Engine) CountTokens(s string) int {
 	n, err := e.tok.Count(s)
 	if err != nil {

@@ -4,59 +4,81 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
-	"errors"
 	"net/http"
 	"strings"
 	"time"
-
-	"github.com/anthropics/anthropic-sdk-go"
-	"github.com/anthropics/anthropic-sdk-go/option"
 )
+
+// anthropicVersion is the Messages API version asked for; the official SDKs send it too.
+const anthropicVersion = "2023-06-01"
 
 // anthropicClient speaks the Anthropic Messages API.
 type anthropicClient struct {
-	messages anthropic.MessageService
-	model    string
-	apiKey   string
-	timeout  time.Duration
-	now      func() time.Time
+	post    *poster
+	model   string
+	apiKey  string
+	timeout time.Duration
+	now     func() time.Time
 }
 
 func newAnthropic(cfg Config, now func() time.Time) *anthropicClient {
-	client := anthropic.NewClient(
-		// Without this the SDK also reads ANTHROPIC_API_KEY, ANTHROPIC_AUTH_TOKEN, profiles
-		// under ~/.config and federation variables: the configuration is Config and
-		// nothing else.
-		option.WithoutEnvironmentDefaults(),
-		option.WithBaseURL(cfg.BaseURL),
-		option.WithAPIKey(cfg.APIKey),
-		option.WithHTTPClient(cfg.HTTPClient),
-		// Retries are ours, so that the breaker sees a whole call and waits honour our caps.
-		option.WithMaxRetries(0),
-		// Our context bounds each attempt. Setting the SDK's own request timeout as well
-		// stops it from refusing non-streaming calls whose max_tokens it guesses would run
-		// past ten minutes.
-		option.WithRequestTimeout(cfg.Timeout),
-	)
+	header := http.Header{}
+	header.Set("X-Api-Key", cfg.APIKey)
+	header.Set("Anthropic-Version", anthropicVersion)
 	return &anthropicClient{
-		messages: client.Messages,
-		model:    cfg.Model,
-		apiKey:   cfg.APIKey,
-		timeout:  cfg.Timeout,
-		now:      now,
+		post:    newPoster(cfg.HTTPClient, cfg.BaseURL, "v1/messages", header),
+		model:   cfg.Model,
+		apiKey:  cfg.APIKey,
+		timeout: cfg.Timeout,
+		now:     now,
 	}
+}
+
+// anthropicRequest is the body of POST /v1/messages.
+type anthropicRequest struct {
+	Model     string          `json:"model"`
+	MaxTokens int             `json:"max_tokens"`
+	System    []anthropicText `json:"system,omitempty"`
+	Messages  []anthropicTurn `json:"messages"`
+	// Always sent, 0 included, so that the provider's default does not decide.
+	Temperature float64 `json:"temperature"`
+}
+
+type anthropicTurn struct {
+	Role    string          `json:"role"`
+	Content []anthropicText `json:"content"`
+}
+
+type anthropicText struct {
+	Type string `json:"type"` // "text"
+	Text string `json:"text"`
+}
+
+// anthropicResponse is the part of a message that is read.
+type anthropicResponse struct {
+	Model      string          `json:"model"`
+	Content    []anthropicText `json:"content"` // other block types (thinking, tool use) are skipped
+	StopReason string          `json:"stop_reason"`
+	Usage      struct {
+		InputTokens  int `json:"input_tokens"`
+		OutputTokens int `json:"output_tokens"`
+	} `json:"usage"`
 }
 
 func (c *anthropicClient) Complete(ctx context.Context, req Request) (Response, error) {
 	if err := validate(req); err != nil {
 		return Response{}, invalid(ProviderAnthropic, err)
 	}
-	params := c.params(req)
+	body := c.body(req)
 	attempt, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
-	out, err := c.messages.New(attempt, params)
-	if err != nil {
-		return Response{}, c.fail(ctx, attempt, err)
+	ans, err := c.post.post(attempt, body)
+	var out anthropicResponse
+	if err == nil && ans.status < 400 {
+		err = ans.decode(&out)
+	}
+	if err != nil || ans.status >= 400 {
+		return Response{}, c.fail(ctx, attempt, ans, err)
 	}
 	var text strings.Builder
 	for _, block := range out.Content {
@@ -66,65 +88,59 @@ func (c *anthropicClient) Complete(ctx context.Context, req Request) (Response, 
 	}
 	return Response{
 		Text:         text.String(),
-		InputTokens:  int(out.Usage.InputTokens),
-		OutputTokens: int(out.Usage.OutputTokens),
-		Model:        cmp.Or(out.Model, params.Model),
-		StopReason:   string(out.StopReason),
+		InputTokens:  out.Usage.InputTokens,
+		OutputTokens: out.Usage.OutputTokens,
+		Model:        cmp.Or(out.Model, body.Model),
+		StopReason:   out.StopReason,
 	}, nil
 }
 
-func (c *anthropicClient) params(req Request) anthropic.MessageNewParams {
-	msgs := make([]anthropic.MessageParam, 0, len(req.Messages))
+func (c *anthropicClient) body(req Request) anthropicRequest {
+	turns := make([]anthropicTurn, 0, len(req.Messages))
 	for _, m := range req.Messages {
-		block := anthropic.NewTextBlock(m.Content)
+		role := RoleUser
 		if m.Role == RoleAssistant {
-			msgs = append(msgs, anthropic.NewAssistantMessage(block))
-		} else {
-			msgs = append(msgs, anthropic.NewUserMessage(block))
+			role = RoleAssistant
 		}
+		turns = append(turns, anthropicTurn{Role: role, Content: []anthropicText{{Type: "text", Text: m.Content}}})
 	}
-	p := anthropic.MessageNewParams{
+	b := anthropicRequest{
 		Model:       cmp.Or(req.Model, c.model),
-		MaxTokens:   int64(req.MaxTokens),
-		Messages:    msgs,
-		Temperature: anthropic.Float(req.Temperature),
+		MaxTokens:   req.MaxTokens,
+		Messages:    turns,
+		Temperature: req.Temperature,
 	}
 	system := req.System
 	if req.JSON {
 		system = withJSONInstruction(system)
 	}
 	if system != "" {
-		p.System = []anthropic.TextBlockParam{{Text: system}}
+		b.System = []anthropicText{{Type: "text", Text: system}}
 	}
-	return p
+	return b
 }
 
-// fail maps an SDK error to *Error.
-func (c *anthropicClient) fail(caller, attempt context.Context, err error) error {
+// fail maps a failed exchange to *Error.
+func (c *anthropicClient) fail(caller, attempt context.Context, ans answer, err error) error {
 	if cerr := contextError(ProviderAnthropic, caller, attempt, c.timeout); cerr != nil {
 		return cerr
 	}
-	var apiErr *anthropic.Error
-	if errors.As(err, &apiErr) {
-		var h http.Header
-		if apiErr.Response != nil {
-			h = apiErr.Response.Header
-		}
-		return statusError(ProviderAnthropic, c.apiKey, apiErr.StatusCode, h, anthropicMessage(apiErr.RawJSON()), c.now())
+	if ans.status >= 400 {
+		return statusError(ProviderAnthropic, c.apiKey, ans.status, ans.header, anthropicMessage(ans.body), c.now())
 	}
 	return otherError(ProviderAnthropic, c.apiKey, err)
 }
 
-// anthropicMessage takes the message out of {"type":"error","error":{"type","message"}}. The
-// SDK's own Error() is not used: it quotes the URL and the whole body.
-func anthropicMessage(raw string) string {
+// anthropicMessage takes the message out of {"type":"error","error":{"type","message"}},
+// with the error's type in front: "overloaded_error: Overloaded".
+func anthropicMessage(raw []byte) string {
 	var body struct {
 		Error struct {
 			Type    string `json:"type"`
 			Message string `json:"message"`
 		} `json:"error"`
 	}
-	if json.Unmarshal([]byte(raw), &body) != nil {
+	if json.Unmarshal(raw, &body) != nil {
 		return ""
 	}
 	if body.Error.Type != "" && body.Error.Message != "" {

@@ -285,8 +285,7 @@ func TestAPIKeyNeverInErrors(t *testing.T) {
 }
 
 func TestNonConformingOpenAIErrorBodyKeepsStatus(t *testing.T) {
-	// Some compatible servers answer {"error":"text"}, which the SDK cannot decode into its
-	// error type; the status and Retry-After must survive anyway.
+	// Some compatible servers answer {"error":"text"}, not the provider's error object; the status and Retry-After must survive anyway.
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "application/json")
 		w.Header().Set("Retry-After", "2")

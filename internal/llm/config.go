@@ -24,7 +24,7 @@ const (
 	DefaultAnthropicModel = "claude-haiku-4-5"
 )
 
-// Default base URLs, in the form each SDK expects: OpenAI's includes the /v1 that its paths
+// Default base URLs, in the form each client expects: OpenAI's includes the /v1 that its paths
 // leave out; Anthropic's does not, since its paths start with v1/.
 const (
 	DefaultOpenAIBaseURL    = "https://api.openai.com/v1"
@@ -63,7 +63,7 @@ type Config struct {
 	HTTPClient *http.Client
 }
 
-// New builds the client for cfg: the provider's SDK client, wrapped in retries, wrapped in
+// New builds the client for cfg: the provider's client, wrapped in retries, wrapped in
 // the circuit breaker, so that one Complete call counts once for the breaker however many
 // attempts it took.
 func New(cfg Config) (Client, error) {

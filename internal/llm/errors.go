@@ -82,8 +82,12 @@ func retryableStatus(status int) bool {
 }
 
 // transient reports a transport failure worth another attempt: the connection failed or
-// broke off. A 200 whose JSON does not decode is not one: sending it again would not help.
+// broke off. A 200 whose JSON does not decode is not one, nor a redirect refused for
+// leaving the provider's origin: sending it again would not help.
 func transient(err error) bool {
+	if errors.Is(err, errCrossOriginRedirect) {
+		return false
+	}
 	var ue *url.Error
 	var ne net.Error
 	return errors.As(err, &ue) || errors.As(err, &ne) ||

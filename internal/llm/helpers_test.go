@@ -64,7 +64,7 @@ func (f *fakeClock) slept() []time.Duration {
 	return append([]time.Duration(nil), f.sleeps...)
 }
 
-// baseURL is where each provider's SDK finds the fake.
+// baseURL is where each provider's client finds the fake.
 func baseURL(fake *llmtest.Server, provider string) string {
 	if provider == ProviderAnthropic {
 		return fake.AnthropicBaseURL()

@@ -3,19 +3,16 @@ package llm
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"net/http"
 	"time"
-
-	"github.com/openai/openai-go/v3"
-	"github.com/openai/openai-go/v3/option"
-	"github.com/openai/openai-go/v3/shared"
 )
 
 // openAIClient speaks Chat Completions, the one protocol that OpenAI, Ollama, vLLM,
 // llama.cpp and most gateways share; the newer Responses API is OpenAI's alone.
 type openAIClient struct {
-	chat    openai.ChatCompletionService
+	post    *poster
 	model   string
 	apiKey  string
 	timeout time.Duration
@@ -23,20 +20,13 @@ type openAIClient struct {
 }
 
 func newOpenAI(cfg Config, now func() time.Time) *openAIClient {
-	opts := []option.RequestOption{
-		option.WithBaseURL(cfg.BaseURL),
-		option.WithHTTPClient(cfg.HTTPClient),
-		// Retries are ours, so that the breaker sees a whole call and waits honour our caps.
-		option.WithMaxRetries(0),
-	}
+	header := http.Header{}
+	// Local servers (Ollama, llama.cpp) want no key, and get no Authorization header.
 	if cfg.APIKey != "" {
-		opts = append(opts, option.WithAPIKey(cfg.APIKey))
+		header.Set("Authorization", "Bearer "+cfg.APIKey)
 	}
 	return &openAIClient{
-		// The service is built directly rather than through openai.NewClient, which would
-		// also read OPENAI_API_KEY, OPENAI_ORG_ID, OPENAI_CUSTOM_HEADERS and friends from the
-		// environment: the configuration is Config and nothing else.
-		chat:    openai.NewChatCompletionService(opts...),
+		post:    newPoster(cfg.HTTPClient, cfg.BaseURL, "chat/completions", header),
 		model:   cfg.Model,
 		apiKey:  cfg.APIKey,
 		timeout: cfg.Timeout,
@@ -44,17 +34,56 @@ func newOpenAI(cfg Config, now func() time.Time) *openAIClient {
 	}
 }
 
+// openAIRequest is the body of POST /chat/completions.
+type openAIRequest struct {
+	Model    string          `json:"model"`
+	Messages []openAIMessage `json:"messages"`
+	// max_tokens, not max_completion_tokens: the servers that copy the protocol know the
+	// older name, and the default model still accepts it.
+	MaxTokens int `json:"max_tokens"`
+	// Always sent, 0 included, so that no server's own default decides.
+	Temperature    float64               `json:"temperature"`
+	ResponseFormat *openAIResponseFormat `json:"response_format,omitempty"`
+}
+
+type openAIMessage struct {
+	Role    string `json:"role"`
+	Content string `json:"content"`
+}
+
+type openAIResponseFormat struct {
+	Type string `json:"type"`
+}
+
+// openAIResponse is the part of a chat completion that is read.
+type openAIResponse struct {
+	Model   string `json:"model"`
+	Choices []struct {
+		Message struct {
+			Content string `json:"content"` // null (a refusal, a tool call) reads as ""
+		} `json:"message"`
+		FinishReason string `json:"finish_reason"`
+	} `json:"choices"`
+	Usage struct {
+		PromptTokens     int `json:"prompt_tokens"`
+		CompletionTokens int `json:"completion_tokens"`
+	} `json:"usage"`
+}
+
 func (c *openAIClient) Complete(ctx context.Context, req Request) (Response, error) {
 	if err := validate(req); err != nil {
 		return Response{}, invalid(ProviderOpenAI, err)
 	}
-	params := c.params(req)
+	body := c.body(req)
 	attempt, cancel := context.WithTimeout(ctx, c.timeout)
 	defer cancel()
-	var seen lastResponse
-	out, err := c.chat.New(attempt, params, option.WithMiddleware(seen.record))
-	if err != nil {
-		return Response{}, c.fail(ctx, attempt, err, &seen)
+	ans, err := c.post.post(attempt, body)
+	var out openAIResponse
+	if err == nil && ans.status < 400 {
+		err = ans.decode(&out)
+	}
+	if err != nil || ans.status >= 400 {
+		return Response{}, c.fail(ctx, attempt, ans, err)
 	}
 	if len(out.Choices) == 0 {
 		return Response{}, &Error{Provider: ProviderOpenAI, Err: errors.New("response has no choices")}
@@ -62,77 +91,70 @@ func (c *openAIClient) Complete(ctx context.Context, req Request) (Response, err
 	choice := out.Choices[0]
 	return Response{
 		Text:         choice.Message.Content,
-		InputTokens:  int(out.Usage.PromptTokens),
-		OutputTokens: int(out.Usage.CompletionTokens),
-		Model:        cmp.Or(out.Model, params.Model),
+		InputTokens:  out.Usage.PromptTokens,
+		OutputTokens: out.Usage.CompletionTokens,
+		Model:        cmp.Or(out.Model, body.Model),
 		StopReason:   choice.FinishReason,
 	}, nil
 }
 
-func (c *openAIClient) params(req Request) openai.ChatCompletionNewParams {
+func (c *openAIClient) body(req Request) openAIRequest {
 	system := req.System
 	if req.JSON && !mentionsJSON(req) {
 		system = withJSONInstruction(system)
 	}
-	msgs := make([]openai.ChatCompletionMessageParamUnion, 0, len(req.Messages)+1)
+	msgs := make([]openAIMessage, 0, len(req.Messages)+1)
 	if system != "" {
-		msgs = append(msgs, openai.SystemMessage(system))
+		msgs = append(msgs, openAIMessage{Role: "system", Content: system})
 	}
 	for _, m := range req.Messages {
+		role := RoleUser
 		if m.Role == RoleAssistant {
-			msgs = append(msgs, openai.AssistantMessage(m.Content))
-		} else {
-			msgs = append(msgs, openai.UserMessage(m.Content))
+			role = RoleAssistant
 		}
+		msgs = append(msgs, openAIMessage{Role: role, Content: m.Content})
 	}
-	p := openai.ChatCompletionNewParams{
-		Model:    cmp.Or(req.Model, c.model),
-		Messages: msgs,
-		// max_tokens, not max_completion_tokens: the servers that copy the protocol know the
-		// older name, and the default model still accepts it.
-		MaxTokens:   openai.Int(int64(req.MaxTokens)),
-		Temperature: openai.Float(req.Temperature),
+	b := openAIRequest{
+		Model:       cmp.Or(req.Model, c.model),
+		Messages:    msgs,
+		MaxTokens:   req.MaxTokens,
+		Temperature: req.Temperature,
 	}
 	if req.JSON {
-		p.ResponseFormat = openai.ChatCompletionNewParamsResponseFormatUnion{
-			OfJSONObject: &shared.ResponseFormatJSONObjectParam{},
-		}
+		b.ResponseFormat = &openAIResponseFormat{Type: "json_object"}
 	}
-	return p
+	return b
 }
 
-// fail maps an SDK error to *Error.
-func (c *openAIClient) fail(caller, attempt context.Context, err error, seen *lastResponse) error {
+// fail maps a failed exchange to *Error.
+func (c *openAIClient) fail(caller, attempt context.Context, ans answer, err error) error {
 	if cerr := contextError(ProviderOpenAI, caller, attempt, c.timeout); cerr != nil {
 		return cerr
 	}
-	var apiErr *openai.Error
-	if errors.As(err, &apiErr) {
-		var h http.Header
-		if apiErr.Response != nil {
-			h = apiErr.Response.Header
-		}
-		return statusError(ProviderOpenAI, c.apiKey, apiErr.StatusCode, h, apiErr.Message, c.now())
-	}
-	// Some OpenAI-compatible servers answer errors as {"error":"text"}; the SDK then fails
-	// to decode the body and returns a JSON error without the status. The status and the
-	// headers we saw go by still tell what happened.
-	if seen.status >= 400 {
-		return statusError(ProviderOpenAI, c.apiKey, seen.status, seen.header, "", c.now())
+	if ans.status >= 400 {
+		return statusError(ProviderOpenAI, c.apiKey, ans.status, ans.header, openAIErrorMessage(ans.body), c.now())
 	}
 	return otherError(ProviderOpenAI, c.apiKey, err)
 }
 
-// lastResponse remembers the status and headers of the last HTTP answer of one call.
-type lastResponse struct {
-	status int
-	header http.Header
-}
-
-func (l *lastResponse) record(req *http.Request, next func(*http.Request) (*http.Response, error)) (*http.Response, error) {
-	res, err := next(req)
-	if res != nil {
-		l.status, l.header = res.StatusCode, res.Header
+// openAIErrorMessage takes the message out of {"error":{"message",...}}, or out of
+// {"error":"text"}, which some compatible servers answer instead.
+func openAIErrorMessage(raw []byte) string {
+	var body struct {
+		Error json.RawMessage `json:"error"`
 	}
-	return res, err
+	if json.Unmarshal(raw, &body) != nil || len(body.Error) == 0 {
+		return ""
+	}
+	var text string
+	if json.Unmarshal(body.Error, &text) == nil {
+		return text
+	}
+	var obj struct {
+		Message string `json:"message"`
+	}
+	if json.Unmarshal(body.Error, &obj) != nil {
+		return ""
+	}
+	return obj.Message
 }

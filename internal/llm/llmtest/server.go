@@ -1,6 +1,6 @@
 // Package llmtest is a fake language-model provider on loopback. It speaks the OpenAI Chat
-// Completions and the Anthropic Messages wire protocols closely enough for the official SDKs,
-// so tests exercise the real clients, their headers, bodies and error decoding, without a
+// Completions and the Anthropic Messages wire protocols closely enough for the clients of
+// internal/llm, so tests exercise the real clients, their headers, bodies and error decoding, without a
 // network or a key. What each reply is comes from a queue of Steps or a Script.
 package llmtest
 
@@ -122,10 +122,10 @@ func (s *Server) Close() {
 // URL is the server's root, e.g. "http://127.0.0.1:41234".
 func (s *Server) URL() string { return s.srv.URL }
 
-// OpenAIBaseURL is the base URL the OpenAI SDK wants: the root plus "/v1".
+// OpenAIBaseURL is the base URL the OpenAI client wants: the root plus "/v1".
 func (s *Server) OpenAIBaseURL() string { return s.srv.URL + "/v1" }
 
-// AnthropicBaseURL is the base URL the Anthropic SDK wants: the root, since it adds "/v1".
+// AnthropicBaseURL is the base URL the Anthropic client wants: the root, since it adds "/v1".
 func (s *Server) AnthropicBaseURL() string { return s.srv.URL }
 
 // Push queues steps that answer the next calls in order, before any Script or Default.
