@@ -242,7 +242,8 @@ func upsertTyped(ctx context.Context, tx *dbtx, accountID int64, d *store.Docume
 
 // SearchChunks returns candidate chunks of the account ranked by FTS5's bm25, of one of its
 // sites when q.SiteID is set. The index ranks and cuts to the limit before any table is
-// joined, so only the chunks returned are read.
+// joined, so only the chunks returned are read: CROSS JOIN keeps that order, since the
+// planner otherwise walked every chunk of the account and probed the ranked rows.
 func (s *Store) SearchChunks(ctx context.Context, accountID int64, q store.SearchQuery) ([]store.ChunkHit, error) {
 	expr := matchExpr(accountID, q.Terms, q.Types, q.SiteID)
 	if expr == "" {
@@ -255,7 +256,7 @@ func (s *Store) SearchChunks(ctx context.Context, accountID int64, q store.Searc
 		c.terms, f.score, p.name, p.url, p.price, p.category, p.image
 		FROM (SELECT rowid AS id, -bm25(chunks_fts, 1.0, 0.0) AS score FROM chunks_fts WHERE chunks_fts MATCH ? || ''
 			ORDER BY bm25(chunks_fts, 1.0, 0.0) LIMIT `+strconv.Itoa(q.Limit)+`) f
-		JOIN chunks c ON c.id = f.id JOIN documents d ON d.id = c.document_id
+		CROSS JOIN chunks c ON c.id = f.id CROSS JOIN documents d ON d.id = c.document_id
 		LEFT JOIN products p ON p.document_id = d.id
 		WHERE c.account_id = ? ORDER BY f.score DESC, c.id`, expr, accountID)
 	if err != nil {
