@@ -2,21 +2,32 @@ package kb
 
 import (
 	"context"
+	"iter"
 	"strings"
 	"testing"
 
 	"svc/internal/store"
 )
 
-// recordingKB is a store.KB that records what ImportDocuments was given; the other methods
-// are not used by Import.
+// recordingKB records what Import wrote. Like the store, it writes all the documents of an
+// import or, when the sequence reports an error, none of them; calls counts the imports
+// that wrote something.
 type recordingKB struct {
-	store.KB
 	calls int
 	docs  []store.Document
 }
 
-func (k *recordingKB) ImportDocuments(_ context.Context, accountID int64, docs []store.Document) (store.ImportResult, error) {
+func (k *recordingKB) ImportDocumentSeq(_ context.Context, accountID int64, seq iter.Seq2[store.Document, error]) (store.ImportResult, error) {
+	var docs []store.Document
+	for d, err := range seq {
+		if err != nil {
+			return store.ImportResult{}, err
+		}
+		docs = append(docs, d)
+	}
+	if len(docs) == 0 {
+		return store.ImportResult{}, nil
+	}
 	k.calls++
 	k.docs = docs
 	var r store.ImportResult
@@ -65,7 +76,7 @@ func TestImport(t *testing.T) {
 				t.Fatalf("Import: %v", err)
 			}
 			if st.calls != tt.wantCalls {
-				t.Errorf("ImportDocuments called %d times, want %d", st.calls, tt.wantCalls)
+				t.Errorf("%d imports wrote documents, want %d", st.calls, tt.wantCalls)
 			}
 			if got != tt.want {
 				t.Errorf("result = %+v, want %+v", got, tt.want)

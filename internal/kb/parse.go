@@ -78,10 +78,23 @@ func (p *priceText) UnmarshalJSON(b []byte) error {
 // UTF-8 byte order mark tolerated. It validates every record and returns the first problem
 // as a *LineError, so that the caller can refuse the file as a whole.
 func ParseJSONL(r io.Reader) ([]Record, error) {
+	var recs []Record
+	err := ScanJSONL(r, func(rec Record) error {
+		recs = append(recs, rec)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return recs, nil
+}
+
+// ScanJSONL reads an import file as ParseJSONL does, handing each valid record to fn as it
+// is read instead of keeping them all; it stops at the first problem or at fn's first error.
+func ScanJSONL(r io.Reader, fn func(Record) error) error {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxLineBytes)
-	var recs []Record
-	line := 0
+	line, n := 0, 0
 	for sc.Scan() {
 		line++
 		b := sc.Bytes()
@@ -92,26 +105,29 @@ func ParseJSONL(r io.Reader) ([]Record, error) {
 		if len(b) == 0 {
 			continue
 		}
-		if len(recs) == maxRecords {
-			return nil, lineErr(line, "err.kb.too_many_records", "too many records (at most %d a file)", maxRecords)
+		if n == maxRecords {
+			return lineErr(line, "err.kb.too_many_records", "too many records (at most %d a file)", maxRecords)
 		}
+		n++
 		rec, err := parseLine(b)
 		if err != nil {
-			return nil, lineErrOf(line, err)
+			return lineErrOf(line, err)
 		}
 		rec.Line = line
 		if err := Validate(&rec); err != nil {
-			return nil, lineErrOf(line, err)
+			return lineErrOf(line, err)
 		}
-		recs = append(recs, rec)
+		if err := fn(rec); err != nil {
+			return err
+		}
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
-			return nil, lineErr(line+1, "err.kb.line_too_long", "line longer than %d MiB", maxLineBytes>>20)
+			return lineErr(line+1, "err.kb.line_too_long", "line longer than %d MiB", maxLineBytes>>20)
 		}
-		return nil, fmt.Errorf("read import file: %w", err)
+		return fmt.Errorf("read import file: %w", err)
 	}
-	return recs, nil
+	return nil
 }
 
 // parseLine decodes one non-blank line into a Record, by its type.

@@ -8,6 +8,7 @@
 package store
 
 import (
+	"iter"
 	"context"
 	"encoding/json"
 	"errors"
@@ -565,6 +566,9 @@ type KB interface {
 	// language, products by URL or name, articles by slug) and withdraws the cached answers
 	// drawn from any document it changed.
 	ImportDocuments(ctx context.Context, accountID int64, docs []Document) (ImportResult, error)
+	// ImportDocumentSeq is ImportDocuments for documents produced one at a time (a large
+	// import file), still in one transaction: an error from docs imports nothing.
+	ImportDocumentSeq(ctx context.Context, accountID int64, docs iter.Seq2[Document, error]) (ImportResult, error)
 	SearchChunks(ctx context.Context, accountID int64, q SearchQuery) ([]ChunkHit, error)
 	TermStats(ctx context.Context, accountID int64, terms []SearchTerm) (TermStats, error)
 	GetDocument(ctx context.Context, accountID, docID int64) (Document, error)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"iter"
 	"slices"
 	"strconv"
 	"strings"
@@ -48,20 +49,49 @@ func naturalKey(d *store.Document) string {
 // alone. The cached answers drawn from a document it updated are withdrawn, because they may
 // rest on text that is no longer there; a new document withdraws nothing.
 func (s *Store) ImportDocuments(ctx context.Context, accountID int64, docs []store.Document) (store.ImportResult, error) {
+	return s.importDocs(ctx, accountID, func(yield func(*store.Document, error) bool) {
+		for i := range docs {
+			if !yield(&docs[i], nil) {
+				return
+			}
+		}
+	})
+}
+
+// ImportDocumentSeq is ImportDocuments for documents read one at a time, so that a large
+// import never holds them all: each is written and dropped. An error from docs rolls the
+// whole import back.
+func (s *Store) ImportDocumentSeq(ctx context.Context, accountID int64, docs iter.Seq2[store.Document, error]) (store.ImportResult, error) {
+	return s.importDocs(ctx, accountID, func(yield func(*store.Document, error) bool) {
+		for d, err := range docs {
+			if !yield(&d, err) {
+				return
+			}
+		}
+	})
+}
+
+func (s *Store) importDocs(ctx context.Context, accountID int64, docs iter.Seq2[*store.Document, error]) (store.ImportResult, error) {
 	var res store.ImportResult
 	now := s.now().UTC()
 	err := s.inTx(ctx, func(tx *dbtx) error {
 		var ch docChanges
-		for i := range docs {
-			c, err := upsertDocument(ctx, tx, accountID, &docs[i], now, &res)
+		for d, err := range docs {
 			if err != nil {
 				return err
 			}
-			ch.upserted(c, docs[i].ID)
+			c, err := upsertDocument(ctx, tx, accountID, d, now, &res)
+			if err != nil {
+				return err
+			}
+			ch.upserted(c, d.ID)
 		}
 		return withdrawCache(ctx, tx, accountID, ch)
 	})
-	return res, err
+	if err != nil {
+		return store.ImportResult{}, err
+	}
+	return res, nil
 }
 
 // docChange is what upsertDocument did to a document.

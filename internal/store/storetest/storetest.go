@@ -8,6 +8,8 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"iter"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -72,6 +74,7 @@ func Run(t *testing.T, open Opener) {
 		{"TurnCharges", testTurnCharges},
 		{"ConcurrentTurnsNeverOverdraw", testConcurrentTurns},
 		{"ConcurrentTurnsOneCancelled", testConcurrentTurnsCancelled},
+		{"ImportSeqAllOrNothing", testImportSeq},
 		{"QuotaInsideTransaction", testQuota},
 		{"AnswerCache", testAnswerCache},
 		{"Feedback", testFeedback},
@@ -421,6 +424,41 @@ func testConcurrentTurnsCancelled(t *testing.T, s store.Store) {
 		t.Fatalf("balance %d, want %d", got.BalanceMicro, 80*price)
 	}
 	assertLedgerSums(t, s, a.ID)
+}
+
+// testImportSeq streams documents into one import: they are all written, with the running
+// statistics, or, when the sequence fails part way, none of them.
+func testImportSeq(t *testing.T, s store.Store) {
+	a, _ := NewAccount(t, s, "Streamer", 0)
+	docs := func(fail bool) iter.Seq2[store.Document, error] {
+		return func(yield func(store.Document, error) bool) {
+			for i := range 3 {
+				if !yield(page(fmt.Sprintf("https://s.test/%d", i), fmt.Sprint(i), "tent stake"), nil) {
+					return
+				}
+			}
+			if fail {
+				yield(store.Document{}, errors.New("line 4: broken"))
+			}
+		}
+	}
+	if _, err := s.ImportDocumentSeq(ctx(), a.ID, docs(true)); err == nil || !strings.Contains(err.Error(), "line 4") {
+		t.Fatalf("a failing sequence: %v", err)
+	}
+	if n, _ := s.CountDocuments(ctx(), a.ID); n[store.DocPage] != 0 {
+		t.Fatalf("a failed import left %d pages", n[store.DocPage])
+	}
+	if st, _ := s.TermStats(ctx(), a.ID, nil); st.Chunks != 0 {
+		t.Fatalf("a failed import left %d chunks counted", st.Chunks)
+	}
+	res, err := s.ImportDocumentSeq(ctx(), a.ID, docs(false))
+	if err != nil || res.Pages != 3 {
+		t.Fatalf("import: %+v %v", res, err)
+	}
+	st, _ := s.TermStats(ctx(), a.ID, []store.SearchTerm{{Text: "tent"}})
+	if st.Chunks != 3 || st.DocFreq["tent"] != 3 {
+		t.Fatalf("statistics after the import: %+v", st)
+	}
 }
 
 func testQuota(t *testing.T, s store.Store) {
