@@ -8,11 +8,11 @@
 package store
 
 import (
-	"iter"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"iter"
 	"time"
 )
 
