@@ -63,6 +63,7 @@ commands:
   backup --out FILE           copy the database consistently while serve runs
   restore --from FILE         restore a backup into an empty data directory
   version                     the build: version, VCS revision, Go version
+  bench                       speed and memory of this build against a bare handler (--work DIR, --markdown, --only LIST)
   health                      probe a running server's /readyz; exit 0 when ready (--addr, --url)
 Run 'svc <command> -h' for a command's flags.`
 
@@ -108,6 +109,7 @@ var commands = map[string]commandFunc{
 	"backup":         cmdBackup,
 	"restore":        cmdRestore,
 	"version":        cmdVersion,
+	"bench":          cmdBench,
 	"tone set":       cmdToneSet,
 	"kb import":      cmdKBImport,
 	"site add":       cmdSiteAdd,

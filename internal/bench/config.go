@@ -1,0 +1,212 @@
+package bench
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Scenarios, in the order they run.
+const (
+	ScenarioThroughput = "throughput"
+	ScenarioLatency    = "latency"
+	ScenarioWrites     = "writes"
+	ScenarioRSS        = "rss"
+	ScenarioImport     = "import"
+	ScenarioBinary     = "binary"
+)
+
+// Scenarios lists every scenario.
+var Scenarios = []string{ScenarioThroughput, ScenarioLatency, ScenarioWrites, ScenarioRSS, ScenarioImport, ScenarioBinary}
+
+// Config is one run of the suite. The zero value of a field means its default (Defaults).
+type Config struct {
+	SVC string // the svc binary under test
+	// Reference is the binary whose hidden `svc bench reference` serves the bare handler;
+	// default: this process's own executable, so that --svc may name a build without it.
+	Reference string
+	XQuAD     string        // folder of xquad.{en,de,tr}.dev.json
+	Sizes     []int         // KB sizes in chunks
+	Duration  time.Duration // each throughput run
+	Conns     int           // concurrent connections of the throughput and writes scenarios
+	Runs      int           // throughput rounds (bare, cache hit, greeting); medians are reported
+	// Warmup and Questions are the cache-miss questions the latency scenario asks on each KB
+	// before it measures, and those it measures.
+	Warmup, Questions int
+	// Writes is the number of distinct questions of each measured writes phase; CacheFill the
+	// number of cache entries the account holds before the second one.
+	Writes, CacheFill int
+	// RSSRequests are the mixed requests before the idle memory is read, Idle the wait after them.
+	RSSRequests int
+	Idle        time.Duration
+	Work        string   // folder of the KB directories; "" = a temporary folder removed at the end
+	Only        []string // scenarios to run; none = all
+	Progress    io.Writer
+	Command     string // the command line, for the report
+}
+
+// Defaults are the figures of issue 14's measurement.
+var Defaults = Config{
+	XQuAD:       "../shared/eval/xquad-dev",
+	Sizes:       []int{1000, 10000, 50000},
+	Duration:    10 * time.Second,
+	Conns:       32,
+	Runs:        3,
+	Warmup:      20,
+	Questions:   300,
+	Writes:      500,
+	CacheFill:   850,
+	RSSRequests: 1000,
+	Idle:        3 * time.Second,
+}
+
+// withDefaults fills the unset fields from Defaults. A negative Idle means no wait at all.
+func (c Config) withDefaults() Config {
+	d := Defaults
+	if c.XQuAD == "" {
+		c.XQuAD = d.XQuAD
+	}
+	if len(c.Sizes) == 0 {
+		c.Sizes = d.Sizes
+	}
+	setDur := func(v *time.Duration, def time.Duration) {
+		if *v == 0 {
+			*v = def
+		}
+	}
+	setDur(&c.Duration, d.Duration)
+	setDur(&c.Idle, d.Idle)
+	if c.Idle < 0 {
+		c.Idle = 0
+	}
+	for _, f := range []struct {
+		v   *int
+		def int
+	}{{&c.Conns, d.Conns}, {&c.Runs, d.Runs}, {&c.Warmup, d.Warmup},
+		{&c.Questions, d.Questions}, {&c.Writes, d.Writes}, {&c.CacheFill, d.CacheFill}, {&c.RSSRequests, d.RSSRequests}} {
+		if *f.v == 0 {
+			*f.v = f.def
+		}
+	}
+	if c.Progress == nil {
+		c.Progress = io.Discard
+	}
+	c.Sizes = slices.Clone(c.Sizes)
+	slices.Sort(c.Sizes)
+	c.Sizes = slices.Compact(c.Sizes)
+	return c
+}
+
+// Validate reports a setting the suite cannot run with.
+func (c Config) Validate() error {
+	c = c.withDefaults()
+	if c.SVC == "" {
+		return fmt.Errorf("the svc binary to measure is not set")
+	}
+	for _, n := range c.Sizes {
+		if n < 1 || n > maxKBSize {
+			return fmt.Errorf("a KB size must be 1 to %d chunks, not %d", maxKBSize, n)
+		}
+	}
+	if c.Duration < 100*time.Millisecond {
+		return fmt.Errorf("the duration must be at least 100ms, not %s", c.Duration)
+	}
+	if c.Conns < 1 || c.Conns > 1024 {
+		return fmt.Errorf("conns must be 1 to 1024, not %d", c.Conns)
+	}
+	for _, v := range []struct {
+		name string
+		n    int
+	}{{"runs", c.Runs}, {"questions", c.Questions}, {"writes", c.Writes}, {"cache-fill", c.CacheFill},
+		{"rss-requests", c.RSSRequests}, {"warmup", c.Warmup}} {
+		if v.n < 1 {
+			return fmt.Errorf("%s must be at least 1, not %d", v.name, v.n)
+		}
+	}
+	for _, s := range c.Only {
+		if !slices.Contains(Scenarios, s) {
+			return fmt.Errorf("unknown scenario %q; the scenarios are %s", s, strings.Join(Scenarios, ", "))
+		}
+	}
+	return nil
+}
+
+// maxKBSize keeps a KB inside one import file (internal/kb takes up to 100,000 records).
+const maxKBSize = 90_000
+
+// ParseSizes reads a comma-separated list of sizes, such as "1000,10000,50000" or "1k,10k,50k".
+func ParseSizes(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(strings.ToLower(f))
+		if f == "" {
+			continue
+		}
+		mult := 1
+		if strings.HasSuffix(f, "k") {
+			f, mult = strings.TrimSuffix(f, "k"), 1000
+		}
+		n, err := strconv.Atoi(strings.ReplaceAll(f, "_", ""))
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("bad size %q", f)
+		}
+		out = append(out, n*mult)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no sizes in %q", s)
+	}
+	return out, nil
+}
+
+func (c Config) runs(scenario string) bool {
+	return len(c.Only) == 0 || slices.Contains(c.Only, scenario)
+}
+
+// smallSize is the KB of the throughput and writes scenarios: the smallest (1,000 chunks by
+// default), so that they measure the request path and the writes rather than retrieval.
+func (c Config) smallSize() int { return c.Sizes[0] }
+
+// rssSize is the KB of the memory scenario: 10,000 chunks when measured, else the largest.
+func (c Config) rssSize() int {
+	if slices.Contains(c.Sizes, 10000) {
+		return 10000
+	}
+	return c.Sizes[len(c.Sizes)-1]
+}
+
+// importSize is the KB whose import memory is reported: the largest.
+func (c Config) importSize() int { return c.Sizes[len(c.Sizes)-1] }
+
+// growthSizes are the two KBs whose p99 latencies are compared: 10,000 and 50,000 chunks when
+// both are measured, else the two largest; ok is false with fewer than two sizes.
+func (c Config) growthSizes() (from, to int, ok bool) {
+	if slices.Contains(c.Sizes, 10000) && slices.Contains(c.Sizes, 50000) {
+		return 10000, 50000, true
+	}
+	if n := len(c.Sizes); n >= 2 {
+		return c.Sizes[n-2], c.Sizes[n-1], true
+	}
+	return 0, 0, false
+}
+
+// neededSizes are the KBs the selected scenarios run on.
+func (c Config) neededSizes() []int {
+	var out []int
+	if c.runs(ScenarioThroughput) || c.runs(ScenarioWrites) {
+		out = append(out, c.smallSize())
+	}
+	if c.runs(ScenarioLatency) {
+		out = append(out, c.Sizes...)
+	}
+	if c.runs(ScenarioRSS) {
+		out = append(out, c.rssSize())
+	}
+	if c.runs(ScenarioImport) {
+		out = append(out, c.importSize())
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}

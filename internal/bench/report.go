@@ -1,0 +1,162 @@
+package bench
+
+import "encoding/json"
+
+// Report is every figure of one run: the JSON object `svc bench` prints.
+type Report struct {
+	Command  string     `json:"command"`
+	Started  string     `json:"started"`
+	Seconds  float64    `json:"seconds"`
+	Machine  Machine    `json:"machine"`
+	Settings Settings   `json:"settings"`
+	KBs      []KBInfo   `json:"kbs"`
+	Through  *Through   `json:"throughput,omitempty"`
+	Latency  []Latency  `json:"latency,omitempty"`
+	Growth   *Growth    `json:"latency_growth,omitempty"`
+	Writes   *Writes    `json:"writes,omitempty"`
+	RSS      *RSS       `json:"rss,omitempty"`
+	Import   *Import    `json:"import,omitempty"`
+	Binary   *Binary    `json:"binary,omitempty"`
+	Errors   []string   `json:"errors,omitempty"`
+	Warnings []string   `json:"warnings,omitempty"`
+	Goals    []GoalLine `json:"goals"`
+}
+
+// Machine is where the figures were measured.
+type Machine struct {
+	CPU        string          `json:"cpu"`
+	NumCPU     int             `json:"num_cpu"`
+	GOMAXPROCS int             `json:"gomaxprocs"`
+	MemTotalMB float64         `json:"mem_total_mb,omitempty"`
+	Go         string          `json:"go"`
+	SVC        json.RawMessage `json:"svc_version,omitempty"`
+}
+
+// Settings are the run's parameters.
+type Settings struct {
+	SVC         string   `json:"svc"`
+	Reference   string   `json:"reference"`
+	XQuAD       string   `json:"xquad"`
+	Sizes       []int    `json:"sizes"`
+	Duration    string   `json:"duration"`
+	Conns       int      `json:"conns"`
+	Runs        int      `json:"runs"`
+	Warmup      int      `json:"warmup"`
+	Questions   int      `json:"questions"`
+	Writes      int      `json:"writes"`
+	CacheFill   int      `json:"cache_fill"`
+	RSSRequests int      `json:"rss_requests"`
+	Idle        string   `json:"idle"`
+	Work        string   `json:"work"`
+	Scenarios   []string `json:"scenarios"`
+}
+
+// KBInfo is one knowledge base the run used.
+type KBInfo struct {
+	Size          int     `json:"size"`
+	Chunks        int     `json:"chunks"`
+	Pages         int     `json:"pages"`
+	Synthesized   int     `json:"synthesized_pages"`
+	Reused        bool    `json:"reused"`
+	BuiltBy       string  `json:"built_by"`
+	ImportSeconds float64 `json:"import_seconds"`
+	ImportPeakMB  float64 `json:"import_peak_rss_mb"`
+}
+
+// Rate is one load target's throughput over the rounds.
+type Rate struct {
+	PerSecond    float64   `json:"req_per_s"` // median of the rounds
+	Rounds       []float64 `json:"rounds_req_per_s"`
+	RoundSeconds []float64 `json:"rounds_seconds"` // shorter than the duration when a run hit its request budget
+	Latency      Latencies `json:"latency"`        // every answer of every round
+}
+
+// Through is the throughput scenario: the bare reference, cache-hit sends and greetings.
+type Through struct {
+	KBSize   int    `json:"kb_size"`
+	Conns    int    `json:"conns"`
+	Duration string `json:"duration"`
+	Rounds   int    `json:"rounds"`
+	Accounts int    `json:"accounts"` // one for cache hits, one for greetings
+	SendRate int    `json:"send_rate_per_min"`
+	Question string `json:"question"`
+	Bare     Rate   `json:"bare"`
+	CacheHit Rate   `json:"cache_hit"`
+	Greeting Rate   `json:"greeting"`
+	// HitShare and GreetingShare are the medians of each round's service rate over the same
+	// round's bare rate.
+	HitShare      float64 `json:"cache_hit_share"`
+	GreetingShare float64 `json:"greeting_share"`
+	RateLimited   int     `json:"rate_limited"`
+	Failed        int     `json:"failed"`
+}
+
+// Latency is the sequential cache-miss latency on one KB.
+type Latency struct {
+	KBSize  int            `json:"kb_size"`
+	Chunks  int            `json:"chunks"`
+	Asked   int            `json:"asked"`
+	Sources map[string]int `json:"sources"`
+	AI      Latencies      `json:"ai"` // the answers with source ai only
+}
+
+// Growth compares the p99 (and p50) of two KB sizes.
+type Growth struct {
+	From     int     `json:"from"`
+	To       int     `json:"to"`
+	P99Ratio float64 `json:"p99_ratio"`
+	P50Ratio float64 `json:"p50_ratio"`
+}
+
+// WritesPhase is one phase of the writes scenario.
+type WritesPhase struct {
+	CacheBefore int            `json:"cache_entries_before"`
+	Asked       int            `json:"asked"`
+	Sources     map[string]int `json:"sources"`
+	Seconds     float64        `json:"seconds"`
+	PerSecond   float64        `json:"ai_per_s"`
+	AI          Latencies      `json:"ai"`
+}
+
+// Writes is the rate of distinct cache-miss answers, on an empty answer cache and on a full one.
+type Writes struct {
+	KBSize int         `json:"kb_size"`
+	Conns  int         `json:"conns"`
+	Fresh  WritesPhase `json:"fresh"`
+	Fill   WritesPhase `json:"fill"`
+	Full   WritesPhase `json:"full"`
+	// Flat is Full's rate over Fresh's.
+	Flat float64 `json:"flat"`
+	// Synthesized counts the questions made past the end of the XQuAD pool (see questionFeed).
+	Synthesized int `json:"synthesized_questions"`
+}
+
+// RSS is the service's memory after mixed requests and an idle wait.
+type RSS struct {
+	KBSize      int            `json:"kb_size"`
+	Requests    int            `json:"requests"`
+	Sources     map[string]int `json:"sources"`
+	Seconds     float64        `json:"seconds"`
+	IdleSeconds float64        `json:"idle_seconds"`
+	VmRSSMB     float64        `json:"vm_rss_mb"`
+	VmHWMMB     float64        `json:"vm_hwm_mb"`
+}
+
+// Import is the memory of importing the largest KB.
+type Import struct {
+	KBSize    int     `json:"kb_size"`
+	Chunks    int     `json:"chunks"`
+	Measured  bool    `json:"measured"`
+	PeakRSSMB float64 `json:"peak_rss_mb,omitempty"`
+	Seconds   float64 `json:"seconds,omitempty"`
+	Note      string  `json:"note,omitempty"`
+}
+
+// Binary is the size of the svc binary and what it carries.
+type Binary struct {
+	Path    string  `json:"path"`
+	Bytes   int64   `json:"bytes"`
+	MB      float64 `json:"mb"`
+	Symbols bool    `json:"symbols"`
+	DWARF   bool    `json:"dwarf"`
+}
