@@ -108,16 +108,18 @@ func indexChunk(ctx context.Context, tx *dbtx, accountID int64, d *store.Documen
 	return nil
 }
 
-// addKBStats adds a change of an account's chunks to its running totals, which TermStats
-// reads instead of counting the account's chunks on every question. They change in the
-// same transaction as the chunks, so they are never stale.
-func addKBStats(ctx context.Context, tx *dbtx, accountID int64, chunks, terms int) error {
+// addKBStats adds a change of an account's chunks of one document type to its running
+// totals, which TermStats reads instead of counting the account's chunks on every question,
+// and which tell a search narrowed to types the account has no chunk of (a KB without Q&A
+// entries or products) that it need not read the index at all. They change in the same
+// transaction as the chunks, so they are never stale.
+func addKBStats(ctx context.Context, tx *dbtx, accountID int64, docType string, chunks, terms int) error {
 	if chunks == 0 && terms == 0 {
 		return nil
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO kb_stats (account_id, chunks, terms) VALUES (?, ?, ?)
-		ON CONFLICT (account_id) DO UPDATE SET chunks = chunks + excluded.chunks, terms = terms + excluded.terms`,
-		accountID, chunks, terms); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO kb_stats (account_id, type, chunks, terms) VALUES (?, ?, ?, ?)
+		ON CONFLICT (account_id, type) DO UPDATE SET chunks = chunks + excluded.chunks, terms = terms + excluded.terms`,
+		accountID, docType, chunks, terms); err != nil {
 		return fmt.Errorf("kb stats: %w", err)
 	}
 	return nil
@@ -152,12 +154,15 @@ func rebuildIndex(ctx context.Context, tx *sql.Tx) error {
 		`DROP TABLE chunks_fts`,
 		ftsSchema,
 		`CREATE TABLE kb_stats (
-			account_id INTEGER PRIMARY KEY REFERENCES accounts (id),
+			account_id INTEGER NOT NULL REFERENCES accounts (id),
+			type       TEXT    NOT NULL,
 			chunks     INTEGER NOT NULL DEFAULT 0,
-			terms      INTEGER NOT NULL DEFAULT 0
-		)`,
-		`INSERT INTO kb_stats (account_id, chunks, terms)
-			SELECT account_id, COUNT(*), SUM(term_count) FROM chunks GROUP BY account_id`,
+			terms      INTEGER NOT NULL DEFAULT 0,
+			PRIMARY KEY (account_id, type)
+		) WITHOUT ROWID`,
+		`INSERT INTO kb_stats (account_id, type, chunks, terms)
+			SELECT c.account_id, d.type, COUNT(*), SUM(c.term_count) FROM chunks c JOIN documents d ON d.id = c.document_id
+			GROUP BY c.account_id, d.type`,
 	} {
 		if _, err := tx.ExecContext(ctx, q); err != nil {
 			return fmt.Errorf("rebuild index: %w", err)

@@ -213,9 +213,11 @@ func upsertDocument(ctx context.Context, tx *dbtx, accountID int64, d *store.Doc
 
 func deleteChunks(ctx context.Context, tx *dbtx, docID int64) error {
 	var acct sql.NullInt64
+	var typ sql.NullString
 	var n, terms int
-	if err := tx.QueryRowContext(ctx, `SELECT MAX(account_id), COUNT(*), COALESCE(SUM(term_count), 0) FROM chunks
-		WHERE document_id = ?`, docID).Scan(&acct, &n, &terms); err != nil {
+	if err := tx.QueryRowContext(ctx, `SELECT MAX(c.account_id), MAX(d.type), COUNT(*), COALESCE(SUM(c.term_count), 0)
+		FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.document_id = ?`, docID).Scan(&acct, &typ, &n,
+		&terms); err != nil {
 		return fmt.Errorf("delete chunks: %w", err)
 	}
 	if n == 0 {
@@ -227,7 +229,7 @@ func deleteChunks(ctx context.Context, tx *dbtx, docID int64) error {
 	if _, err := tx.ExecContext(ctx, `DELETE FROM chunks WHERE document_id = ?`, docID); err != nil {
 		return fmt.Errorf("delete chunks: %w", err)
 	}
-	return addKBStats(ctx, tx, acct.Int64, -n, -terms)
+	return addKBStats(ctx, tx, acct.Int64, typ.String, -n, -terms)
 }
 
 func insertChunks(ctx context.Context, tx *dbtx, accountID int64, d *store.Document) error {
@@ -246,7 +248,7 @@ func insertChunks(ctx context.Context, tx *dbtx, accountID int64, d *store.Docum
 			return err
 		}
 	}
-	return addKBStats(ctx, tx, accountID, len(d.Chunks), total)
+	return addKBStats(ctx, tx, accountID, d.Type, len(d.Chunks), total)
 }
 
 func upsertTyped(ctx context.Context, tx *dbtx, accountID int64, d *store.Document) error {
@@ -281,6 +283,22 @@ func (s *Store) SearchChunks(ctx context.Context, accountID int64, q store.Searc
 	}
 	if q.Limit <= 0 {
 		q.Limit = 20
+	}
+	if len(q.Types) > 0 {
+		// Narrowed to types the account has no chunk of (the curated-answer check of a KB
+		// without Q&A entries, a product lookup in a KB without products): nothing to read.
+		args := []any{accountID}
+		for _, t := range q.Types {
+			args = append(args, t)
+		}
+		var n int
+		if err := s.r.QueryRowContext(ctx, `SELECT COALESCE(SUM(chunks), 0) FROM kb_stats WHERE account_id = ?
+			AND type IN (`+placeholders(len(q.Types))+`)`, args...).Scan(&n); err != nil {
+			return nil, fmt.Errorf("search chunks: %w", err)
+		}
+		if n == 0 {
+			return []store.ChunkHit{}, nil
+		}
 	}
 	rows, err := s.r.QueryContext(ctx, `SELECT c.id, c.document_id, d.type, d.title, d.url, d.lang, c.heading, c.text,
 		c.terms, f.score, p.name, p.url, p.price, p.category, p.image
@@ -362,12 +380,12 @@ func (s *Store) Products(ctx context.Context, accountID int64, q store.ProductQu
 func (s *Store) TermStats(ctx context.Context, accountID int64, terms []store.SearchTerm) (store.TermStats, error) {
 	st := store.TermStats{DocFreq: make(map[string]int, len(terms))}
 	var total int64
-	err := s.r.QueryRowContext(ctx, `SELECT chunks, terms FROM kb_stats WHERE account_id = ?`, accountID).Scan(&st.Chunks, &total)
-	switch {
-	case err == sql.ErrNoRows:
-	case err != nil:
+	err := s.r.QueryRowContext(ctx, `SELECT COALESCE(SUM(chunks), 0), COALESCE(SUM(terms), 0) FROM kb_stats
+		WHERE account_id = ?`, accountID).Scan(&st.Chunks, &total)
+	if err != nil {
 		return st, fmt.Errorf("chunk stats: %w", err)
-	case st.Chunks > 0:
+	}
+	if st.Chunks > 0 {
 		st.AvgLength = float64(total) / float64(st.Chunks)
 	}
 	for _, t := range terms {
