@@ -127,9 +127,11 @@ func cmdServe(ctx context.Context, args []string, env Env, seed bool) error {
 	// before the store's): one still logging or writing after serve returned would race.
 	bctx, stopSweeps := context.WithCancel(ctx)
 	var sweeps sync.WaitGroup
-	sweeps.Add(2)
+	var idle idleMemory
+	sweeps.Add(3)
 	go func() { defer sweeps.Done(); app.sweepSessions(bctx) }()
 	go func() { defer sweeps.Done(); sweepHolds(bctx, st, holdSweep, log) }()
+	go func() { defer sweeps.Done(); idle.run(bctx, time.Second) }()
 	defer func() { stopSweeps(); sweeps.Wait() }()
 	// The retention sweep (SVC_RETENTION_DAYS) starts here; it ends before the store closes.
 	defer startRetention(ctx, st, c.cfg.RetentionDays, log)()
@@ -156,7 +158,7 @@ func cmdServe(ctx context.Context, args []string, env Env, seed bool) error {
 	schedDone := make(chan struct{})
 	go func() { defer close(schedDone); sched.Run(sctx) }()
 	defer func() { stopSched(); <-schedDone }()
-	return serveHTTP(ctx, ln, app.Handler, c.cfg.ShutdownTimeout, log)
+	return serveHTTP(ctx, ln, idle.wrap(app.Handler), c.cfg.ShutdownTimeout, log)
 }
 
 // demoDomains are the domains the demo's embed token allows: the public URL's host, and

@@ -173,9 +173,13 @@ func writeTurn(ctx context.Context, tx *dbtx, t *store.Turn, charges []store.Cha
 				return store.ErrQuotaReached
 			}
 		}
-		// Reservations of crashed sends stop holding money here too, not only at the next Reserve.
-		if err := releaseLapsed(ctx, tx, t.AccountID, now); err != nil {
-			return err
+		// Reservations of crashed sends stop holding money here too, not only at the next
+		// Reserve: a turn that moves money must not find its balance held by the dead. A free
+		// turn moves none, and skips the query.
+		if movesMoney(t, charges) {
+			if err := releaseLapsed(ctx, tx, t.AccountID, now); err != nil {
+				return err
+			}
 		}
 		if t.ReservationID != 0 {
 			if err := releaseReservation(ctx, tx, t.AccountID, t.ReservationID); err != nil {
@@ -263,6 +267,20 @@ func writeTurn(ctx context.Context, tx *dbtx, t *store.Turn, charges []store.Cha
 		return nil
 	}()
 	return capped, noticeQueued, err
+}
+
+// movesMoney reports whether a turn settles a reservation, charges, or counts against a
+// token's budget.
+func movesMoney(t *store.Turn, charges []store.Charge) bool {
+	if t.ReservationID != 0 || t.Budget != nil {
+		return true
+	}
+	for _, c := range charges {
+		if c.AmountMicro > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // recordCharge writes a charge's ledger row (when money moved), its usage event (attributed to

@@ -129,6 +129,9 @@ func (s *Store) writeTurns(batch []*turnReq) []error {
 			errs[i] = err
 			continue
 		}
+		// The previous turn's statements have all finished and closed their rows, so every
+		// text may use its cached statement again.
+		tx.queried = nil
 		if _, err := tx.ExecContext(context.Background(), `SAVEPOINT turn`); err != nil {
 			return fail(fmt.Errorf("savepoint: %w", err))
 		}

@@ -1,0 +1,39 @@
+package cli
+
+import (
+	"context"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+	"time"
+)
+
+// The memory is returned once after each burst of requests, and only once the burst is over.
+func TestIdleMemoryAfterEachBurst(t *testing.T) {
+	t.Parallel()
+	freed := make(chan int64, 4)
+	var m idleMemory
+	m.free = func() { freed <- m.requests.Load() }
+	h := m.wrap(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+	serve := func(n int) {
+		for range n {
+			h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest(http.MethodGet, "/", nil))
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	serve(3)
+	go m.run(ctx, time.Millisecond)
+	if n := <-freed; n != 3 {
+		t.Fatalf("freed after %d requests, want after the burst of 3", n)
+	}
+	serve(2)
+	if n := <-freed; n != 5 {
+		t.Fatalf("freed after %d requests, want after the second burst (5 in all)", n)
+	}
+	select {
+	case n := <-freed:
+		t.Fatalf("freed again (%d requests) with no new request", n)
+	default:
+	}
+}
