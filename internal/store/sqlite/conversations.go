@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -201,9 +202,9 @@ func writeTurn(ctx context.Context, tx *dbtx, t *store.Turn, charges []store.Cha
 		}
 		for _, m := range []*store.Message{&t.User, &t.Reply} {
 			m.AccountID, m.ConversationID, m.CreatedAt = t.AccountID, t.ConversationID, now
-			if err := insertMessage(ctx, tx, m); err != nil {
-				return err
-			}
+		}
+		if err := insertMessagePair(ctx, tx, &t.User, &t.Reply); err != nil {
+			return err
 		}
 		charged := false
 		for i := range charges {
@@ -370,22 +371,46 @@ func distinctTerms(terms []string) []string {
 	return out
 }
 
-func insertMessage(ctx context.Context, tx *dbtx, m *store.Message) error {
-	products := ""
-	if len(m.Products) > 0 {
-		b, err := json.Marshal(m.Products)
-		if err != nil {
-			return fmt.Errorf("encode products: %w", err)
+// insertMessagePair inserts a turn's question and reply with one statement (they were two of
+// a turn's statements) and sets their ids: the rows are inserted in the order given, so the
+// smaller id is the first message's. RETURNING's own order is not promised, hence the sort.
+func insertMessagePair(ctx context.Context, tx *dbtx, first, second *store.Message) error {
+	args := make([]any, 0, 22)
+	for _, m := range []*store.Message{first, second} {
+		products := ""
+		if len(m.Products) > 0 {
+			b, err := json.Marshal(m.Products)
+			if err != nil {
+				return fmt.Errorf("encode products: %w", err)
+			}
+			products = string(b)
 		}
-		products = string(b)
+		args = append(args, m.ConversationID, m.AccountID, m.Role, m.Body, m.Source, m.Lang, boolInt(m.LowConfidence),
+			products, formatIDs(m.DocIDs), m.Via, ts(m.CreatedAt))
 	}
-	err := tx.QueryRowContext(ctx, `INSERT INTO messages (conversation_id, account_id, role, body, source, lang,
-		low_confidence, products, doc_ids, via, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-		m.ConversationID, m.AccountID, m.Role, m.Body, m.Source, m.Lang, boolInt(m.LowConfidence), products,
-		formatIDs(m.DocIDs), m.Via, ts(m.CreatedAt)).Scan(&m.ID)
+	rows, err := tx.QueryContext(ctx, `INSERT INTO messages (conversation_id, account_id, role, body, source, lang,
+		low_confidence, products, doc_ids, via, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?),
+		(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, args...)
 	if err != nil {
-		return fmt.Errorf("insert message: %w", err)
+		return fmt.Errorf("insert messages: %w", err)
 	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return fmt.Errorf("insert messages: %w", err)
+		}
+		ids = append(ids, id)
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("insert messages: %w", err)
+	}
+	if len(ids) != 2 {
+		return fmt.Errorf("insert messages: %d ids returned, want 2", len(ids))
+	}
+	slices.Sort(ids)
+	first.ID, second.ID = ids[0], ids[1]
 	return nil
 }
 

@@ -53,23 +53,46 @@ func parseDay(v string) (time.Time, error) {
 }
 
 // countReply counts an assistant reply in its day's daily_replies row; charged tells whether
-// a usage event of its turn cost something.
+// a usage event of its turn cost something. In a batch of turns (tx.tally set) the count is
+// kept and written with the batch's others.
 func countReply(ctx context.Context, tx *dbtx, m *store.Message, charged bool) error {
+	k := replyKey{account: m.AccountID, day: dayOf(m.CreatedAt), source: m.Source, via: m.Via}
+	n := replyCount{replies: 1, low: boolInt(m.LowConfidence), charged: boolInt(charged)}
+	if tx.tally != nil {
+		tx.tally.addReply(k, n)
+		return nil
+	}
+	return writeReplyCount(ctx, tx, k, n)
+}
+
+func writeReplyCount(ctx context.Context, tx *dbtx, k replyKey, n replyCount) error {
 	if _, err := tx.ExecContext(ctx, `INSERT INTO daily_replies (account_id, day, source, via, replies, low_confidence,
-		charged) VALUES (?, ?, ?, ?, 1, ?, ?) ON CONFLICT (account_id, day, source, via) DO UPDATE SET
-		replies = replies + 1, low_confidence = low_confidence + excluded.low_confidence, charged = charged + excluded.charged`,
-		m.AccountID, dayOf(m.CreatedAt), m.Source, m.Via, boolInt(m.LowConfidence), boolInt(charged)); err != nil {
+		charged) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (account_id, day, source, via) DO UPDATE SET
+		replies = replies + excluded.replies, low_confidence = low_confidence + excluded.low_confidence,
+		charged = charged + excluded.charged`,
+		k.account, k.day, k.source, k.via, n.replies, n.low, n.charged); err != nil {
 		return fmt.Errorf("count reply: %w", err)
 	}
 	return nil
 }
 
-// countUsage counts a usage event in its day's daily_usage row.
+// countUsage counts a usage event in its day's daily_usage row (kept for the batch's write
+// when tx.tally is set, as countReply).
 func countUsage(ctx context.Context, tx *dbtx, accountID int64, c *store.Charge, at time.Time) error {
+	k := usageKey{account: accountID, day: dayOf(at), event: c.EventType}
+	n := usageCount{events: 1, cost: c.AmountMicro}
+	if tx.tally != nil {
+		tx.tally.addUsage(k, n)
+		return nil
+	}
+	return writeUsageCount(ctx, tx, k, n)
+}
+
+func writeUsageCount(ctx context.Context, tx *dbtx, k usageKey, n usageCount) error {
 	if _, err := tx.ExecContext(ctx, `INSERT INTO daily_usage (account_id, day, event_type, events, cost_micro)
-		VALUES (?, ?, ?, 1, ?) ON CONFLICT (account_id, day, event_type) DO UPDATE SET
-		events = events + 1, cost_micro = cost_micro + excluded.cost_micro`,
-		accountID, dayOf(at), c.EventType, c.AmountMicro); err != nil {
+		VALUES (?, ?, ?, ?, ?) ON CONFLICT (account_id, day, event_type) DO UPDATE SET
+		events = events + excluded.events, cost_micro = cost_micro + excluded.cost_micro`,
+		k.account, k.day, k.event, n.events, n.cost); err != nil {
 		return fmt.Errorf("count usage: %w", err)
 	}
 	return nil

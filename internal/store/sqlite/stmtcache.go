@@ -131,6 +131,8 @@ type dbtx struct {
 	p       *pool
 	missing []string
 	queried map[string]bool
+	// tally, when set, keeps the daily totals of the turn being written for its batch.
+	tally *dailyTally
 }
 
 func (t *dbtx) txStmt(ctx context.Context, query string) *sql.Stmt {

@@ -124,6 +124,7 @@ func (s *Store) writeTurns(batch []*turnReq) []error {
 			_ = tx.Rollback()
 		}
 	}()
+	var tally dailyTally
 	for i, r := range batch {
 		if err := r.ctx.Err(); err != nil {
 			errs[i] = err
@@ -132,6 +133,7 @@ func (s *Store) writeTurns(batch []*turnReq) []error {
 		// The previous turn's statements have all finished and closed their rows, so every
 		// text may use its cached statement again.
 		tx.queried = nil
+		tx.tally = &dailyTally{}
 		if _, err := tx.ExecContext(context.Background(), `SAVEPOINT turn`); err != nil {
 			return fail(fmt.Errorf("savepoint: %w", err))
 		}
@@ -148,7 +150,14 @@ func (s *Store) writeTurns(batch []*turnReq) []error {
 		if _, err := tx.ExecContext(context.Background(), `RELEASE turn`); err != nil {
 			return fail(fmt.Errorf("release savepoint: %w", err))
 		}
+		if errs[i] == nil {
+			tally.merge(tx.tally)
+		}
 		r.capped, r.notice = capped, notice
+	}
+	tx.tally = nil
+	if err := tally.write(context.Background(), tx); err != nil {
+		return fail(err)
 	}
 	if err := tx.Commit(); err != nil {
 		return fail(fmt.Errorf("commit: %w", err))
