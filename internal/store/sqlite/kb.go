@@ -287,17 +287,8 @@ func (s *Store) SearchChunks(ctx context.Context, accountID int64, q store.Searc
 	if len(q.Types) > 0 {
 		// Narrowed to types the account has no chunk of (the curated-answer check of a KB
 		// without Q&A entries, a product lookup in a KB without products): nothing to read.
-		args := []any{accountID}
-		for _, t := range q.Types {
-			args = append(args, t)
-		}
-		var n int
-		if err := s.r.QueryRowContext(ctx, `SELECT COALESCE(SUM(chunks), 0) FROM kb_stats WHERE account_id = ?
-			AND type IN (`+placeholders(len(q.Types))+`)`, args...).Scan(&n); err != nil {
-			return nil, fmt.Errorf("search chunks: %w", err)
-		}
-		if n == 0 {
-			return []store.ChunkHit{}, nil
+		if has, err := s.hasChunksOf(ctx, accountID, q.Types); err != nil || !has {
+			return []store.ChunkHit{}, err
 		}
 	}
 	rows, err := s.r.QueryContext(ctx, `SELECT c.id, c.document_id, d.type, d.title, d.url, d.lang, c.heading, c.text,
@@ -329,10 +320,14 @@ func (s *Store) SearchChunks(ctx context.Context, accountID int64, q store.Searc
 }
 
 // Products reads product documents' first chunks and cards in one query, of one of the
-// account's sites when q.SiteID is set.
+// account's sites when q.SiteID is set. An account without products (the running totals
+// say so) reads nothing more: every cached answer asks for its documents' cards.
 func (s *Store) Products(ctx context.Context, accountID int64, q store.ProductQuery) ([]store.ChunkHit, error) {
 	if q.Limit <= 0 {
 		q.Limit = 50
+	}
+	if has, err := s.hasChunksOf(ctx, accountID, []string{store.DocProduct}); err != nil || !has {
+		return []store.ChunkHit{}, err
 	}
 	where, args := ` AND d.lang = ?`, []any{q.Lang}
 	switch {
@@ -369,6 +364,22 @@ func (s *Store) Products(ctx context.Context, accountID int64, q store.ProductQu
 		out = append(out, h)
 	}
 	return out, rows.Err()
+}
+
+// hasChunksOf reports whether the account has a chunk of any of the document types, from the
+// running totals.
+func (s *Store) hasChunksOf(ctx context.Context, accountID int64, types []string) (bool, error) {
+	args := make([]any, 0, len(types)+1)
+	args = append(args, accountID)
+	for _, t := range types {
+		args = append(args, t)
+	}
+	var n int
+	if err := s.r.QueryRowContext(ctx, `SELECT COALESCE(SUM(chunks), 0) FROM kb_stats WHERE account_id = ?
+		AND type IN (`+placeholders(len(types))+`)`, args...).Scan(&n); err != nil {
+		return false, fmt.Errorf("kb stats: %w", err)
+	}
+	return n > 0, nil
 }
 
 // TermStats counts, for the account only, its chunks, their mean length and each term's
