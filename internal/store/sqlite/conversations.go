@@ -237,9 +237,9 @@ func writeTurn(ctx context.Context, tx *dbtx, t *store.Turn, charges []store.Cha
 				return err
 			}
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE conversations SET lang = ?, updated_at = ?, last_message_at = ?
-			WHERE id = ? AND account_id = ?`, t.Lang, ts(now), ts(now), t.ConversationID, t.AccountID); err != nil {
-			return fmt.Errorf("update conversation: %w", err)
+		if err := touchConversation(ctx, tx, convTouch{account: t.AccountID, conv: t.ConversationID, lang: t.Lang,
+			at: now}); err != nil {
+			return err
 		}
 		if u := t.Summary; u != nil {
 			if _, err := tx.ExecContext(ctx, `UPDATE conversations SET summary = ?, summarized_through = ?
@@ -254,18 +254,11 @@ func writeTurn(ctx context.Context, tx *dbtx, t *store.Turn, charges []store.Cha
 			}
 		}
 		if t.CacheHitID != 0 {
-			if _, err := tx.ExecContext(ctx, `UPDATE answer_cache SET hits = hits + 1 WHERE id = ? AND account_id = ?`,
-				t.CacheHitID, t.AccountID); err != nil {
-				return fmt.Errorf("count cache hit: %w", err)
+			if err := countCacheHit(ctx, tx, t.AccountID, t.CacheHitID); err != nil {
+				return err
 			}
 		}
-		for _, id := range t.Reply.DocIDs {
-			if _, err := tx.ExecContext(ctx, `UPDATE articles SET view_count = view_count + 1
-				WHERE document_id = ? AND account_id = ?`, id, t.AccountID); err != nil {
-				return fmt.Errorf("count article view: %w", err)
-			}
-		}
-		return nil
+		return countArticleViews(ctx, tx, t.AccountID, t.Reply.DocIDs)
 	}()
 	return capped, noticeQueued, err
 }

@@ -1,15 +1,31 @@
 package sqlite
 
-import "context"
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+)
 
-// dailyTally is the daily totals of the turns of one group commit, written once per row at
-// the end of the batch instead of once per turn: under load every turn of a batch adds to
-// the same few rows (today's replies of one source, today's events of one type), and those
-// upserts were two of a turn's eight statements. Nothing a turn writes reads the daily
-// tables, so holding the counts until the batch's end changes no turn's outcome.
+// dailyTally is what the turns of one group commit add to rows that many of them share,
+// written once per row at the end of the batch instead of once per turn: the daily totals
+// (today's replies of one source, today's events of one type), the conversation's language
+// and times, a cached entry's hits and the articles' views. Under load every turn of a batch
+// adds to the same few rows, and these were half of a turn's statements. Nothing a turn
+// writes reads them, so holding them until the batch's end changes no turn's outcome.
 type dailyTally struct {
 	replies map[replyKey]replyCount
 	usage   map[usageKey]usageCount
+	convs   map[int64]convTouch // by conversation id; the batch's last turn wins
+	hits    map[[2]int64]int    // by account and cache entry
+	views   map[[2]int64]int    // by account and document
+}
+
+// convTouch is a turn's update of its conversation's language and times.
+type convTouch struct {
+	account, conv int64
+	lang          string
+	at            time.Time
 }
 
 type replyKey struct {
@@ -45,6 +61,20 @@ func (d *dailyTally) addUsage(k usageKey, n usageCount) {
 	d.usage[k] = usageCount{events: c.events + n.events, cost: c.cost + n.cost}
 }
 
+func (d *dailyTally) touch(c convTouch) {
+	if d.convs == nil {
+		d.convs = map[int64]convTouch{}
+	}
+	d.convs[c.conv] = c
+}
+
+func addCount(m *map[[2]int64]int, k [2]int64, n int) {
+	if *m == nil {
+		*m = map[[2]int64]int{}
+	}
+	(*m)[k] += n
+}
+
 // merge adds o's counts (a turn that committed its savepoint) to d.
 func (d *dailyTally) merge(o *dailyTally) {
 	for k, n := range o.replies {
@@ -52,6 +82,15 @@ func (d *dailyTally) merge(o *dailyTally) {
 	}
 	for k, n := range o.usage {
 		d.addUsage(k, n)
+	}
+	for _, c := range o.convs {
+		d.touch(c)
+	}
+	for k, n := range o.hits {
+		addCount(&d.hits, k, n)
+	}
+	for k, n := range o.views {
+		addCount(&d.views, k, n)
 	}
 }
 
@@ -66,6 +105,82 @@ func (d *dailyTally) write(ctx context.Context, tx *dbtx) error {
 		if err := writeUsageCount(ctx, tx, k, n); err != nil {
 			return err
 		}
+	}
+	for _, c := range d.convs {
+		if err := writeConvTouch(ctx, tx, c); err != nil {
+			return err
+		}
+	}
+	for k, n := range d.hits {
+		if err := writeCacheHits(ctx, tx, k[0], k[1], n); err != nil {
+			return err
+		}
+	}
+	for k, n := range d.views {
+		if _, err := tx.ExecContext(ctx, `UPDATE articles SET view_count = view_count + ?
+			WHERE document_id = ? AND account_id = ?`, n, k[1], k[0]); err != nil {
+			return fmt.Errorf("count article views: %w", err)
+		}
+	}
+	return nil
+}
+
+// touchConversation moves a turn's conversation to its language and time (in a batch, once
+// per conversation at the batch's end).
+func touchConversation(ctx context.Context, tx *dbtx, c convTouch) error {
+	if tx.tally != nil {
+		tx.tally.touch(c)
+		return nil
+	}
+	return writeConvTouch(ctx, tx, c)
+}
+
+func writeConvTouch(ctx context.Context, tx *dbtx, c convTouch) error {
+	if _, err := tx.ExecContext(ctx, `UPDATE conversations SET lang = ?, updated_at = ?, last_message_at = ?
+		WHERE id = ? AND account_id = ?`, c.lang, ts(c.at), ts(c.at), c.conv, c.account); err != nil {
+		return fmt.Errorf("update conversation: %w", err)
+	}
+	return nil
+}
+
+// countCacheHit counts a reuse of a cached answer.
+func countCacheHit(ctx context.Context, tx *dbtx, accountID, entryID int64) error {
+	if tx.tally != nil {
+		addCount(&tx.tally.hits, [2]int64{accountID, entryID}, 1)
+		return nil
+	}
+	return writeCacheHits(ctx, tx, accountID, entryID, 1)
+}
+
+func writeCacheHits(ctx context.Context, tx *dbtx, accountID, entryID int64, n int) error {
+	if _, err := tx.ExecContext(ctx, `UPDATE answer_cache SET hits = hits + ? WHERE id = ? AND account_id = ?`,
+		n, entryID, accountID); err != nil {
+		return fmt.Errorf("count cache hit: %w", err)
+	}
+	return nil
+}
+
+// countArticleViews counts a view of every article among a reply's documents (a document
+// that is no article changes nothing).
+func countArticleViews(ctx context.Context, tx *dbtx, accountID int64, docIDs []int64) error {
+	docIDs = slices.Compact(slices.Sorted(slices.Values(docIDs))) // a document named twice is one view
+	if len(docIDs) == 0 {
+		return nil
+	}
+	if tx.tally != nil {
+		for _, id := range docIDs {
+			addCount(&tx.tally.views, [2]int64{accountID, id}, 1)
+		}
+		return nil
+	}
+	args := make([]any, 0, len(docIDs)+1)
+	args = append(args, accountID)
+	for _, id := range docIDs {
+		args = append(args, id)
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE articles SET view_count = view_count + 1 WHERE account_id = ?
+		AND document_id IN (`+placeholders(len(docIDs))+`)`, args...); err != nil {
+		return fmt.Errorf("count article views: %w", err)
 	}
 	return nil
 }
