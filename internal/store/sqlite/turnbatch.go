@@ -87,10 +87,26 @@ func (b *turnBatcher) run(s *Store) {
 				break more
 			}
 		}
-		for i, err := range s.writeTurns(batch) {
+		for i, err := range b.write(s, batch) {
 			batch[i].done <- err
 		}
 	}
+}
+
+// write writes one batch. A panic while writing it (a bug) fails the batch's turns, whose
+// transaction its deferred rollback has undone, instead of ending the process: it runs on
+// the writer's goroutine, where no HTTP server recovers it.
+func (b *turnBatcher) write(s *Store, batch []*turnReq) (errs []error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err := fmt.Errorf("save turn: %v", p)
+			errs = make([]error, len(batch))
+			for i := range errs {
+				errs[i] = err
+			}
+		}
+	}()
+	return s.writeTurns(batch)
 }
 
 // close stops the writer after the batch it is writing.
