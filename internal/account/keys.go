@@ -54,11 +54,6 @@ func hashKey(key string) []byte {
 	return h[:]
 }
 
-// matchKey finds the candidate whose hash equals the presented key's.
-func matchKey(presented string, candidates []store.APIKey) (store.APIKey, bool) {
-	return matchHash(hashKey(presented), candidates, func(k store.APIKey) []byte { return k.Hash })
-}
-
 // matchHash finds the candidate whose hash is h, comparing every candidate in constant time
 // so that timing reveals nothing about which bytes matched. Secret keys and embed tokens
 // are both found this way.

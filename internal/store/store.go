@@ -515,11 +515,19 @@ type Accounts interface {
 	Ledger(ctx context.Context, accountID int64) ([]LedgerEntry, error)
 }
 
+// KeyAccount is a key and the account it belongs to, as read together.
+type KeyAccount struct {
+	Key     APIKey
+	Account Account
+}
+
 // Keys stores secret API keys.
 type Keys interface {
 	// ActiveKeysByPrefix returns the active keys with that public prefix; the caller compares
 	// hashes in constant time.
 	ActiveKeysByPrefix(ctx context.Context, prefix string) ([]APIKey, error)
+	// ActiveKeyAccounts is ActiveKeysByPrefix with each key's account, read together.
+	ActiveKeyAccounts(ctx context.Context, prefix string) ([]KeyAccount, error)
 	// RotateKey revokes every active key of the account and inserts key, in one transaction.
 	RotateKey(ctx context.Context, accountID int64, key *APIKey) error
 	GetKey(ctx context.Context, accountID, keyID int64) (APIKey, error)

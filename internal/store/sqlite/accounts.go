@@ -14,14 +14,23 @@ const accountColumns = `id, name, email, plan, lang, balance_micro, sales_mode, 
 
 func scanAccount(row interface{ Scan(...any) error }) (store.Account, error) {
 	var a store.Account
+	dest, finish := accountFields(&a)
+	err := row.Scan(dest...)
+	finish()
+	return a, err
+}
+
+// accountFields are the scan destinations of accountColumns for a, and what turns them into
+// a's fields once scanned; a join scans them after another table's.
+func accountFields(a *store.Account) (dest []any, finish func()) {
 	var sales int
 	var created, updated string
-	err := row.Scan(&a.ID, &a.Name, &a.Email, &a.Plan, &a.Lang, &a.BalanceMicro, &sales, &a.TonePreset,
-		&a.ToneCustom, &a.SendRatePerMin, &a.DailyAnswers, &a.InputRate, &a.OutputRate, &a.ReservedMicro,
-		&a.MarketingRatePerMin, &a.IntelligenceRatePerMin, &created, &updated)
-	a.SalesMode = sales != 0
-	a.CreatedAt, a.UpdatedAt = parseTS(created), parseTS(updated)
-	return a, err
+	return []any{&a.ID, &a.Name, &a.Email, &a.Plan, &a.Lang, &a.BalanceMicro, &sales, &a.TonePreset,
+			&a.ToneCustom, &a.SendRatePerMin, &a.DailyAnswers, &a.InputRate, &a.OutputRate, &a.ReservedMicro,
+			&a.MarketingRatePerMin, &a.IntelligenceRatePerMin, &created, &updated}, func() {
+			a.SalesMode = sales != 0
+			a.CreatedAt, a.UpdatedAt = parseTS(created), parseTS(updated)
+		}
 }
 
 // CreateAccount inserts the account, its first key and the opening top-up in one transaction.

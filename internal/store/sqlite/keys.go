@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strings"
 	"time"
 
 	"svc/internal/store"
@@ -22,11 +23,20 @@ func insertKey(ctx context.Context, tx *dbtx, key *store.APIKey, now time.Time) 
 
 func scanKey(row interface{ Scan(...any) error }) (store.APIKey, error) {
 	var k store.APIKey
+	dest, finish := keyFields(&k)
+	err := row.Scan(dest...)
+	finish()
+	return k, err
+}
+
+// keyFields are the scan destinations of keyColumns for k, and what turns them into k's
+// fields once scanned.
+func keyFields(k *store.APIKey) (dest []any, finish func()) {
 	var created string
 	var used sql.NullString
-	err := row.Scan(&k.ID, &k.AccountID, &k.Prefix, &k.Hash, &k.Status, &created, &used)
-	k.CreatedAt, k.LastUsedAt = parseTS(created), nullTS(used)
-	return k, err
+	return []any{&k.ID, &k.AccountID, &k.Prefix, &k.Hash, &k.Status, &created, &used}, func() {
+		k.CreatedAt, k.LastUsedAt = parseTS(created), nullTS(used)
+	}
 }
 
 const keyColumns = `id, account_id, prefix, hash, status, created_at, last_used_at`
@@ -46,6 +56,37 @@ func (s *Store) ActiveKeysByPrefix(ctx context.Context, prefix string) ([]store.
 			return nil, fmt.Errorf("keys by prefix: %w", err)
 		}
 		out = append(out, k)
+	}
+	return out, rows.Err()
+}
+
+// ActiveKeyAccounts returns candidate keys with their accounts in one read (authentication
+// made two on every request).
+func (s *Store) ActiveKeyAccounts(ctx context.Context, prefix string) ([]store.KeyAccount, error) {
+	var cols []string
+	for _, c := range strings.Split(keyColumns, ",") {
+		cols = append(cols, "k."+strings.TrimSpace(c))
+	}
+	for _, c := range strings.Split(accountColumns, ",") {
+		cols = append(cols, "a."+strings.TrimSpace(c))
+	}
+	rows, err := s.r.QueryContext(ctx, `SELECT `+strings.Join(cols, ", ")+` FROM api_keys k
+		JOIN accounts a ON a.id = k.account_id WHERE k.prefix = ? AND k.status = ?`, prefix, store.KeyActive)
+	if err != nil {
+		return nil, fmt.Errorf("keys by prefix: %w", err)
+	}
+	defer rows.Close()
+	var out []store.KeyAccount
+	for rows.Next() {
+		var ka store.KeyAccount
+		kd, kf := keyFields(&ka.Key)
+		ad, af := accountFields(&ka.Account)
+		if err := rows.Scan(append(kd, ad...)...); err != nil {
+			return nil, fmt.Errorf("keys by prefix: %w", err)
+		}
+		kf()
+		af()
+		out = append(out, ka)
 	}
 	return out, rows.Err()
 }

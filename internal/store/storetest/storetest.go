@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"reflect"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -240,6 +241,16 @@ func testKeyRotation(t *testing.T, s store.Store) {
 	}
 	if keys, _ := s.ActiveKeysByPrefix(ctx(), nk.Prefix); len(keys) != 1 || keys[0].AccountID != a.ID {
 		t.Fatalf("new key not active: %+v", keys)
+	}
+	// The read authentication makes: the key with its account, and nothing for the old key.
+	if kas, _ := s.ActiveKeyAccounts(ctx(), old.Prefix); len(kas) != 0 {
+		t.Fatalf("old key still found with its account: %+v", kas)
+	}
+	kas, err := s.ActiveKeyAccounts(ctx(), nk.Prefix)
+	got, _ := s.GetAccount(ctx(), a.ID)
+	if err != nil || len(kas) != 1 || kas[0].Key.ID != nk.ID || string(kas[0].Key.Hash) != string(nk.Hash) ||
+		!reflect.DeepEqual(kas[0].Account, got) {
+		t.Fatalf("key with account: %v %+v, want the key %d and %+v", err, kas, nk.ID, got)
 	}
 	now := time.Now().UTC().Truncate(time.Second)
 	if err := s.TouchKey(ctx(), nk.ID, now); err != nil {
