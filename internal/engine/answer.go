@@ -116,11 +116,17 @@ func (e *Engine) extractive(question, lg string, ph tonePhrases, ranked, cands [
 	}
 }
 
-// readTokens counts the question and the chunks extraction scored.
+// readTokens counts the question and the chunks extraction scored. A chunk's count was made
+// when it was built (the same counter on the same text), so it is only counted here when
+// the store has none.
 func (e *Engine) readTokens(question string, ranked []candidate, ex extract) int {
 	in := e.CountTokens(question)
 	for _, ci := range ex.read {
-		in += e.CountTokens(ranked[ci].hit.Text)
+		if h := &ranked[ci].hit; h.Tokens > 0 {
+			in += h.Tokens
+		} else {
+			in += e.CountTokens(h.Text)
+		}
 	}
 	return in
 }

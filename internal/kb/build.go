@@ -7,6 +7,7 @@ import (
 	"svc/internal/lang"
 	"svc/internal/store"
 	"svc/internal/textindex"
+	"svc/internal/tokencount"
 )
 
 // Build turns a validated record into a store document with its chunks analyzed. The
@@ -207,9 +208,25 @@ func analyze(pieces []piece, title, lg, extra string) []store.Chunk {
 			Heading: firstNonEmpty(p.heading, title),
 			Text:    p.text,
 			Terms:   strings.Join(terms, " "),
+			Tokens:  countTokens(p.text),
 		})
 	}
 	return chunks
+}
+
+// countTokens counts text's o200k_base tokens as the engine bills them when it reads the
+// chunk (engine.CountTokens). 0, the store's "not counted", when the counter cannot load:
+// the engine then counts the text itself.
+func countTokens(text string) int {
+	c, err := tokencount.O200kBase()
+	if err != nil {
+		return 0
+	}
+	n, err := c.Count(text)
+	if err != nil {
+		return 0
+	}
+	return n
 }
 
 // detectSample bounds the text given to language detection: a few paragraphs decide it.

@@ -322,6 +322,9 @@ type Chunk struct {
 	Heading string
 	Text    string
 	Terms   string
+	// Tokens is Text's o200k_base token count, made when the chunk was built, so that an
+	// answer that reads the chunk bills it without counting it again; 0 means not counted.
+	Tokens int
 }
 
 // Article is an article as listed in suggestions.
@@ -423,6 +426,7 @@ type ChunkHit struct {
 	Heading string
 	Text    string
 	Terms   string
+	Tokens  int // Text's token count when known (Chunk.Tokens), else 0
 	Rank    float64
 	Product *Product
 }

@@ -239,8 +239,9 @@ func insertChunks(ctx context.Context, tx *dbtx, accountID int64, d *store.Docum
 		c.Ord = i
 		n := len(strings.Fields(c.Terms))
 		total += n
-		err := tx.QueryRowContext(ctx, `INSERT INTO chunks (account_id, document_id, ord, heading, text, terms, term_count)
-			VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`, accountID, d.ID, c.Ord, c.Heading, c.Text, c.Terms, n).Scan(&c.ID)
+		err := tx.QueryRowContext(ctx, `INSERT INTO chunks (account_id, document_id, ord, heading, text, terms, term_count,
+			tokens) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, accountID, d.ID, c.Ord, c.Heading, c.Text, c.Terms, n,
+			c.Tokens).Scan(&c.ID)
 		if err != nil {
 			return fmt.Errorf("insert chunk: %w", err)
 		}
@@ -292,7 +293,7 @@ func (s *Store) SearchChunks(ctx context.Context, accountID int64, q store.Searc
 		}
 	}
 	rows, err := s.r.QueryContext(ctx, `SELECT c.id, c.document_id, d.type, d.title, d.url, d.lang, c.heading, c.text,
-		c.terms, f.score, p.name, p.url, p.price, p.category, p.image
+		c.terms, c.tokens, f.score, p.name, p.url, p.price, p.category, p.image
 		FROM (SELECT rowid AS id, -bm25(chunks_fts, 1.0, 0.0) AS score FROM chunks_fts WHERE chunks_fts MATCH ? || ''
 			ORDER BY bm25(chunks_fts, 1.0, 0.0) LIMIT `+strconv.Itoa(q.Limit)+`) f
 		CROSS JOIN chunks c ON c.id = f.id CROSS JOIN documents d ON d.id = c.document_id
@@ -307,7 +308,7 @@ func (s *Store) SearchChunks(ctx context.Context, accountID int64, q store.Searc
 		var h store.ChunkHit
 		var pName, pURL, pPrice, pCat, pImg sql.NullString
 		if err := rows.Scan(&h.ChunkID, &h.DocID, &h.DocType, &h.Title, &h.URL, &h.Lang, &h.Heading, &h.Text,
-			&h.Terms, &h.Rank, &pName, &pURL, &pPrice, &pCat, &pImg); err != nil {
+			&h.Terms, &h.Tokens, &h.Rank, &pName, &pURL, &pPrice, &pCat, &pImg); err != nil {
 			return nil, fmt.Errorf("search chunks: %w", err)
 		}
 		if pName.Valid {
@@ -345,7 +346,7 @@ func (s *Store) Products(ctx context.Context, accountID int64, q store.ProductQu
 	}
 	args = append([]any{accountID, store.DocProduct}, args...)
 	rows, err := s.r.QueryContext(ctx, `SELECT c.id, d.id, d.type, d.title, d.url, d.lang, c.heading, c.text, c.terms,
-		p.name, p.url, p.price, p.category, p.image
+		c.tokens, p.name, p.url, p.price, p.category, p.image
 		FROM documents d JOIN products p ON p.document_id = d.id JOIN chunks c ON c.document_id = d.id AND c.ord = 0
 		WHERE d.account_id = ? AND d.type = ?`+where+` ORDER BY d.id LIMIT `+strconv.Itoa(q.Limit), args...)
 	if err != nil {
@@ -357,7 +358,7 @@ func (s *Store) Products(ctx context.Context, accountID int64, q store.ProductQu
 		var h store.ChunkHit
 		p := &store.Product{}
 		if err := rows.Scan(&h.ChunkID, &h.DocID, &h.DocType, &h.Title, &h.URL, &h.Lang, &h.Heading, &h.Text, &h.Terms,
-			&p.Name, &p.URL, &p.Price, &p.Category, &p.Image); err != nil {
+			&h.Tokens, &p.Name, &p.URL, &p.Price, &p.Category, &p.Image); err != nil {
 			return nil, fmt.Errorf("products: %w", err)
 		}
 		h.Product = p
@@ -436,14 +437,15 @@ func (s *Store) GetDocument(ctx context.Context, accountID, docID int64) (store.
 		d.Product = &store.Product{Name: pName.String, URL: pURL.String, Price: pPrice.String,
 			Category: pCat.String, Image: pImg.String}
 	}
-	rows, err := s.r.QueryContext(ctx, `SELECT id, ord, heading, text, terms FROM chunks WHERE document_id = ? ORDER BY ord`, d.ID)
+	rows, err := s.r.QueryContext(ctx, `SELECT id, ord, heading, text, terms, tokens FROM chunks WHERE document_id = ?
+		ORDER BY ord`, d.ID)
 	if err != nil {
 		return d, fmt.Errorf("get chunks: %w", err)
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var c store.Chunk
-		if err := rows.Scan(&c.ID, &c.Ord, &c.Heading, &c.Text, &c.Terms); err != nil {
+		if err := rows.Scan(&c.ID, &c.Ord, &c.Heading, &c.Text, &c.Terms, &c.Tokens); err != nil {
 			return d, fmt.Errorf("get chunks: %w", err)
 		}
 		d.Chunks = append(d.Chunks, c)

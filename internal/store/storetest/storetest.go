@@ -470,6 +470,19 @@ func testImportSeq(t *testing.T, s store.Store) {
 	if st.Chunks != 3 || st.DocFreq["tent"] != 3 {
 		t.Fatalf("statistics after the import: %+v", st)
 	}
+	// A chunk's token count is kept and handed back with it.
+	counted := page("https://s.test/counted", "c", "counted chunk")
+	counted.Chunks[0].Tokens = 7
+	if _, err := s.ImportDocuments(ctx(), a.ID, []store.Document{counted}); err != nil {
+		t.Fatal(err)
+	}
+	hits, err := s.SearchChunks(ctx(), a.ID, store.SearchQuery{Terms: []store.SearchTerm{{Text: "counted"}}})
+	if err != nil || len(hits) != 1 || hits[0].Tokens != 7 {
+		t.Fatalf("search: %v %+v, want the chunk with its 7 tokens", err, hits)
+	}
+	if d, err := s.GetDocument(ctx(), a.ID, hits[0].DocID); err != nil || d.Chunks[0].Tokens != 7 {
+		t.Fatalf("document: %v %+v", err, d.Chunks)
+	}
 }
 
 func testQuota(t *testing.T, s store.Store) {
