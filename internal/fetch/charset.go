@@ -237,17 +237,40 @@ func metaCharset(b []byte) string {
 	}
 }
 
+// indexASCIIFold is strings.Index ignoring ASCII case, as the HTML standard matches
+// "charset". Lower-casing the whole string instead (strings.ToLower) may change its length,
+// since invalid UTF-8 and some letters lower-case to more or fewer bytes, and an index into
+// the lowered copy then points elsewhere in the original: a fuzzed page made that panic.
+func indexASCIIFold(s, sub string) int {
+	for i := 0; i+len(sub) <= len(s); i++ {
+		j := 0
+		for j < len(sub) && lowerASCII(s[i+j]) == sub[j] {
+			j++
+		}
+		if j == len(sub) {
+			return i
+		}
+	}
+	return -1
+}
+
+func lowerASCII(b byte) byte {
+	if 'A' <= b && b <= 'Z' {
+		return b + 'a' - 'A'
+	}
+	return b
+}
+
 // charsetParam extracts the value after "charset=" in a Content-Type-like
 // string, the lenient way the HTML standard describes (quotes optional,
 // spaces around "=" allowed).
 func charsetParam(s string) string {
-	lower := strings.ToLower(s)
 	for {
-		i := strings.Index(lower, "charset")
+		i := indexASCIIFold(s, "charset")
 		if i < 0 {
 			return ""
 		}
-		s, lower = s[i+len("charset"):], lower[i+len("charset"):]
+		s = s[i+len("charset"):]
 		rest := strings.TrimLeft(s, " \t\r\n\f")
 		if !strings.HasPrefix(rest, "=") {
 			continue

@@ -338,11 +338,17 @@ func absoluteHTTP(base *url.URL, s string) (string, bool) {
 	} else {
 		u, err = url.Parse(s)
 	}
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil {
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" || u.User != nil {
 		return "", false
 	}
 	u.Fragment, u.RawFragment = "", ""
-	return u.String(), true
+	// A reference resolved against the base may give a URL that does not parse again (an
+	// empty host with a port of 24 zeros, found by FuzzSitemap): what is kept must.
+	out := u.String()
+	if v, err := url.Parse(out); err != nil || v.Hostname() == "" {
+		return "", false
+	}
+	return out, true
 }
 
 // lastModLayouts are the W3C Datetime forms sitemaps use, plus the common
