@@ -9,17 +9,14 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
 
 	"svc/internal/account"
 	"svc/internal/config"
-	"svc/internal/demo"
-	"svc/internal/kb"
+	"svc/internal/demo/demotest"
 	"svc/internal/openapi/validate"
-	"svc/internal/store"
 	"svc/internal/store/sqlite"
 )
 
@@ -63,36 +60,10 @@ func (h *harness) tenant(set account.Settings) (int64, string) {
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	if _, err := h.st.ImportDocuments(context.Background(), a.ID, demoDocs(h.t)); err != nil {
+	if _, err := h.st.ImportDocuments(context.Background(), a.ID, demotest.Docs(h.t)); err != nil {
 		h.t.Fatal(err)
 	}
 	return a.ID, key
-}
-
-// demoBuilt is the demo KB built once for every test of the package: building (parsing and
-// analyzing every record) was most of a tenant's set-up, and some tests make dozens.
-var demoBuilt = sync.OnceValues(func() ([]store.Document, error) {
-	recs, err := kb.ParseJSONL(demo.Reader())
-	if err != nil {
-		return nil, err
-	}
-	return kb.BuildAll(recs)
-})
-
-// demoDocs returns a copy of the built demo KB, chunks included, since an import sets the
-// ids of what it is given.
-func demoDocs(t testing.TB) []store.Document {
-	t.Helper()
-	built, err := demoBuilt()
-	if err != nil {
-		t.Fatal(err)
-	}
-	docs := make([]store.Document, len(built))
-	for i, d := range built {
-		d.Chunks = slices.Clone(d.Chunks)
-		docs[i] = d
-	}
-	return docs
 }
 
 // response is a decoded envelope.

@@ -9,10 +9,8 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -20,8 +18,7 @@ import (
 	"svc/internal/account"
 	"svc/internal/cli"
 	"svc/internal/config"
-	"svc/internal/demo"
-	"svc/internal/kb"
+	"svc/internal/demo/demotest"
 	"svc/internal/store"
 	"svc/internal/store/sqlite"
 	"svc/internal/users"
@@ -114,37 +111,11 @@ func (h *harness) tenant(name string) (a store.Account, key, email, password str
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	if _, err := h.st.ImportDocuments(ctx, a.ID, demoDocs(h.t)); err != nil {
+	if _, err := h.st.ImportDocuments(ctx, a.ID, demotest.Docs(h.t)); err != nil {
 		h.t.Fatal(err)
 	}
 	email, password = h.user(a.ID, store.UserOwner)
 	return a, key, email, password
-}
-
-// demoBuilt is the demo KB built once for every test of the package (building it, parsing
-// and analyzing every record, was most of a tenant's set-up).
-var demoBuilt = sync.OnceValues(func() ([]store.Document, error) {
-	recs, err := kb.ParseJSONL(demo.Reader())
-	if err != nil {
-		return nil, err
-	}
-	return kb.BuildAll(recs)
-})
-
-// demoDocs returns a copy of the built demo KB, chunks included, since an import sets the
-// ids of what it is given.
-func demoDocs(t testing.TB) []store.Document {
-	t.Helper()
-	built, err := demoBuilt()
-	if err != nil {
-		t.Fatal(err)
-	}
-	docs := make([]store.Document, len(built))
-	for i, d := range built {
-		d.Chunks = slices.Clone(d.Chunks)
-		docs[i] = d
-	}
-	return docs
 }
 
 // userSeq makes e-mails unique across the package's parallel tests.

@@ -8,9 +8,8 @@ import (
 	"time"
 
 	"svc/internal/account"
-	"svc/internal/demo"
+	"svc/internal/demo/demotest"
 	"svc/internal/engine"
-	"svc/internal/kb"
 	"svc/internal/llm"
 	"svc/internal/llm/llmtest"
 	"svc/internal/llmanswer/llmanswertest"
@@ -48,7 +47,7 @@ func newFixture(t *testing.T, protocol string, s script) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := kb.Import(context.Background(), st, a.ID, 0, demo.Reader()); err != nil {
+	if _, err := st.ImportDocuments(context.Background(), a.ID, demotest.Docs(t)); err != nil {
 		t.Fatal(err)
 	}
 	base, err := engine.New(st, engine.Options{})
