@@ -3,13 +3,12 @@ package bench
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strings"
 	"sync"
+
+	"svc/internal/eval"
 )
 
 // langs are the XQuAD languages the service answers, in the order pages and questions are
@@ -36,47 +35,25 @@ type corpus struct {
 	fingerprint string
 }
 
-// squadFile is the part of the SQuAD v1.1 layout XQuAD uses.
-type squadFile struct {
-	Data []struct {
-		Title      string `json:"title"`
-		Paragraphs []struct {
-			Context string `json:"context"`
-			QAs     []struct {
-				Question string `json:"question"`
-			} `json:"qas"`
-		} `json:"paragraphs"`
-	} `json:"data"`
-}
-
-// loadCorpus reads dir/xquad.<lang>.dev.json of every language. URLs and titles are those of
-// internal/eval (https://xquad.test/<lang>/<article>/<paragraph>, "<article> (<n>)"), so a
-// page here is the page `svc eval xquad` measures.
+// loadCorpus reads dir/xquad.<lang>.dev.json of every language through internal/eval, so a
+// page here is the page `svc eval xquad` measures (same URL and title).
 func loadCorpus(dir string) (corpus, error) {
 	var c corpus
 	h := sha256.New()
 	for _, lg := range langs {
-		path := filepath.Join(dir, "xquad."+lg+".dev.json")
-		raw, err := os.ReadFile(path)
+		pages, qs, err := eval.LoadXQuAD(dir, lg)
 		if err != nil {
-			return c, fmt.Errorf("read %s: %w (pass --xquad DIR)", path, err)
+			return c, fmt.Errorf("%w (pass --xquad DIR)", err)
 		}
-		h.Write(raw)
-		var f squadFile
-		if err := json.Unmarshal(raw, &f); err != nil {
-			return c, fmt.Errorf("parse %s: %w", path, err)
+		for _, p := range pages {
+			fmt.Fprintf(h, "%s\x00%s\x00%s\x00", p.URL, p.Title, p.Text)
+			c.paragraphs = append(c.paragraphs, paragraph{lang: lg, url: p.URL, article: p.Article, title: p.Title,
+				text: p.Text})
 		}
-		for ai, art := range f.Data {
-			title := strings.ReplaceAll(art.Title, "_", " ")
-			for pi, p := range art.Paragraphs {
-				url := fmt.Sprintf("https://xquad.test/%s/%d/%d", lg, ai, pi)
-				c.paragraphs = append(c.paragraphs, paragraph{lang: lg, url: url, article: title,
-					title: fmt.Sprintf("%s (%d)", title, pi+1), text: p.Context})
-				for _, qa := range p.QAs {
-					if q := strings.TrimSpace(qa.Question); q != "" {
-						c.questions = append(c.questions, question{lang: lg, text: q, url: url})
-					}
-				}
+		for _, q := range qs {
+			if t := strings.TrimSpace(q.Text); t != "" {
+				fmt.Fprintf(h, "%s\x00%s\x00", q.URL, t)
+				c.questions = append(c.questions, question{lang: lg, text: t, url: q.URL})
 			}
 		}
 	}

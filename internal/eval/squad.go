@@ -29,6 +29,7 @@ type squadFile struct {
 // paragraph is one XQuAD context, imported as one KB page.
 type paragraph struct {
 	url, title, text string
+	article          string // the article's title, underscores read as spaces
 }
 
 // question is one XQuAD question with the page it was asked about and its gold answers.
@@ -57,7 +58,8 @@ func loadSQuAD(dir, lang string) ([]paragraph, []question, error) {
 		title := strings.ReplaceAll(art.Title, "_", " ")
 		for pi, p := range art.Paragraphs {
 			url := fmt.Sprintf("https://xquad.test/%s/%d/%d", lang, ai, pi)
-			paras = append(paras, paragraph{url: url, title: fmt.Sprintf("%s (%d)", title, pi+1), text: p.Context})
+			paras = append(paras, paragraph{url: url, title: fmt.Sprintf("%s (%d)", title, pi+1), text: p.Context,
+				article: title})
 			for _, qa := range p.QAs {
 				q := question{id: qa.ID, text: qa.Question, url: url}
 				for _, a := range qa.Answers {
@@ -71,6 +73,31 @@ func loadSQuAD(dir, lang string) ([]paragraph, []question, error) {
 		return nil, nil, fmt.Errorf("%s: no paragraphs or questions", path)
 	}
 	return paras, qs, nil
+}
+
+// Page is an XQuAD paragraph as the report imports it, and Question a question asked about
+// the page at URL.
+type Page struct{ URL, Title, Article, Text string }
+
+// Question is an XQuAD question and the URL of the page it was asked about.
+type Question struct{ Text, URL string }
+
+// LoadXQuAD returns the pages and questions of dir/xquad.<lang>.dev.json, with the URLs and
+// titles the report gives them, for other measurements on the same data (`svc bench`).
+func LoadXQuAD(dir, lang string) ([]Page, []Question, error) {
+	paras, qs, err := loadSQuAD(dir, lang)
+	if err != nil {
+		return nil, nil, err
+	}
+	pages := make([]Page, len(paras))
+	for i, p := range paras {
+		pages[i] = Page{URL: p.url, Title: p.title, Article: p.article, Text: p.text}
+	}
+	questions := make([]Question, len(qs))
+	for i, q := range qs {
+		questions[i] = Question{Text: q.text, URL: q.url}
+	}
+	return pages, questions, nil
 }
 
 // importLines renders the pages as a KB import file (JSON Lines), so that the report measures
