@@ -66,9 +66,10 @@ type Settings struct {
 const (
 	maxNameLen       = 200
 	maxToneCustomLen = 500
-	// maxSendRate is high enough for a load test or an integration that is its own rate
+	// maxRatePerMin bounds the per-minute rates an operator sets (send, marketing,
+	// intelligence): high enough for a load test or an integration that is its own rate
 	// limit (a million a minute is past what one process answers).
-	maxSendRate = 1_000_000
+	maxRatePerMin = 1_000_000
 	// DefaultMarketingRate and DefaultIntelligenceRate are the per-account request rates of
 	// marketingGenerate and the Intelligence API (SERVICE.md leaves them open): a marketing
 	// call is a long generation a person asks for, the Intelligence API serves integrations.
@@ -127,8 +128,8 @@ func apply(a *store.Account, s Settings) error {
 		a.Lang = *s.Lang
 	}
 	if s.SendRatePerMin != nil {
-		if *s.SendRatePerMin < 1 || *s.SendRatePerMin > maxSendRate {
-			return bad("send rate must be 1 to %d a minute", maxSendRate)
+		if *s.SendRatePerMin < 1 || *s.SendRatePerMin > maxRatePerMin {
+			return bad("send rate must be 1 to %d a minute", maxRatePerMin)
 		}
 		a.SendRatePerMin = *s.SendRatePerMin
 	}
@@ -140,8 +141,8 @@ func apply(a *store.Account, s Settings) error {
 		if r.v == nil {
 			continue
 		}
-		if *r.v < 1 || *r.v > maxSendRate {
-			return bad("the %s rate must be 1 to %d a minute", r.name, maxSendRate)
+		if *r.v < 1 || *r.v > maxRatePerMin {
+			return bad("the %s rate must be 1 to %d a minute", r.name, maxRatePerMin)
 		}
 		*r.to = *r.v
 	}

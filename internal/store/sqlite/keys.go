@@ -60,18 +60,24 @@ func (s *Store) ActiveKeysByPrefix(ctx context.Context, prefix string) ([]store.
 	return out, rows.Err()
 }
 
+// keyAccountQuery reads keys with their accounts: keyColumns then accountColumns, each
+// qualified by its table. Built once, since it runs on every request.
+var keyAccountQuery = `SELECT ` + qualify("k", keyColumns) + `, ` + qualify("a", accountColumns) + ` FROM api_keys k
+	JOIN accounts a ON a.id = k.account_id WHERE k.prefix = ? AND k.status = ?`
+
+// qualify prefixes every column of a comma-separated list with alias.
+func qualify(alias, columns string) string {
+	cols := strings.Split(columns, ",")
+	for i, c := range cols {
+		cols[i] = alias + "." + strings.TrimSpace(c)
+	}
+	return strings.Join(cols, ", ")
+}
+
 // ActiveKeyAccounts returns candidate keys with their accounts in one read (authentication
 // made two on every request).
 func (s *Store) ActiveKeyAccounts(ctx context.Context, prefix string) ([]store.KeyAccount, error) {
-	var cols []string
-	for _, c := range strings.Split(keyColumns, ",") {
-		cols = append(cols, "k."+strings.TrimSpace(c))
-	}
-	for _, c := range strings.Split(accountColumns, ",") {
-		cols = append(cols, "a."+strings.TrimSpace(c))
-	}
-	rows, err := s.r.QueryContext(ctx, `SELECT `+strings.Join(cols, ", ")+` FROM api_keys k
-		JOIN accounts a ON a.id = k.account_id WHERE k.prefix = ? AND k.status = ?`, prefix, store.KeyActive)
+	rows, err := s.r.QueryContext(ctx, keyAccountQuery, prefix, store.KeyActive)
 	if err != nil {
 		return nil, fmt.Errorf("keys by prefix: %w", err)
 	}

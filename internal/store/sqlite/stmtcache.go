@@ -132,7 +132,7 @@ type dbtx struct {
 	missing []string
 	queried map[string]bool
 	// tally, when set, keeps the daily totals of the turn being written for its batch.
-	tally *dailyTally
+	tally *batchTally
 }
 
 func (t *dbtx) txStmt(ctx context.Context, query string) *sql.Stmt {

@@ -7,13 +7,13 @@ import (
 	"time"
 )
 
-// dailyTally is what the turns of one group commit add to rows that many of them share,
+// batchTally is what the turns of one group commit add to rows that many of them share,
 // written once per row at the end of the batch instead of once per turn: the daily totals
 // (today's replies of one source, today's events of one type), the conversation's language
 // and times, a cached entry's hits and the articles' views. Under load every turn of a batch
 // adds to the same few rows, and these were half of a turn's statements. Nothing a turn
 // writes reads them, so holding them until the batch's end changes no turn's outcome.
-type dailyTally struct {
+type batchTally struct {
 	replies map[replyKey]replyCount
 	usage   map[usageKey]usageCount
 	convs   map[int64]convTouch // by conversation id; the batch's last turn wins
@@ -45,7 +45,7 @@ type usageCount struct {
 	cost   int64
 }
 
-func (d *dailyTally) addReply(k replyKey, n replyCount) {
+func (d *batchTally) addReply(k replyKey, n replyCount) {
 	if d.replies == nil {
 		d.replies = map[replyKey]replyCount{}
 	}
@@ -53,7 +53,7 @@ func (d *dailyTally) addReply(k replyKey, n replyCount) {
 	d.replies[k] = replyCount{replies: c.replies + n.replies, low: c.low + n.low, charged: c.charged + n.charged}
 }
 
-func (d *dailyTally) addUsage(k usageKey, n usageCount) {
+func (d *batchTally) addUsage(k usageKey, n usageCount) {
 	if d.usage == nil {
 		d.usage = map[usageKey]usageCount{}
 	}
@@ -61,7 +61,7 @@ func (d *dailyTally) addUsage(k usageKey, n usageCount) {
 	d.usage[k] = usageCount{events: c.events + n.events, cost: c.cost + n.cost}
 }
 
-func (d *dailyTally) touch(c convTouch) {
+func (d *batchTally) touch(c convTouch) {
 	if d.convs == nil {
 		d.convs = map[int64]convTouch{}
 	}
@@ -76,7 +76,7 @@ func addCount(m *map[[2]int64]int, k [2]int64, n int) {
 }
 
 // merge adds o's counts (a turn that committed its savepoint) to d.
-func (d *dailyTally) merge(o *dailyTally) {
+func (d *batchTally) merge(o *batchTally) {
 	for k, n := range o.replies {
 		d.addReply(k, n)
 	}
@@ -95,7 +95,7 @@ func (d *dailyTally) merge(o *dailyTally) {
 }
 
 // write upserts every row of the tally.
-func (d *dailyTally) write(ctx context.Context, tx *dbtx) error {
+func (d *batchTally) write(ctx context.Context, tx *dbtx) error {
 	for k, n := range d.replies {
 		if err := writeReplyCount(ctx, tx, k, n); err != nil {
 			return err

@@ -140,7 +140,7 @@ func (s *Store) writeTurns(batch []*turnReq) []error {
 			_ = tx.Rollback()
 		}
 	}()
-	var tally dailyTally
+	var tally batchTally
 	for i, r := range batch {
 		if err := r.ctx.Err(); err != nil {
 			errs[i] = err
@@ -149,7 +149,7 @@ func (s *Store) writeTurns(batch []*turnReq) []error {
 		// The previous turn's statements have all finished and closed their rows, so every
 		// text may use its cached statement again.
 		tx.queried = nil
-		tx.tally = &dailyTally{}
+		tx.tally = &batchTally{}
 		if _, err := tx.ExecContext(context.Background(), `SAVEPOINT turn`); err != nil {
 			return fail(fmt.Errorf("savepoint: %w", err))
 		}
