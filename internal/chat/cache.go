@@ -247,6 +247,9 @@ func termMatch(x string, ys []string) float64 {
 
 // curated finds a curated Q&A entry in the question's language whose question says the same.
 func (p *pending) curated(ctx context.Context) (store.Document, bool, error) {
+	if ok, err := p.has(ctx, store.DocQA); err != nil || !ok {
+		return store.Document{}, false, err
+	}
 	qt := textindex.QueryTerms(p.text, p.lang)
 	terms := make([]store.SearchTerm, len(qt))
 	for i, t := range qt {

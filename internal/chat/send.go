@@ -11,7 +11,6 @@ import (
 	"svc/internal/billing"
 	"svc/internal/engine"
 	"svc/internal/errs"
-	"svc/internal/lang"
 	"svc/internal/smalltalk"
 	"svc/internal/store"
 )
@@ -52,17 +51,18 @@ func (s *Service) Send(ctx context.Context, a store.Account, keyID int64, messag
 // reply and the charge in one transaction.
 func (s *Service) answer(ctx context.Context, p *pending) (SendResult, error) {
 	a, now := p.acct, p.now
-	p.lang = lang.DetectOr(p.text, p.conv.Lang)
+	rd := s.readings.read(p.text, p.conv.Lang)
+	p.lang = rd.lang
 
-	if kind, phraseLang, ok := smalltalk.Match(p.text); ok {
-		if phraseLang != "" {
-			p.lang = phraseLang
+	if rd.isTalk {
+		if rd.talkLang != "" {
+			p.lang = rd.talkLang
 		}
-		return p.commit(ctx, p.reply(smalltalk.Reply(kind, p.lang, a.TonePreset), store.SourceCacheShared, false),
+		return p.commit(ctx, p.reply(smalltalk.Reply(rd.talk, p.lang, a.TonePreset), store.SourceCacheShared, false),
 			store.Charge{EventType: store.EventCacheShared})
 	}
 
-	p.q = newQuestionKey(p.text, p.lang)
+	p.q = rd.q
 	if res, ok, err := p.fromCache(ctx); err != nil || ok {
 		return res, err
 	}
@@ -329,6 +329,22 @@ type pending struct {
 	// then the visitor's client address key.
 	widget *visitorTurn
 	addr   string
+	// chunks is the KB's chunk count by document type, read once a send (see has).
+	chunks map[string]int
+}
+
+// has reports whether the account's KB holds chunks of document type typ. The counts are
+// read once a send, the first time a step asks: a KB without Q&A entries has no curated
+// answer to look for, one without products no card to attach.
+func (p *pending) has(ctx context.Context, typ string) (bool, error) {
+	if p.chunks == nil {
+		c, err := p.svc.st.ChunkCounts(ctx, p.acct.ID)
+		if err != nil {
+			return false, err
+		}
+		p.chunks = c
+	}
+	return p.chunks[typ] > 0, nil
 }
 
 func (p *pending) reply(body, source string, low bool) store.Message {

@@ -55,6 +55,8 @@ type Service struct {
 	// holds sizes reservations from recent answers; wakeups wakes sends waiting for them.
 	holds   *billing.Holds
 	wakeups wakeups
+	// readings remembers what recent messages' texts say (see reading).
+	readings *readings
 }
 
 // Deps are the Service's collaborators.
@@ -86,7 +88,7 @@ func New(d Deps) *Service {
 		d.Texts = defaultTexts()
 	}
 	return &Service{st: d.Store, engine: d.Engine, limiter: d.Limiter, surge: d.Surge, notify: d.Notify, now: d.Now,
-		log: d.Log, texts: d.Texts, observer: d.Observer, holds: billing.NewHolds()}
+		log: d.Log, texts: d.Texts, observer: d.Observer, holds: billing.NewHolds(), readings: newReadings()}
 }
 
 // View is a conversation with some of its messages.

@@ -552,7 +552,9 @@ type Conversations interface {
 	// ErrInsufficientBalance or ErrQuotaReached (and writes nothing) when the charge does not
 	// fit.
 	SaveTurn(ctx context.Context, t *Turn) error
-	// CachedAnswer returns the account's cache entry for (lang, key), or ErrNotFound.
+	// CachedAnswer returns the account's cache entry for (lang, key), or ErrNotFound. Its
+	// Terms are not filled: an exact hit needs the answer, not the terms that find similar
+	// questions (SimilarCached fills them).
 	CachedAnswer(ctx context.Context, accountID int64, lang, key string) (CacheEntry, error)
 	// SimilarCached returns the account's cache entries in lang that share at least one of
 	// terms, most shared terms first, at most limit, each with its Terms filled.
@@ -583,6 +585,11 @@ type KB interface {
 	ImportDocumentSeq(ctx context.Context, accountID int64, docs iter.Seq2[Document, error]) (ImportResult, error)
 	SearchChunks(ctx context.Context, accountID int64, q SearchQuery) ([]ChunkHit, error)
 	TermStats(ctx context.Context, accountID int64, terms []SearchTerm) (TermStats, error)
+	// ChunkCounts returns how many chunks the account's KB holds of each document type that
+	// it has any of (a type it has none of is absent). Kept as running totals with the
+	// chunks, so it costs one indexed read at any KB size: a send asks it first and skips
+	// the curated-answer check of a KB without Q&A and the cards of one without products.
+	ChunkCounts(ctx context.Context, accountID int64) (map[string]int, error)
 	GetDocument(ctx context.Context, accountID, docID int64) (Document, error)
 	// QAQuestions returns curated questions in lang, oldest first.
 	QAQuestions(ctx context.Context, accountID int64, lang string, limit int) ([]string, error)

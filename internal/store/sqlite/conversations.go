@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -263,6 +262,12 @@ func writeTurn(ctx context.Context, tx *dbtx, t *store.Turn, charges []store.Cha
 	return capped, noticeQueued, err
 }
 
+// mayRefuse reports whether writing t can fail by a rule: it moves money (movesMoney) or
+// re-counts the daily quota. Any other turn fails only on an error.
+func mayRefuse(t *store.Turn, charges []store.Charge) bool {
+	return movesMoney(t, charges) || (t.Charge.EventType == store.EventAnswer && t.QuotaLimit > 0)
+}
+
 // movesMoney reports whether a turn settles a reservation, charges, or counts against a
 // token's budget.
 func movesMoney(t *store.Turn, charges []store.Charge) bool {
@@ -293,10 +298,13 @@ func recordCharge(ctx context.Context, tx *dbtx, accountID, messageID, embedToke
 	if c.EventType == "" {
 		return nil
 	}
-	if err := tx.QueryRowContext(ctx, `INSERT INTO usage_events (account_id, event_type, cost_micro, input_tokens,
-		output_tokens, message_id, embed_token_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, accountID,
-		c.EventType, c.AmountMicro, c.InputTokens, c.OutputTokens, nullInt(messageID), nullInt(embedTokenID),
-		ts(now)).Scan(&c.EventID); err != nil {
+	res, err := tx.ExecContext(ctx, `INSERT INTO usage_events (account_id, event_type, cost_micro, input_tokens,
+		output_tokens, message_id, embed_token_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, accountID,
+		c.EventType, c.AmountMicro, c.InputTokens, c.OutputTokens, nullInt(messageID), nullInt(embedTokenID), ts(now))
+	if err == nil {
+		c.EventID, err = res.LastInsertId()
+	}
+	if err != nil {
 		return fmt.Errorf("insert usage: %w", err)
 	}
 	if err := countUsage(ctx, tx, accountID, c, now); err != nil {
@@ -381,29 +389,20 @@ func insertMessagePair(ctx context.Context, tx *dbtx, first, second *store.Messa
 		args = append(args, m.ConversationID, m.AccountID, m.Role, m.Body, m.Source, m.Lang, boolInt(m.LowConfidence),
 			products, formatIDs(m.DocIDs), m.Via, ts(m.CreatedAt))
 	}
-	rows, err := tx.QueryContext(ctx, `INSERT INTO messages (conversation_id, account_id, role, body, source, lang,
+	// One statement for both rows, run without RETURNING (whose rows cost more than the
+	// insert): the table is AUTOINCREMENT, so the two rows of one INSERT get consecutive ids
+	// and the last is the statement's last insert id.
+	res, err := tx.ExecContext(ctx, `INSERT INTO messages (conversation_id, account_id, role, body, source, lang,
 		low_confidence, products, doc_ids, via, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?),
-		(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, args...)
+		(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...)
 	if err != nil {
 		return fmt.Errorf("insert messages: %w", err)
 	}
-	defer rows.Close()
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return fmt.Errorf("insert messages: %w", err)
-		}
-		ids = append(ids, id)
-	}
-	if err := rows.Err(); err != nil {
+	last, err := res.LastInsertId()
+	if err != nil {
 		return fmt.Errorf("insert messages: %w", err)
 	}
-	if len(ids) != 2 {
-		return fmt.Errorf("insert messages: %d ids returned, want 2", len(ids))
-	}
-	slices.Sort(ids)
-	first.ID, second.ID = ids[0], ids[1]
+	first.ID, second.ID = last-1, last
 	return nil
 }
 
@@ -421,21 +420,12 @@ func scanCacheEntry(row interface{ Scan(...any) error }) (store.CacheEntry, erro
 
 // CachedAnswer looks up the account's cached answer for a normalised question.
 func (s *Store) CachedAnswer(ctx context.Context, accountID int64, lang, key string) (store.CacheEntry, error) {
-	tx, err := s.r.begin(ctx, nil)
-	if err != nil {
-		return store.CacheEntry{}, fmt.Errorf("cached answer: %w", err)
-	}
-	defer tx.Rollback()
-	c, err := scanCacheEntry(tx.QueryRowContext(ctx, `SELECT `+cacheColumns+` FROM answer_cache e
+	c, err := scanCacheEntry(s.r.QueryRowContext(ctx, `SELECT `+cacheColumns+` FROM answer_cache e
 		WHERE e.account_id = ? AND e.lang = ? AND e.qkey = ?`, accountID, lang, key))
 	if err != nil {
 		return c, notFound(err, "cached answer")
 	}
-	entries := []store.CacheEntry{c}
-	if err := fillCacheTerms(ctx, tx, accountID, entries); err != nil {
-		return c, err
-	}
-	return entries[0], nil
+	return c, nil
 }
 
 // SimilarCached returns the account's cache entries in lang sharing the most distinct terms

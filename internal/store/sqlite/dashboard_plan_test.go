@@ -44,8 +44,11 @@ func dashboardPlanCases(t *testing.T, f dashFixture) []planCase {
 		if err != nil {
 			t.Fatal(err)
 		}
-		cases = append(cases, planCase{"ListConversations " + c.name, q, args,
-			[]string{"conversations_last_message", "messages_conversation", "usage_events_message"}, "page"})
+		uses := []string{"conversations_last_message", "messages_conversation", "usage_events_message"}
+		if c.filter.HadFallback {
+			uses = append(uses, "messages_conversation_fallbacks")
+		}
+		cases = append(cases, planCase{"ListConversations " + c.name, q, args, uses, "page"})
 	}
 	open, args, err := openReviewItems(f.account, "")
 	if err != nil {
@@ -58,7 +61,7 @@ func dashboardPlanCases(t *testing.T, f dashFixture) []planCase {
 		planCase{"DailyUsage part", usagePartQuery, []any{f.account, at, ts(f.now)}, []string{"usage_events_account"}, ""},
 		planCase{"replies days", repliesDaysQuery, []any{f.account, "2025-01-01"}, nil, ""},
 		planCase{"replies part", repliesPartQuery, []any{f.account, at, ts(f.now), f.account, at, ts(f.now)},
-			[]string{"messages_account_role", "usage_events_account"}, ""},
+			[]string{"messages_account_replies", "usage_events_account"}, ""},
 		planCase{"Unanswered", unansweredQuery, []any{f.account, at, 10}, []string{"fallback_questions_created"}, ""},
 		planCase{"ReviewQueue count", `SELECT COUNT(*) FROM (` + open + `) AS items`, args,
 			[]string{"fallback_questions_status", "feedback_account"}, ""},

@@ -383,6 +383,25 @@ func (s *Store) hasChunksOf(ctx context.Context, accountID int64, types []string
 	return n > 0, nil
 }
 
+// ChunkCounts reads the account's running chunk totals by type (kb_stats).
+func (s *Store) ChunkCounts(ctx context.Context, accountID int64) (map[string]int, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT type, chunks FROM kb_stats WHERE account_id = ? AND chunks > 0`, accountID)
+	if err != nil {
+		return nil, fmt.Errorf("chunk counts: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]int{}
+	for rows.Next() {
+		var typ string
+		var n int
+		if err := rows.Scan(&typ, &n); err != nil {
+			return nil, fmt.Errorf("chunk counts: %w", err)
+		}
+		out[typ] = n
+	}
+	return out, rows.Err()
+}
+
 // TermStats counts, for the account only, its chunks, their mean length and each term's
 // document frequency, so that ranking of one tenant never depends on another's corpus. The
 // statistics stay the whole account's when its search is scoped to one site (the method

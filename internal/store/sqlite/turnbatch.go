@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"svc/internal/store"
 )
@@ -115,19 +116,36 @@ func (b *turnBatcher) close() {
 	<-b.stopped
 }
 
-// writeTurns writes the batch in one transaction, each turn in a savepoint, and returns each
-// turn's outcome. The transaction is not bound to any caller's context, so that one caller
-// leaving does not roll back the others; a turn whose caller has left before it began is
-// not written.
+// writeTurns writes the batch in one transaction and returns each turn's outcome. A turn
+// that may fail by a rule (a charge, a quota, a reservation or a budget: see mayRefuse) is
+// written inside a savepoint of its own, so that it can be rolled back alone. A free turn
+// (small talk, a cached answer) cannot be refused, and a savepoint would cost it two
+// statements and a copy of every page it touches; should one fail all the same (a bug, a
+// conversation erased meanwhile), the whole transaction is rolled back and the batch
+// written again with every turn in a savepoint, so that only the failing turn fails.
 func (s *Store) writeTurns(batch []*turnReq) []error {
-	errs := make([]error, len(batch))
-	fail := func(err error) []error {
+	errs, retry := s.writeBatch(batch, false)
+	if retry {
+		errs, _ = s.writeBatch(batch, true)
+	}
+	return errs
+}
+
+// writeBatch is one attempt of writeTurns; with safe every turn gets a savepoint. It reports
+// retry when a turn without a savepoint failed, after rolling the transaction back. The
+// transaction is not bound to any caller's context, so that one caller leaving does not
+// roll back the others; a turn whose caller has left before it began is not written. Each
+// turn settles a copy of its charges, kept only once the transaction has committed, so an
+// attempt rolled back leaves them as they were.
+func (s *Store) writeBatch(batch []*turnReq, safe bool) (errs []error, retry bool) {
+	errs = make([]error, len(batch))
+	fail := func(err error) ([]error, bool) {
 		for i := range errs {
 			if errs[i] == nil {
 				errs[i] = err
 			}
 		}
-		return errs
+		return errs, false
 	}
 	tx, err := s.w.begin(context.Background(), nil)
 	if err != nil {
@@ -140,6 +158,12 @@ func (s *Store) writeTurns(batch []*turnReq) []error {
 			_ = tx.Rollback()
 		}
 	}()
+	settled := make([][]store.Charge, len(batch))
+	type outcome struct {
+		capped int64
+		notice bool
+	}
+	outcomes := make([]outcome, len(batch))
 	var tally batchTally
 	for i, r := range batch {
 		if err := r.ctx.Err(); err != nil {
@@ -150,26 +174,35 @@ func (s *Store) writeTurns(batch []*turnReq) []error {
 		// text may use its cached statement again.
 		tx.queried = nil
 		tx.tally = &batchTally{}
-		if _, err := tx.ExecContext(context.Background(), `SAVEPOINT turn`); err != nil {
-			return fail(fmt.Errorf("savepoint: %w", err))
+		savepoint := safe || mayRefuse(r.t, r.charges)
+		if savepoint {
+			if _, err := tx.ExecContext(context.Background(), `SAVEPOINT turn`); err != nil {
+				return fail(fmt.Errorf("savepoint: %w", err))
+			}
 		}
+		settled[i] = slices.Clone(r.charges)
 		// The statements run without the caller's cancellation: a context that can end makes
 		// the driver watch it from a goroutine of its own for every statement, and a request
 		// that ends after its turn began is no reason to undo the turn (its commit is near).
-		capped, notice, err := writeTurn(context.WithoutCancel(r.ctx), tx, r.t, r.charges, now)
-		if err != nil {
-			errs[i] = err
-			if _, err := tx.ExecContext(context.Background(), `ROLLBACK TO turn`); err != nil {
-				return fail(fmt.Errorf("roll back turn: %w", err))
-			}
+		capped, notice, err := writeTurn(context.WithoutCancel(r.ctx), tx, r.t, settled[i], now)
+		if err != nil && !savepoint {
+			return nil, true // the deferred rollback undoes the attempt
 		}
-		if _, err := tx.ExecContext(context.Background(), `RELEASE turn`); err != nil {
-			return fail(fmt.Errorf("release savepoint: %w", err))
+		if savepoint {
+			if err != nil {
+				errs[i] = err
+				if _, err := tx.ExecContext(context.Background(), `ROLLBACK TO turn`); err != nil {
+					return fail(fmt.Errorf("roll back turn: %w", err))
+				}
+			}
+			if _, err := tx.ExecContext(context.Background(), `RELEASE turn`); err != nil {
+				return fail(fmt.Errorf("release savepoint: %w", err))
+			}
 		}
 		if errs[i] == nil {
 			tally.merge(tx.tally)
 		}
-		r.capped, r.notice = capped, notice
+		outcomes[i] = outcome{capped, notice}
 	}
 	tx.tally = nil
 	if err := tally.write(context.Background(), tx); err != nil {
@@ -179,5 +212,11 @@ func (s *Store) writeTurns(batch []*turnReq) []error {
 		return fail(fmt.Errorf("commit: %w", err))
 	}
 	committed = true
-	return errs
+	for i, r := range batch {
+		if errs[i] == nil {
+			r.charges = settled[i]
+			r.capped, r.notice = outcomes[i].capped, outcomes[i].notice
+		}
+	}
+	return errs, false
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"svc/internal/store"
 )
@@ -37,5 +38,56 @@ func TestTurnWriterSurvivesPanic(t *testing.T) {
 		Reply: store.Message{Role: store.RoleAssistant, Body: "Hello.", Source: store.SourceCacheShared, Lang: "en"}}
 	if err := s.SaveTurn(context.Background(), next); err != nil {
 		t.Fatalf("a turn after the panic: %v", err)
+	}
+}
+
+// A free turn is written without a savepoint; when one fails all the same (here its
+// conversation does not exist), the batch is written again with savepoints, so that the
+// others commit once, a charged turn's money moves once, and only the failing turn fails.
+func TestTurnBatchRetriesAFailedFreeTurn(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s, err := Open(ctx, t.TempDir(), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	a := store.Account{Name: "Retry", Plan: store.PlanStarter, Lang: "en", TonePreset: store.ToneProfessional,
+		SendRatePerMin: 15, InputRate: 1, OutputRate: 1, BalanceMicro: 1_000_000}
+	if err := s.CreateAccount(ctx, &a, &store.APIKey{Prefix: "svc_pk_00000001", Hash: []byte{1}}); err != nil {
+		t.Fatal(err)
+	}
+	c, err := s.OpenConversation(ctx, a.ID, "en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	turn := func(conv int64, body string, charge store.Charge) *turnReq {
+		tr := &store.Turn{AccountID: a.ID, ConversationID: conv, Lang: "en", Charge: charge,
+			User:  store.Message{Role: store.RoleUser, Body: body, Lang: "en"},
+			Reply: store.Message{Role: store.RoleAssistant, Body: "Reply to " + body, Source: store.SourceCacheShared, Lang: "en"}}
+		return &turnReq{ctx: ctx, t: tr, charges: []store.Charge{charge}, done: make(chan error, 1)}
+	}
+	free := store.Charge{EventType: store.EventCacheShared}
+	paid := store.Charge{EventType: store.EventAnswer, AmountMicro: 1_500}
+	batch := []*turnReq{turn(c.ID, "first", free), turn(c.ID+1000, "orphan", free), turn(c.ID, "paid", paid),
+		turn(c.ID, "last", free)}
+	errs := s.turns.write(s, batch)
+	if len(errs) != 4 || errs[0] != nil || errs[1] == nil || errs[2] != nil || errs[3] != nil {
+		t.Fatalf("errors %v, want only the orphan turn's", errs)
+	}
+	if got := batch[2].charges[0]; got.AmountMicro != 1_500 || got.EventID == 0 {
+		t.Fatalf("paid turn's settled charge %+v", got)
+	}
+	msgs, err := s.LastMessages(ctx, a.ID, c.ID, 10)
+	if err != nil || len(msgs) != 6 {
+		t.Fatalf("messages %v %d, want the three good turns once", err, len(msgs))
+	}
+	after, err := s.GetAccount(ctx, a.ID)
+	if err != nil || after.BalanceMicro != 1_000_000-1_500 {
+		t.Fatalf("balance %v %d, want one charge", err, after.BalanceMicro)
+	}
+	sum, err := s.UsageSummary(ctx, a.ID, time.Time{}, 10)
+	if err != nil || sum.AllTimeCount != 3 || sum.AllTimeCost != 1_500 {
+		t.Fatalf("usage %v %+v, want three events", err, sum)
 	}
 }

@@ -486,8 +486,8 @@ func testSimilarCached(t *testing.T, s store.Store) {
 	if len(got) != 1 || got[0].ID != best.ID || !slices.Equal(got[0].Terms, []string{"refund"}) || !slices.Equal(got[0].DocIDs, []int64{15}) {
 		t.Fatalf("new terms: %+v", got)
 	}
-	if cached, err := s.CachedAnswer(ctx(), a.ID, "en", "ship cost time"); err != nil || !slices.Equal(cached.Terms, []string{"refund"}) {
-		t.Fatalf("cached answer terms: %v %+v", err, cached)
+	if cached, err := s.CachedAnswer(ctx(), a.ID, "en", "ship cost time"); err != nil || cached.ID != best.ID || cached.Terms != nil {
+		t.Fatalf("cached answer (its terms are not read): %v %+v", err, cached)
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"maps"
 	"reflect"
 	"strings"
 	"sync"
@@ -647,6 +648,10 @@ func testKBImportAndSearch(t *testing.T, s store.Store) {
 	if st.AvgLength <= 0 {
 		t.Fatalf("avg length %v", st.AvgLength)
 	}
+	want := map[string]int{store.DocPage: 2, store.DocQA: 1, store.DocProduct: 1, store.DocArticle: 1}
+	if n, err := s.ChunkCounts(ctx(), a.ID); err != nil || !maps.Equal(n, want) {
+		t.Fatalf("chunk counts: %v %v, want %v", err, n, want)
+	}
 
 	arts, _ := s.Articles(ctx(), a.ID, "en", 10)
 	if len(arts) != 1 || arts[0].Slug != "boot-care" || arts[0].CategoryName != "Care" {
@@ -694,6 +699,9 @@ func testTenantIsolation(t *testing.T, s store.Store) {
 	st, _ := s.TermStats(ctx(), b.ID, []store.SearchTerm{{Text: "boot"}})
 	if st.Chunks != 0 || st.DocFreq["boot"] != 0 {
 		t.Fatalf("stats leaked: %+v", st)
+	}
+	if n, err := s.ChunkCounts(ctx(), b.ID); err != nil || len(n) != 0 {
+		t.Fatalf("chunk counts leaked: %v %v", err, n)
 	}
 	if _, err := s.GetDocument(ctx(), b.ID, 1); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("document leaked: %v", err)
