@@ -2,10 +2,8 @@ package engine
 
 import (
 	"strings"
-	"unicode/utf8"
 
 	"svc/internal/store"
-	"svc/internal/textindex"
 )
 
 // candidate is a chunk being ranked, with its sentences analyzed for extraction.
@@ -29,28 +27,25 @@ type sentence struct {
 	quote    bool // false for a Q&A's question line: it is searched but not quoted back
 }
 
-// analyzeSentences splits the chunk into sentences and matches their terms against the
-// question; soft is the strength of a near match (0 = none).
-func (c *candidate) analyzeSentences(q *query, soft float64) {
+// analyzeSentences splits the chunk into sentences (read from memo) and matches their terms
+// against the question; soft is the strength of a near match (0 = none).
+func (c *candidate) analyzeSentences(q *query, soft float64, memo *sentenceMemo) {
 	hit := c.hit
-	lang := c.lang(q)
 	text := hit.Text
 	skipFirst := hit.DocType == store.DocQA && strings.HasPrefix(text, hit.Title)
-	for _, sp := range splitSentences(text, lang) {
-		s := sp.text
-		terms := textindex.IndexTerms(s, lang)
-		seq := make([]int, len(terms))
-		strength := make([]float64, len(terms))
-		for j, t := range terms {
+	for _, as := range memo.sentences(text, c.lang(q)) {
+		seq := make([]int, len(as.terms))
+		strength := make([]float64, len(as.terms))
+		for j, t := range as.terms {
 			seq[j], strength[j] = q.firstMatch(t, soft)
 		}
 		c.sents = append(c.sents, sentence{
-			text:     s,
+			text:     as.text,
 			seq:      seq,
 			strength: strength,
-			chars:    utf8.RuneCountInString(s),
-			line:     sp.line,
-			quote:    !(skipFirst && sp.line == 0),
+			chars:    as.chars,
+			line:     as.line,
+			quote:    !(skipFirst && as.line == 0),
 		})
 	}
 }

@@ -82,9 +82,9 @@ func (e *Engine) Summarize(_ context.Context, req SummaryRequest) (Summary, erro
 	if req.Previous != "" {
 		lines = strings.Split(req.Previous, "\n")
 	}
-	in := e.CountTokens(req.Previous)
+	in := e.summaryTokens(req.Previous)
 	for _, t := range req.Turns {
-		in += e.CountTokens(t.Text)
+		in += e.summaryTokens(t.Text)
 		text := strings.Join(strings.Fields(t.Text), " ")
 		if text == "" {
 			continue
@@ -102,7 +102,25 @@ func (e *Engine) Summarize(_ context.Context, req SummaryRequest) (Summary, erro
 		lines = lines[1:]
 	}
 	text := strings.Join(lines, "\n")
-	return Summary{Text: text, Calls: []Call{{Name: "summary", InputTokens: in, OutputTokens: e.CountTokens(text)}}}, nil
+	return Summary{Text: text, Calls: []Call{{Name: "summary", InputTokens: in, OutputTokens: e.summaryTokens(text)}}}, nil
+}
+
+// summaryTokens is CountTokens for the texts of a fold. A conversation's summary is counted
+// twice, as the output of the fold that writes it and as the input (Previous) of the next;
+// and while sends run in parallel in one conversation (an API integration's), each folds
+// the turns that have left its window, the same turns as its neighbours. Counting them
+// again was most of a fold's time, so recent counts are remembered by their text: a lookup
+// with the same result.
+func (e *Engine) summaryTokens(s string) int {
+	if s == "" {
+		return 0
+	}
+	if n, ok := e.summaries.Get(s); ok {
+		return n
+	}
+	n := e.CountTokens(s)
+	e.summaries.Add(s, n)
+	return n
 }
 
 // Clip cuts s to at most n characters, marking the cut with an ellipsis.

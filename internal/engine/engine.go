@@ -7,6 +7,8 @@ import (
 
 	"svc/internal/store"
 	"svc/internal/tokencount"
+
+	lru "github.com/hashicorp/golang-lru/v2"
 )
 
 // Searcher is the part of the store the engine reads: candidate chunks and the account's
@@ -45,6 +47,9 @@ type Options struct {
 	MaxCards int
 }
 
+// summariesKept bounds the remembered token counts of folded texts (see summaryTokens).
+const summariesKept = 1024
+
 // maxCards is SERVICE.md's limit of product cards per message.
 const maxCards = 8
 
@@ -55,6 +60,10 @@ type Engine struct {
 	opts Options
 	rank Ranking
 	tok  *tokencount.Counter
+	// sentences remembers the analysed sentences of recently read chunks.
+	sentences *sentenceMemo
+	// summaries remembers the token counts of recently folded texts (see summaryTokens).
+	summaries *lru.Cache[string, int]
 }
 
 // Request is one question to answer.
@@ -133,7 +142,11 @@ func New(kb Searcher, opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("engine: load tokenizer: %w", err)
 	}
-	return &Engine{kb: kb, opts: opts, rank: rank, tok: tok}, nil
+	summaries, err := lru.New[string, int](summariesKept)
+	if err != nil {
+		return nil, fmt.Errorf("engine: %w", err)
+	}
+	return &Engine{kb: kb, opts: opts, rank: rank, tok: tok, sentences: newSentenceMemo(), summaries: summaries}, nil
 }
 
 // CountTokens counts the o200k_base tokens of s, the unit that usage is billed in. Invalid

@@ -71,7 +71,7 @@ func (e *Engine) retrieve(ctx context.Context, accountID int64, question, lang s
 		cands = cands[:e.opts.Analyze]
 	}
 	for i := range cands {
-		cands[i].analyzeSentences(&q, e.rank.Soft)
+		cands[i].analyzeSentences(&q, e.rank.Soft, e.sentences)
 		e.rank.proximityScore(&q, &cands[i])
 	}
 	sort.SliceStable(cands, byScore)

@@ -234,7 +234,7 @@ func (e *Engine) scoreProducts(subject *query, hits []store.ChunkHit, avgLen flo
 		}
 		c := candidate{hit: h}
 		e.rank.bm25Score(subject, &c, avgLen)
-		c.analyzeSentences(subject, e.rank.Soft)
+		c.analyzeSentences(subject, e.rank.Soft, e.sentences)
 		e.rank.proximityScore(subject, &c)
 		p := productHit{hit: h}
 		_, p.inText = subject.termFreqs(strings.Fields(h.Terms), e.rank.Soft)

@@ -1,0 +1,63 @@
+package engine
+
+import (
+	"unicode/utf8"
+
+	lru "github.com/hashicorp/golang-lru/v2"
+
+	"svc/internal/textindex"
+)
+
+// analyzedSentence is one sentence of a chunk's text with its index terms: what the
+// extraction scores against a question.
+type analyzedSentence struct {
+	text  string
+	line  int
+	chars int
+	terms []string
+}
+
+// sentenceMemo remembers the sentences of recently read chunks with their terms. A new
+// question reads the best 15 of its 50 candidates sentence by sentence, and analysing them
+// (splitting, stemming) was a sixth of a new answer's time; the same chunks are candidates
+// of question after question. The analysis depends on nothing but the text and its
+// language, which are the key, so an entry can never be stale: a chunk whose text changes
+// is another entry. The bound keeps the memory small (chunks are a few hundred words).
+type sentenceMemo struct {
+	memo *lru.Cache[sentenceKey, []analyzedSentence]
+}
+
+type sentenceKey struct{ lang, text string }
+
+// sentencesKept bounds the memo (chunks).
+const sentencesKept = 1024
+
+func newSentenceMemo() *sentenceMemo {
+	memo, err := lru.New[sentenceKey, []analyzedSentence](sentencesKept)
+	if err != nil {
+		panic(err) // only for a size below one
+	}
+	return &sentenceMemo{memo: memo}
+}
+
+// sentences returns the analyzed sentences of text in lang. The slice is shared: callers
+// only read it.
+func (m *sentenceMemo) sentences(text, lang string) []analyzedSentence {
+	k := sentenceKey{lang, text}
+	if s, ok := m.memo.Get(k); ok {
+		return s
+	}
+	s := analyzeText(text, lang)
+	m.memo.Add(k, s)
+	return s
+}
+
+func analyzeText(text, lang string) []analyzedSentence {
+	spans := splitSentences(text, lang)
+	out := make([]analyzedSentence, len(spans))
+	for i, sp := range spans {
+		out[i] = analyzedSentence{text: sp.text, line: sp.line, chars: utf8.RuneCountInString(sp.text),
+			terms: textindex.IndexTerms(sp.text, lang)}
+	}
+	return out
+}
