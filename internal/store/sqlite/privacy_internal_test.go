@@ -14,11 +14,7 @@ import (
 func TestDeleteAccountKnowsEveryAccountTable(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s, err := Open(ctx, t.TempDir(), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openTemp(t)
 	kept := []string{"ledger", "ledger_archive", "deleted_accounts", "accounts"}
 	rows, err := s.r.QueryContext(ctx, `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'
 		AND name NOT LIKE 'chunks_fts%' AND name <> 'goose_db_version'`)
@@ -73,11 +69,7 @@ func TestDeleteAccountKnowsEveryAccountTable(t *testing.T) {
 func TestPrivacyQueriesUseTheirIndexes(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s, err := Open(ctx, t.TempDir(), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openTemp(t)
 	now := ts(time.Now())
 	for _, c := range []struct {
 		name, query, index string

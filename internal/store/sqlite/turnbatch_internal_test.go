@@ -13,11 +13,7 @@ import (
 // writer serving the next ones.
 func TestTurnWriterSurvivesPanic(t *testing.T) {
 	t.Parallel()
-	s, err := Open(context.Background(), t.TempDir(), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openTemp(t)
 	// A turn without a context (no caller makes one) panics in writeTurns: the bug under test.
 	r := &turnReq{t: &store.Turn{}, done: make(chan error, 1)}
 	errs := s.turns.write(s, []*turnReq{r})
@@ -47,11 +43,7 @@ func TestTurnWriterSurvivesPanic(t *testing.T) {
 func TestTurnBatchRetriesAFailedFreeTurn(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	s, err := Open(ctx, t.TempDir(), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openTemp(t)
 	a := store.Account{Name: "Retry", Plan: store.PlanStarter, Lang: "en", TonePreset: store.ToneProfessional,
 		SendRatePerMin: 15, InputRate: 1, OutputRate: 1, BalanceMicro: 1_000_000}
 	if err := s.CreateAccount(ctx, &a, &store.APIKey{Prefix: "svc_pk_00000001", Hash: []byte{1}}); err != nil {

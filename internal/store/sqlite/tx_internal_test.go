@@ -14,13 +14,9 @@ import (
 // names the cancellation as the cause, and nothing is written.
 func TestCancelledTransactionReportsTheCancellation(t *testing.T) {
 	t.Parallel()
-	s, err := Open(context.Background(), t.TempDir(), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer s.Close()
+	s := openTemp(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	err = s.inTx(ctx, func(tx *dbtx) error {
+	err := s.inTx(ctx, func(tx *dbtx) error {
 		if _, err := tx.Exec(`CREATE TABLE gone (x INTEGER)`); err != nil {
 			return err
 		}
