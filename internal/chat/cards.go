@@ -13,9 +13,9 @@ import (
 // documents the reply was drawn from (an engine answer lists its cards among its DocIDs),
 // plus the stored products the reply's text names, so that a curated "we recommend the
 // Kaçkar boot" carries that boot. A sentence naming a product that finds no room is removed
-// (engine.NameGuard). Nothing happens with Sales Mode off, in a KB without products, or for a question that is not
-// about products: one with product wording (engine.ProductIntent), or one that names the
-// product the reply was drawn from first.
+// (engine.NameGuard). Nothing happens with Sales Mode off, in a KB without products, or for a
+// question that is not about products: one with product wording (engine.ProductIntent), or
+// one that names the product the reply was drawn from first.
 func (p *pending) attachCards(ctx context.Context, reply *store.Message) error {
 	if !p.acct.SalesMode {
 		return nil

@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 
+	lru "github.com/hashicorp/golang-lru/v2"
+
 	"svc/internal/store"
 	"svc/internal/tokencount"
-
-	lru "github.com/hashicorp/golang-lru/v2"
 )
 
 // Searcher is the part of the store the engine reads: candidate chunks and the account's

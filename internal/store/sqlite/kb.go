@@ -368,19 +368,18 @@ func (s *Store) Products(ctx context.Context, accountID int64, q store.ProductQu
 }
 
 // hasChunksOf reports whether the account has a chunk of any of the document types, from the
-// running totals.
+// running totals (ChunkCounts).
 func (s *Store) hasChunksOf(ctx context.Context, accountID int64, types []string) (bool, error) {
-	args := make([]any, 0, len(types)+1)
-	args = append(args, accountID)
+	counts, err := s.ChunkCounts(ctx, accountID)
+	if err != nil {
+		return false, err
+	}
 	for _, t := range types {
-		args = append(args, t)
+		if counts[t] > 0 {
+			return true, nil
+		}
 	}
-	var n int
-	if err := s.r.QueryRowContext(ctx, `SELECT COALESCE(SUM(chunks), 0) FROM kb_stats WHERE account_id = ?
-		AND type IN (`+placeholders(len(types))+`)`, args...).Scan(&n); err != nil {
-		return false, fmt.Errorf("kb stats: %w", err)
-	}
-	return n > 0, nil
+	return false, nil
 }
 
 // ChunkCounts reads the account's running chunk totals by type (kb_stats).
