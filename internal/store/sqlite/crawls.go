@@ -73,7 +73,7 @@ func (s *Store) SavePage(ctx context.Context, accountID, siteID int64, p store.P
 			siteID, accountID, p.URL, p.ETag, p.LastModified, p.Hash, strings.Join(p.Links, "\n"), ts(now)); err != nil {
 			return fmt.Errorf("save page state: %w", err)
 		}
-		return withdrawCache(ctx, tx, accountID, ch)
+		return kbWritten(ctx, tx, accountID, ch)
 	})
 	return res, err
 }
@@ -115,7 +115,7 @@ func (s *Store) RemovePages(ctx context.Context, accountID, siteID int64, urls [
 			n, _ := res.RowsAffected()
 			removed += int(n)
 		}
-		return withdrawCache(ctx, tx, accountID, ch)
+		return kbWritten(ctx, tx, accountID, ch)
 	})
 	return removed, err
 }

@@ -112,7 +112,7 @@ func (s *Store) DeleteDocument(ctx context.Context, accountID, docID int64) erro
 		if err := deleteAccountDocument(ctx, tx, accountID, docID, &ch); err != nil {
 			return err
 		}
-		return withdrawCache(ctx, tx, accountID, ch)
+		return kbWritten(ctx, tx, accountID, ch)
 	})
 }
 
@@ -157,5 +157,5 @@ func upsertCurated(ctx context.Context, tx *dbtx, accountID int64, doc *store.Do
 		return err
 	}
 	ch.upserted(c, doc.ID)
-	return withdrawCache(ctx, tx, accountID, ch)
+	return kbWritten(ctx, tx, accountID, ch)
 }

@@ -86,7 +86,7 @@ func (s *Store) importDocs(ctx context.Context, accountID int64, docs iter.Seq2[
 			}
 			ch.upserted(c, d.ID)
 		}
-		return withdrawCache(ctx, tx, accountID, ch)
+		return kbWritten(ctx, tx, accountID, ch)
 	})
 	if err != nil {
 		return store.ImportResult{}, err
