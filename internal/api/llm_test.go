@@ -323,3 +323,40 @@ func newSendRequest(ctx context.Context, h *harness, key, msg string) (*http.Req
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 	return req, nil
 }
+
+// TestParallelSendsFoldOnce: an integration's sends run in parallel in its one conversation.
+// When message 31 arrives in four of them at once, the turns that left the window are
+// summarised, and billed, once; the other sends keep them in their context verbatim.
+func TestParallelSendsFoldOnce(t *testing.T) {
+	h, srv := newModelHarness(t, llmanswertest.Script{})
+	id, key := h.tenant(account.Settings{BalanceMicro: ptr(int64(10_000_000)), SendRatePerMin: ptr(1000), DailyAnswers: ptr(0)})
+	for i := range 15 {
+		h.send(key, fmt.Sprintf("Tell me about order number %d please", 1000+i))
+	}
+	var wg sync.WaitGroup
+	status := make([]int, 4)
+	for i := range status {
+		wg.Go(func() {
+			r := h.postForm("/api/v1/chat/send", key, url.Values{"message": {fmt.Sprintf("Where is parcel %d now?", 2000+i)}})
+			status[i] = r.Status
+		})
+	}
+	wg.Wait()
+	for i, st := range status {
+		if st != http.StatusOK {
+			t.Fatalf("send %d: status %d", i, st)
+		}
+	}
+	summaryCalls := 0
+	for _, c := range srv.Calls() {
+		if llmanswertest.SubCall(c) == "summary" {
+			summaryCalls++
+		}
+	}
+	if s := h.usageOf(key)["summary"]; summaryCalls != 1 || s.Count != 1 {
+		t.Fatalf("%d summary calls, %d summary events; want one of each", summaryCalls, s.Count)
+	}
+	if got := h.ledgerSum(id); got != h.balance(id) {
+		t.Fatalf("ledger %d, balance %d", got, h.balance(id))
+	}
+}

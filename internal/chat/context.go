@@ -2,6 +2,9 @@ package chat
 
 import (
 	"context"
+	"sync"
+
+	lru "github.com/hashicorp/golang-lru/v2"
 
 	"svc/internal/engine"
 	"svc/internal/store"
@@ -64,4 +67,55 @@ func turns(msgs []store.Message) []engine.Turn {
 		}
 	}
 	return out
+}
+
+// folding tells a send whether to write its conversation's summary. The sends of one API
+// integration run in parallel in one conversation, and each found the same turns outside its
+// window: every one of them folded, and billed, the same summary, and the last to commit won.
+// Now one send at a time folds a conversation, and a send that read the conversation before
+// the last fold committed does not fold those turns again; the others leave the turns in
+// their context verbatim, as they stay before a fold is due.
+type folding struct {
+	mu      sync.Mutex
+	running map[int64]bool
+	// done remembers, for recent conversations, the newest message a committed fold took in.
+	done *lru.Cache[int64, int64]
+}
+
+// foldsKept bounds the conversations whose last fold is remembered.
+const foldsKept = 4096
+
+func newFolding() *folding {
+	done, _ := lru.New[int64, int64](foldsKept)
+	return &folding{running: map[int64]bool{}, done: done}
+}
+
+// begin claims the fold of conversation id from the summary the send read (through message
+// from) to message through; false means another send is folding it, or a fold committed
+// since the send read the conversation (its summary and window are out of date).
+func (f *folding) begin(id, from, through int64) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if last, ok := f.done.Get(id); f.running[id] || (ok && (last > from || last >= through)) {
+		return false
+	}
+	f.running[id] = true
+	return true
+}
+
+// end releases conversation id's fold once its turn has committed (committed true) or
+// failed.
+func (f *folding) end(id, through int64, committed bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	delete(f.running, id)
+	if last, ok := f.done.Get(id); committed && (!ok || through > last) {
+		f.done.Add(id, through)
+	}
+}
+
+// keepVerbatim gives up the fold of w: its turns go back in front of the history.
+func (w *contextWindow) keepVerbatim() {
+	w.history = append(w.fold, w.history...)
+	w.fold, w.foldThrough = nil, 0
 }

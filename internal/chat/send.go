@@ -107,6 +107,14 @@ func (p *pending) compose(ctx context.Context, midnight time.Time) (SendResult, 
 	if err != nil {
 		return SendResult{}, err
 	}
+	folded := false // the turn carrying the new summary has committed
+	if len(window.fold) > 0 {
+		if through := window.foldThrough; s.folding.begin(p.conv.ID, p.conv.SummarizedThrough, through) {
+			defer func() { s.folding.end(p.conv.ID, through, folded) }()
+		} else {
+			window.keepVerbatim()
+		}
+	}
 	req := engine.Request{AccountID: a.ID, Question: p.text, Lang: p.lang, Tone: a.TonePreset, ToneCustom: a.ToneCustom,
 		Business: a.Name, SalesMode: a.SalesMode, Summary: p.conv.Summary, History: window.history}
 	in, out := s.engine.Budget(req, window.fold)
@@ -199,6 +207,7 @@ func (p *pending) compose(ctx context.Context, midnight time.Time) (SendResult, 
 	res, err := p.save(ctx, t)
 	switch {
 	case err == nil:
+		folded = summary != nil
 		if p.reservation != 0 {
 			p.reservation = 0 // released by the commit
 			s.wakeups.signal(a.ID)

@@ -57,6 +57,8 @@ type Service struct {
 	wakeups wakeups
 	// readings remembers what recent messages' texts say (see reading).
 	readings *readings
+	// folding holds the conversations whose summary a send is writing.
+	folding *folding
 }
 
 // Deps are the Service's collaborators.
@@ -88,7 +90,8 @@ func New(d Deps) *Service {
 		d.Texts = defaultTexts()
 	}
 	return &Service{st: d.Store, engine: d.Engine, limiter: d.Limiter, surge: d.Surge, notify: d.Notify, now: d.Now,
-		log: d.Log, texts: d.Texts, observer: d.Observer, holds: billing.NewHolds(), readings: newReadings()}
+		log: d.Log, texts: d.Texts, observer: d.Observer, holds: billing.NewHolds(), readings: newReadings(),
+		folding: newFolding()}
 }
 
 // View is a conversation with some of its messages.

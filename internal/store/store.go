@@ -212,7 +212,9 @@ type ReleasedReservations struct {
 	Accounts int
 }
 
-// SummaryUpdate replaces a conversation's summary in the transaction of a turn.
+// SummaryUpdate replaces a conversation's summary in the transaction of a turn, unless the
+// conversation's summary already covers Through or later (a fold of parallel sends that
+// committed after a newer one).
 type SummaryUpdate struct {
 	Text    string
 	Through int64 // id of the newest message the summary covers

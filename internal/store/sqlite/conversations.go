@@ -242,7 +242,8 @@ func writeTurn(ctx context.Context, tx *dbtx, t *store.Turn, charges []store.Cha
 		}
 		if u := t.Summary; u != nil {
 			if _, err := tx.ExecContext(ctx, `UPDATE conversations SET summary = ?, summarized_through = ?
-				WHERE id = ? AND account_id = ?`, u.Text, u.Through, t.ConversationID, t.AccountID); err != nil {
+				WHERE id = ? AND account_id = ? AND summarized_through < ?`, u.Text, u.Through, t.ConversationID,
+				t.AccountID, u.Through); err != nil {
 				return fmt.Errorf("update summary: %w", err)
 			}
 		}

@@ -394,6 +394,19 @@ func testSummaryUpdate(t *testing.T, s store.Store) {
 	if again, _ := s.OpenConversation(ctx(), a.ID, "en"); again.Summary != got.Summary || again.SummarizedThrough != got.SummarizedThrough {
 		t.Fatalf("summary lost: %+v", again)
 	}
+	// A fold that committed after a newer one (parallel sends) never takes the summary back.
+	newer := turn(a, c, "And in black?", "Yes.", store.Charge{EventType: store.EventCacheShared})
+	newer.Summary = &store.SummaryUpdate{Text: "Boots, size 44.", Through: second.Reply.ID}
+	older := turn(a, c, "Price?", "119 EUR.", store.Charge{EventType: store.EventCacheShared})
+	older.Summary = &store.SummaryUpdate{Text: "Boots.", Through: first.Reply.ID}
+	for _, tn := range []*store.Turn{newer, older} {
+		if err := s.SaveTurn(ctx(), tn); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if last, _ := s.OpenConversation(ctx(), a.ID, "en"); last.Summary != "Boots, size 44." || last.SummarizedThrough != second.Reply.ID {
+		t.Fatalf("an older fold replaced a newer summary: %q through %d", last.Summary, last.SummarizedThrough)
+	}
 }
 
 // saveCached stores a cached answer through a turn and returns the entry as saved.
