@@ -20,6 +20,7 @@ import (
 	"sync"
 	"time"
 
+	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/pressly/goose/v3"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
@@ -47,6 +48,8 @@ type Store struct {
 
 	turns     *turnBatcher // group commit of SaveTurn
 	closeOnce sync.Once
+	// docFreqs remembers term counts by the version of the account's chunks (see dfKey).
+	docFreqs *lru.Cache[dfKey, int]
 }
 
 var _ store.Store = (*Store)(nil)
@@ -96,7 +99,12 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 	r.SetMaxOpenConns(opts.Readers)
 	r.SetMaxIdleConns(opts.Readers)
 
-	s := &Store{w: newPool(w), r: newPool(r), now: opts.Now}
+	docFreqs, err := lru.New[dfKey, int](docFreqsKept)
+	if err != nil {
+		_ = errors.Join(r.Close(), w.Close())
+		return nil, fmt.Errorf("term counts: %w", err)
+	}
+	s := &Store{w: newPool(w), r: newPool(r), now: opts.Now, docFreqs: docFreqs}
 	if err := s.migrate(ctx); err != nil {
 		_ = errors.Join(s.r.Close(), s.w.Close())
 		return nil, err

@@ -112,13 +112,16 @@ func indexChunk(ctx context.Context, tx *dbtx, accountID int64, d *store.Documen
 // totals, which TermStats reads instead of counting the account's chunks on every question,
 // and which tell a search narrowed to types the account has no chunk of (a KB without Q&A
 // entries or products) that it need not read the index at all. They change in the same
-// transaction as the chunks, so they are never stale.
+// transaction as the chunks, so they are never stale; every change adds one to the row's
+// version, which names the state of the account's chunks for the term counts TermStats
+// remembers.
 func addKBStats(ctx context.Context, tx *dbtx, accountID int64, docType string, chunks, terms int) error {
 	if chunks == 0 && terms == 0 {
 		return nil
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO kb_stats (account_id, type, chunks, terms) VALUES (?, ?, ?, ?)
-		ON CONFLICT (account_id, type) DO UPDATE SET chunks = chunks + excluded.chunks, terms = terms + excluded.terms`,
+	if _, err := tx.ExecContext(ctx, `INSERT INTO kb_stats (account_id, type, chunks, terms, version) VALUES (?, ?, ?, ?, 1)
+		ON CONFLICT (account_id, type) DO UPDATE SET chunks = chunks + excluded.chunks, terms = terms + excluded.terms,
+			version = version + 1`,
 		accountID, docType, chunks, terms); err != nil {
 		return fmt.Errorf("kb stats: %w", err)
 	}

@@ -81,6 +81,7 @@ func Run(t *testing.T, open Opener) {
 		{"AnswerCache", testAnswerCache},
 		{"Feedback", testFeedback},
 		{"KBImportAndSearch", testKBImportAndSearch},
+		{"TermStatsFollowEveryKBChange", testTermStatsFollowKB},
 		{"TenantIsolation", testTenantIsolation},
 		{"UsageSummary", testUsageSummary},
 		{"Sites", testSites},
@@ -768,4 +769,47 @@ func testProducts(t *testing.T, s store.Store) {
 	if other, _ := s.Products(ctx(), b.ID, store.ProductQuery{DocIDs: []int64{docs[2].ID}}); len(other) != 0 {
 		t.Fatalf("B read A's product: %+v", other)
 	}
+}
+
+// testTermStatsFollowKB: a store may remember term counts, but the very next call after any
+// change of the account's chunks (a new document, an updated one, a deleted one) counts the
+// KB as it now is, and another account's change moves nothing.
+func testTermStatsFollowKB(t *testing.T, s store.Store) {
+	a, _ := NewAccount(t, s, "Counted", 0)
+	b, _ := NewAccount(t, s, "Other", 0)
+	terms := []store.SearchTerm{{Text: "boot"}, {Text: "wat", Prefix: true}}
+	want := func(acct int64, chunks, boot, wat int) {
+		t.Helper()
+		for range 2 { // the second call may be answered from what the first counted
+			st, err := s.TermStats(ctx(), acct, terms)
+			if err != nil || st.Chunks != chunks || st.DocFreq["boot"] != boot || st.DocFreq["wat"] != wat {
+				t.Fatalf("term stats %+v (%v), want %d chunks, boot %d, wat* %d", st, err, chunks, boot, wat)
+			}
+		}
+	}
+	page := func(url, terms string) store.Document {
+		return store.Document{Type: store.DocPage, URL: url, Title: url, Body: terms, Lang: "en", Hash: terms,
+			Chunks: []store.Chunk{{Text: terms, Terms: terms}}}
+	}
+	imp := func(acct int64, docs ...store.Document) int64 {
+		t.Helper()
+		if _, err := s.ImportDocuments(ctx(), acct, docs); err != nil {
+			t.Fatal(err)
+		}
+		return docs[0].ID
+	}
+	imp(a.ID, page("https://a.test/1", "boot trail"))
+	want(a.ID, 1, 1, 0)
+	second := imp(a.ID, page("https://a.test/2", "boot waterproof"))
+	want(a.ID, 2, 2, 1)
+	imp(b.ID, page("https://b.test/1", "boot water"))
+	want(a.ID, 2, 2, 1)
+	want(b.ID, 1, 1, 1)
+	// The same number of chunks and terms, other words.
+	imp(a.ID, page("https://a.test/1", "sandal watch"))
+	want(a.ID, 2, 1, 2)
+	if err := s.DeleteDocument(ctx(), a.ID, second); err != nil {
+		t.Fatal(err)
+	}
+	want(a.ID, 1, 0, 1)
 }
