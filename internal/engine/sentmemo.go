@@ -30,7 +30,7 @@ type sentenceMemo struct {
 type sentenceKey struct{ lang, text string }
 
 // sentencesKept bounds the memo (chunks).
-const sentencesKept = 512
+const sentencesKept = 1024
 
 func newSentenceMemo() *sentenceMemo {
 	memo, err := lru.New[sentenceKey, []analyzedSentence](sentencesKept)
