@@ -25,6 +25,10 @@ type Options struct {
 	// Candidates is how many chunks the store's full-text search hands to the reranker.
 	// Default 50.
 	Candidates int
+	// PoolChunks is about how many chunks the candidate search scores (see poolTerms):
+	// the question's rarest terms are searched until they match this many. Default 2000;
+	// negative searches every term.
+	PoolChunks int
 	// Analyze is how many of the pool's best candidates by BM25 and coverage are split into
 	// sentences for the proximity features. Default 15.
 	Analyze int
@@ -112,6 +116,9 @@ type Passage struct {
 func New(kb Searcher, opts Options) (*Engine, error) {
 	if kb == nil {
 		return nil, errors.New("engine: nil searcher")
+	}
+	if opts.PoolChunks == 0 {
+		opts.PoolChunks = 2000
 	}
 	if opts.Candidates <= 0 {
 		opts.Candidates = 50

@@ -44,16 +44,17 @@ func (e *Engine) retrieve(ctx context.Context, accountID int64, question, lang s
 		return retrieval{q: query{lang: lang}}, nil
 	}
 	sterms := searchTerms(qa.terms)
-	hits, err := e.kb.SearchChunks(ctx, accountID, store.SearchQuery{Terms: sterms, Limit: e.opts.Candidates})
+	st, err := e.kb.TermStats(ctx, accountID, sterms)
+	if err != nil {
+		return retrieval{}, fmt.Errorf("engine: term stats: %w", err)
+	}
+	hits, err := e.kb.SearchChunks(ctx, accountID, store.SearchQuery{Terms: poolTerms(sterms, st, e.opts.PoolChunks),
+		Limit: e.opts.Candidates})
 	if err != nil {
 		return retrieval{}, fmt.Errorf("engine: search: %w", err)
 	}
 	if len(hits) == 0 {
 		return retrieval{q: query{lang: lang, kind: qa.kind, terms: qa.terms}}, nil
-	}
-	st, err := e.kb.TermStats(ctx, accountID, sterms)
-	if err != nil {
-		return retrieval{}, fmt.Errorf("engine: term stats: %w", err)
 	}
 	q := newQuery(lang, qa, st, e.rank.Weak)
 	r := retrieval{avgLen: st.AvgLength, docFreq: st.DocFreq}
@@ -92,6 +93,45 @@ func bestPerDoc(ranked []candidate, k int) []candidate {
 		}
 		seen[c.hit.DocID] = true
 		out = append(out, c)
+	}
+	return out
+}
+
+// poolTerms are the terms the candidate search matches: the question's rarest terms, as many
+// as it takes for them to match about poolChunks chunks, and the commoner ones only while
+// they do not. A poolChunks of zero or less matches every term.
+//
+// The store scores every chunk that matches any term before it keeps the best limit, so the
+// search's time is the length of the terms' lists, and in a large KB a common word's list is
+// most of it: at 50,000 chunks a question's terms were in 5,000 chunks (the median), ten
+// times the candidates' need, and the time grew with the KB. A common word weighs little in
+// BM25, and a chunk that holds only common words of the question is no candidate while
+// thousands hold rarer ones; every chunk holding a kept word is still found and reranked on
+// all the terms. A small KB has lists shorter than poolChunks, so its candidates are what they
+// were.
+func poolTerms(terms []store.SearchTerm, st store.TermStats, poolChunks int) []store.SearchTerm {
+	if poolChunks <= 0 || len(terms) < 2 {
+		return terms
+	}
+	byDF := make([]int, len(terms))
+	for i := range byDF {
+		byDF[i] = i
+	}
+	sort.SliceStable(byDF, func(a, b int) bool { return st.DocFreq[terms[byDF[a]].Text] < st.DocFreq[terms[byDF[b]].Text] })
+	keep := make([]bool, len(terms))
+	matched := 0
+	for _, i := range byDF {
+		if matched >= poolChunks {
+			break
+		}
+		keep[i] = true
+		matched += st.DocFreq[terms[i].Text]
+	}
+	out := make([]store.SearchTerm, 0, len(terms))
+	for i, t := range terms {
+		if keep[i] {
+			out = append(out, t)
+		}
 	}
 	return out
 }

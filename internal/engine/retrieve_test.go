@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"svc/internal/store"
 )
 
 // TestRetrieveFindsThePage asks the shop KB questions typed the way visitors type them
@@ -96,5 +98,46 @@ func TestRetrieveAccountsAreSeparate(t *testing.T) {
 	}
 	if len(ps) != 0 {
 		t.Errorf("unknown account got %d passages", len(ps))
+	}
+}
+
+// poolTerms keeps the rarest terms until they match the pool's size, in the question's order,
+// and every term when their lists are short (a small KB) or pooling is off.
+func TestPoolTerms(t *testing.T) {
+	st := store.TermStats{Chunks: 50000, DocFreq: map[string]int{"super": 6000, "bowl": 5000, "denver": 900,
+		"broncos": 400, "year": 9000, "zzz": 0}}
+	terms := func(ts ...string) []store.SearchTerm {
+		out := make([]store.SearchTerm, len(ts))
+		for i, s := range ts {
+			out[i] = store.SearchTerm{Text: s}
+		}
+		return out
+	}
+	names := func(ts []store.SearchTerm) string {
+		var out []string
+		for _, s := range ts {
+			out = append(out, s.Text)
+		}
+		return strings.Join(out, " ")
+	}
+	tests := []struct {
+		in         []store.SearchTerm
+		poolChunks int
+		want       string
+	}{
+		// 400 + 900 < 2000, so the next rarest (bowl, 5000) is kept too; super and year not.
+		{terms("year", "denver", "super", "bowl", "broncos"), 2000, "denver bowl broncos"},
+		{terms("year", "denver", "super", "bowl", "broncos"), -1, "year denver super bowl broncos"},
+		{terms("year", "denver"), 500, "denver"},
+		{terms("year"), 10, "year"},
+		// A term the KB lacks matches nothing and keeps the next.
+		{terms("zzz", "year", "super"), 2000, "zzz super"},
+		// Short lists: every term.
+		{terms("denver", "broncos"), 2000, "denver broncos"},
+	}
+	for _, tc := range tests {
+		if got := names(poolTerms(tc.in, st, tc.poolChunks)); got != tc.want {
+			t.Errorf("poolTerms(%s, %d) = %q, want %q", names(tc.in), tc.poolChunks, got, tc.want)
+		}
 	}
 }
