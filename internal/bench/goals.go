@@ -99,8 +99,8 @@ func goals(r Report) []GoalLine {
 	writesGoal := fmt.Sprintf(">= %.0f, flat (full >= %.0f%% of fresh)", goalWritesPerSec, 100*goalWritesFlat)
 	if w := r.Writes; w != nil {
 		add(fmt.Sprintf("distinct cache-miss answers written per second (%d conns, KB %s)", w.Conns, chunksLabel(w.KBSize)),
-			fmt.Sprintf("%.0f fresh; %.0f at %d cache entries (%.0f%%)", w.Fresh.PerSecond, w.Full.PerSecond,
-				w.Full.CacheBefore, 100*w.Flat),
+			fmt.Sprintf("%.0f fresh; %.0f at %d cache entries (%.0f%%); %.2f / %.2f ms of server CPU an answer",
+				w.Fresh.PerSecond, w.Full.PerSecond, w.Full.CacheBefore, 100*w.Flat, w.Fresh.CPUPerAnswer, w.Full.CPUPerAnswer),
 			writesGoal, check(w.Fresh.PerSecond >= goalWritesPerSec && w.Full.PerSecond >= goalWritesPerSec && w.Flat >= goalWritesFlat))
 	} else {
 		add("distinct cache-miss answers written per second", notMeasured, writesGoal, nil)

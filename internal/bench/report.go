@@ -116,6 +116,10 @@ type WritesPhase struct {
 	Seconds     float64        `json:"seconds"`
 	PerSecond   float64        `json:"ai_per_s"`
 	AI          Latencies      `json:"ai"`
+	// CPUPerAnswer is the server's CPU time (user and system) over the phase divided by its
+	// ai answers, in milliseconds (0 when not measured): what an answer costs, whatever
+	// else the machine was doing.
+	CPUPerAnswer float64 `json:"server_cpu_ms_per_ai"`
 }
 
 // Writes is the rate of distinct cache-miss answers, on an empty answer cache and on a full one.

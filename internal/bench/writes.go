@@ -39,16 +39,21 @@ func (s *suite) writes(ctx context.Context, k kbDir) (Writes, error) {
 	entries := 0
 	phase := func(name string, next func(int) (question, bool)) WritesPhase {
 		p := WritesPhase{CacheBefore: entries}
+		cpu0, cpuOK := cpuTime(srv.pid())
 		as, elapsed := askAll(ctx, client, cfg.Conns, srv.base, k.meta.APIKey, next)
+		cpu1, cpuOK1 := cpuTime(srv.pid())
 		p.Asked, p.Sources, p.Seconds = len(as), tally(as), round2(elapsed.Seconds())
 		ai := p.Sources[sourceAI]
 		p.AI = summarize(aiLatencies(as))
 		if elapsed > 0 {
 			p.PerSecond = round2(float64(ai) / elapsed.Seconds())
 		}
+		if cpuOK && cpuOK1 && ai > 0 {
+			p.CPUPerAnswer = round2(float64((cpu1-cpu0).Microseconds()) / 1000 / float64(ai))
+		}
 		entries += ai
-		s.logf("writes %s: %d questions in %.1f s, %.0f new answers a second, %d cache entries now %v", name, p.Asked,
-			p.Seconds, p.PerSecond, entries, p.Sources)
+		s.logf("writes %s: %d questions in %.1f s, %.0f new answers a second (%.2f ms of server CPU each), %d cache entries now %v",
+			name, p.Asked, p.Seconds, p.PerSecond, p.CPUPerAnswer, entries, p.Sources)
 		if bad := p.Sources["error"] + p.Sources["rate_limited"]; bad > 0 {
 			s.warnf("writes %s: %d requests failed (first: %s)", name, bad, firstFailure(as))
 		}
