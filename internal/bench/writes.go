@@ -49,7 +49,7 @@ func (s *suite) writes(ctx context.Context, k kbDir) (Writes, error) {
 			p.PerSecond = round2(float64(ai) / elapsed.Seconds())
 		}
 		if cpuOK && cpuOK1 && ai > 0 {
-			p.CPUPerAnswer = round2(float64((cpu1-cpu0).Microseconds()) / 1000 / float64(ai))
+			p.CPUPerAnswer = round2(float64((cpu1 - cpu0).Microseconds()) / 1000 / float64(ai))
 		}
 		entries += ai
 		s.logf("writes %s: %d questions in %.1f s, %.0f new answers a second (%.2f ms of server CPU each), %d cache entries now %v",
