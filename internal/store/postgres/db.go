@@ -1,0 +1,147 @@
+// Package postgres is the PostgreSQL store: the same records and rules as store/sqlite, on a
+// pgx v5 connection pool, for several `svc serve` processes sharing one database
+// (DECISIONS.md, "Several machines").
+//
+// SQLite serialises every write through one connection, so its read-then-write rules hold by
+// construction. PostgreSQL runs writers in parallel under READ COMMITTED: every rule that reads
+// before it writes here either is one conditional statement or first takes a row lock
+// (SELECT ... FOR UPDATE) on the row that owns the rule: the account for money, quota and
+// holds, the embed token for its budget and its count. See ARCHITECTURE.md, "PostgreSQL store".
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"errors"
+	"fmt"
+	"io/fs"
+	"time"
+
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/pressly/goose/v3"
+
+	"svc/internal/store"
+)
+
+//go:embed migrations/*.sql
+var migrationFS embed.FS
+
+// Options tune the store. The zero value is usable.
+type Options struct {
+	// MaxConns bounds the pool; 0 keeps pgxpool's default (the larger of 4 and the CPUs).
+	MaxConns int32
+	Now      func() time.Time // clock; default time.Now
+	// Configure, when set, edits the pool's configuration before it connects (tests set each
+	// connection's search_path to their own schema there).
+	Configure func(*pgxpool.Config)
+}
+
+// Store implements store.Store on PostgreSQL.
+type Store struct {
+	pgx *pgxpool.Pool
+	db  *pool // the same pool through database/sql, with SQLite-style ? placeholders
+	now func() time.Time
+}
+
+var _ store.Store = (*Store)(nil)
+
+// Open connects to the database at url (postgres://…) and applies pending migrations.
+func Open(ctx context.Context, url string, opts Options) (*Store, error) {
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	cfg, err := pgxpool.ParseConfig(url)
+	if err != nil {
+		return nil, fmt.Errorf("postgres url: %w", err)
+	}
+	if opts.MaxConns > 0 {
+		cfg.MaxConns = opts.MaxConns
+	}
+	if opts.Configure != nil {
+		opts.Configure(cfg)
+	}
+	p, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("connect postgres: %w", err)
+	}
+	s := &Store{pgx: p, db: newPool(stdlib.OpenDBFromPool(p)), now: opts.Now}
+	if err := s.migrate(ctx); err != nil {
+		s.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *Store) migrate(ctx context.Context) error {
+	sub, err := fs.Sub(migrationFS, "migrations")
+	if err != nil {
+		return fmt.Errorf("migrations: %w", err)
+	}
+	p, err := goose.NewProvider(goose.DialectPostgres, s.db.DB, sub)
+	if err != nil {
+		return fmt.Errorf("migrations: %w", err)
+	}
+	if _, err := p.Up(ctx); err != nil {
+		return fmt.Errorf("apply migrations: %w", err)
+	}
+	return nil
+}
+
+// Ping checks that the pool reaches the database.
+func (s *Store) Ping(ctx context.Context) error {
+	if err := s.pgx.Ping(ctx); err != nil {
+		return fmt.Errorf("ping postgres: %w", err)
+	}
+	return nil
+}
+
+// Close closes the pool.
+func (s *Store) Close() error {
+	err := s.db.Close()
+	s.pgx.Close()
+	return err
+}
+
+// inTx runs fn in a transaction, committing when fn returns nil.
+func (s *Store) inTx(ctx context.Context, fn func(tx *dbtx) error) error {
+	tx, err := s.db.begin(ctx)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback()
+		return cancelled(ctx, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", cancelled(ctx, err))
+	}
+	return nil
+}
+
+// lockAccount takes the account's row lock for the rest of tx: every rule on an account's
+// money, quota and holds reads after it, so two transactions of one account run one after
+// the other (as every write does on SQLite) while other accounts go on in parallel.
+func lockAccount(ctx context.Context, tx *dbtx, accountID int64) error {
+	var id int64
+	err := tx.QueryRowContext(ctx, `SELECT id FROM accounts WHERE id = ? FOR UPDATE`, accountID).Scan(&id)
+	if err != nil {
+		return notFound(err, fmt.Sprintf("lock account %d", accountID))
+	}
+	return nil
+}
+
+// cancelled names ctx's end as the cause when database/sql rolled the transaction back
+// because ctx ended.
+func cancelled(ctx context.Context, err error) error {
+	if ctx.Err() != nil && errors.Is(err, sql.ErrTxDone) {
+		return fmt.Errorf("%w (%w)", ctx.Err(), err)
+	}
+	return err
+}
+
+// errNotYet is what a method not yet written for PostgreSQL returns.
+func errNotYet(method string) error {
+	return fmt.Errorf("postgres store: %s is not implemented yet", method)
+}
