@@ -18,6 +18,7 @@ import (
 	"io/fs"
 	"time"
 
+	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/pressly/goose/v3"
@@ -43,6 +44,8 @@ type Store struct {
 	pgx *pgxpool.Pool
 	db  *pool // the same pool through database/sql, with SQLite-style ? placeholders
 	now func() time.Time
+	// docFreqs remembers term counts by the version of the account's chunks (see dfKey).
+	docFreqs *lru.Cache[dfKey, int]
 }
 
 var _ store.Store = (*Store)(nil)
@@ -66,7 +69,12 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("connect postgres: %w", err)
 	}
-	s := &Store{pgx: p, db: newPool(stdlib.OpenDBFromPool(p)), now: opts.Now}
+	docFreqs, err := lru.New[dfKey, int](docFreqsKept)
+	if err != nil {
+		p.Close()
+		return nil, fmt.Errorf("term counts: %w", err)
+	}
+	s := &Store{pgx: p, db: newPool(stdlib.OpenDBFromPool(p)), now: opts.Now, docFreqs: docFreqs}
 	if err := s.migrate(ctx); err != nil {
 		s.Close()
 		return nil, err
@@ -106,7 +114,7 @@ func (s *Store) Close() error {
 
 // inTx runs fn in a transaction, committing when fn returns nil.
 func (s *Store) inTx(ctx context.Context, fn func(tx *dbtx) error) error {
-	tx, err := s.db.begin(ctx)
+	tx, err := s.db.begin(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin: %w", err)
 	}

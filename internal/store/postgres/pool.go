@@ -68,8 +68,8 @@ func (p *pool) ExecContext(ctx context.Context, query string, args ...any) (sql.
 	return p.DB.ExecContext(ctx, p.bind(query), args...)
 }
 
-func (p *pool) begin(ctx context.Context) (*dbtx, error) {
-	tx, err := p.DB.BeginTx(ctx, nil)
+func (p *pool) begin(ctx context.Context, opts *sql.TxOptions) (*dbtx, error) {
+	tx, err := p.DB.BeginTx(ctx, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -92,4 +92,10 @@ func (t *dbtx) QueryRowContext(ctx context.Context, query string, args ...any) *
 
 func (t *dbtx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	return t.Tx.ExecContext(ctx, t.p.bind(query), args...)
+}
+
+// snapshot is the options of a read that spans several queries: one consistent view, as a
+// SQLite read transaction gives.
+func snapshot() *sql.TxOptions {
+	return &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true}
 }
