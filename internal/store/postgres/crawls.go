@@ -38,6 +38,9 @@ func (s *Store) SavePage(ctx context.Context, accountID, siteID int64, p store.P
 	var res store.ImportResult
 	now := s.now().UTC()
 	err := s.inTx(ctx, func(tx *dbtx) error {
+		if err := lockKB(ctx, tx, accountID); err != nil {
+			return err
+		}
 		if err := s.siteExists(ctx, tx, accountID, siteID); err != nil {
 			return err
 		}
@@ -95,6 +98,9 @@ func (s *Store) TouchPage(ctx context.Context, accountID, siteID int64, p store.
 func (s *Store) RemovePages(ctx context.Context, accountID, siteID int64, urls []string) (int, error) {
 	removed := 0
 	err := s.inTx(ctx, func(tx *dbtx) error {
+		if err := lockKB(ctx, tx, accountID); err != nil {
+			return err
+		}
 		ids, err := sourceDocuments(ctx, tx, accountID, siteID, urls)
 		if err != nil {
 			return err

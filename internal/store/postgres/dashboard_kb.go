@@ -108,6 +108,9 @@ var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 // and withdraws the cached answers drawn from it, in one transaction.
 func (s *Store) DeleteDocument(ctx context.Context, accountID, docID int64) error {
 	return s.inTx(ctx, func(tx *dbtx) error {
+		if err := lockKB(ctx, tx, accountID); err != nil {
+			return err
+		}
 		var ch docChanges
 		if err := deleteAccountDocument(ctx, tx, accountID, docID, &ch); err != nil {
 			return err
@@ -124,6 +127,9 @@ func (s *Store) ReplaceDocument(ctx context.Context, accountID, oldID int64, doc
 	}
 	now := s.now().UTC()
 	return s.inTx(ctx, func(tx *dbtx) error {
+		if err := lockKB(ctx, tx, accountID); err != nil {
+			return err
+		}
 		var ch docChanges
 		if err := deleteAccountDocument(ctx, tx, accountID, oldID, &ch); err != nil {
 			return err

@@ -215,6 +215,9 @@ func reviewTexts(ctx context.Context, tx *dbtx, accountID int64, refs []reviewRe
 func (s *Store) DismissReview(ctx context.Context, accountID int64, kind string, id int64) error {
 	now := s.now().UTC()
 	return s.inTx(ctx, func(tx *dbtx) error {
+		if err := lockKB(ctx, tx, accountID); err != nil {
+			return err
+		}
 		var res sql.Result
 		var err error
 		switch kind {
@@ -240,6 +243,9 @@ func (s *Store) ResolveFallback(ctx context.Context, accountID, messageID int64,
 	}
 	now := s.now().UTC()
 	return s.inTx(ctx, func(tx *dbtx) error {
+		if err := lockKB(ctx, tx, accountID); err != nil {
+			return err
+		}
 		var key string
 		err := tx.QueryRowContext(ctx, `SELECT question_key FROM fallback_questions
 			WHERE message_id = ? AND account_id = ? AND status = ?`, messageID, accountID, fallbackOpen).Scan(&key)

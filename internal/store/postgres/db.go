@@ -140,6 +140,22 @@ func lockAccount(ctx context.Context, tx *dbtx, accountID int64) error {
 	return nil
 }
 
+// lockKB takes the account's knowledge-base lock for the rest of tx (a transaction-scoped
+// advisory lock): every write of the account's documents, review items and their index
+// reads and upserts by natural key after it, so two imports, crawls or dashboard edits of one
+// account run one after the other, as on SQLite, without holding the account's row lock
+// (which answers need) for an import's length.
+func lockKB(ctx context.Context, tx *dbtx, accountID int64) error {
+	if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(?)`, kbLockKey(accountID)); err != nil {
+		return fmt.Errorf("lock knowledge base of account %d: %w", accountID, err)
+	}
+	return nil
+}
+
+// kbLockKey is the advisory lock key of an account's knowledge base; the low bits name the
+// kind of lock, so that another kind added later cannot collide with it.
+func kbLockKey(accountID int64) int64 { return accountID<<4 | 1 }
+
 // cancelled names ctx's end as the cause when database/sql rolled the transaction back
 // because ctx ended.
 func cancelled(ctx context.Context, err error) error {

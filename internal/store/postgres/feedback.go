@@ -57,6 +57,9 @@ func (s *Store) ResolveReview(ctx context.Context, accountID, feedbackID int64, 
 	}
 	now := s.now().UTC()
 	return s.inTx(ctx, func(tx *dbtx) error {
+		if err := lockKB(ctx, tx, accountID); err != nil {
+			return err
+		}
 		res, err := tx.ExecContext(ctx, `UPDATE feedback SET resolved = 1 WHERE id = ? AND account_id = ? AND rating = ?`,
 			feedbackID, accountID, "not_helpful")
 		if err := oneRow(res, err, fmt.Sprintf("resolve review %d", feedbackID)); err != nil {

@@ -75,6 +75,9 @@ func (s *Store) importDocs(ctx context.Context, accountID int64, docs iter.Seq2[
 	var res store.ImportResult
 	now := s.now().UTC()
 	err := s.inTx(ctx, func(tx *dbtx) error {
+		if err := lockKB(ctx, tx, accountID); err != nil {
+			return err
+		}
 		var ch docChanges
 		for d, err := range docs {
 			if err != nil {

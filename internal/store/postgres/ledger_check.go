@@ -103,7 +103,7 @@ func (s *Store) CheckLedger(ctx context.Context, accountID int64, now time.Time)
 			UNION ALL
 			SELECT account_id, COALESCE(message_id, 0), note, -amount_micro, 0, 1, 0
 			FROM ledger WHERE kind = '`+store.LedgerCharge+`'`+scope+`
-		) GROUP BY account_id, mid, typ, cost HAVING SUM(ev) > SUM(lg) ORDER BY account_id, MAX(eid)`,
+		) u GROUP BY account_id, mid, typ, cost HAVING SUM(ev) > SUM(lg) ORDER BY account_id, MAX(eid)`,
 		append(append([]any{}, args...), args...), func(r *sql.Rows) error {
 			var g gap
 			if err := r.Scan(&g.accountID, &g.messageID, &g.eventType, &g.cost, &g.missing); err != nil {

@@ -15,7 +15,7 @@ import (
 func (s *Store) OpsStats(ctx context.Context, now time.Time) (store.OpsStats, error) {
 	var o store.OpsStats
 	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(amount_micro), 0),
-		COALESCE(SUM(expires_at <= ?), 0) FROM reservations`, ts(now)).
+		COUNT(*) FILTER (WHERE expires_at <= ?) FROM reservations`, ts(now)).
 		Scan(&o.Reservations, &o.ReservedMicro, &o.LapsedReservations); err != nil {
 		return o, fmt.Errorf("reservation stats: %w", err)
 	}

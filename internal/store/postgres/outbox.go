@@ -51,8 +51,11 @@ func (s *Store) ClaimNotices(ctx context.Context, now time.Time, lease time.Dura
 	out := []store.Notice{}
 	err := s.inTx(ctx, func(tx *dbtx) error {
 		out = out[:0]
+		// FOR UPDATE SKIP LOCKED: a worker of another process claiming at the same moment
+		// skips the rows this one holds instead of reading them as still due, and this
+		// transaction moves their lease before it lets them go.
 		rows, err := tx.QueryContext(ctx, `SELECT `+noticeColumns+` FROM notices
-			WHERE status = ? AND next_attempt_at <= ? ORDER BY created_at, id LIMIT ?`,
+			WHERE status = ? AND next_attempt_at <= ? ORDER BY created_at, id LIMIT ? FOR UPDATE SKIP LOCKED`,
 			store.NoticePending, ts(now), limit)
 		if err != nil {
 			return fmt.Errorf("claim notices: %w", err)
