@@ -32,8 +32,14 @@ func (s *Store) DeleteAccount(ctx context.Context, accountID int64) (store.Accou
 	now := s.now().UTC()
 	out := store.AccountDeletion{AccountID: accountID, DeletedAt: now}
 	err := s.inTx(ctx, func(tx *dbtx) error {
+		// The knowledge-base lock, then the account's row lock (FOR UPDATE), the order every
+		// other transaction takes them in: no turn, hold or import of the account is half
+		// done when its rows go, and the final balance read is the final one.
+		if err := lockKB(ctx, tx, accountID); err != nil {
+			return err
+		}
 		var plan, created string
-		err := tx.QueryRowContext(ctx, `SELECT name, plan, balance_micro, created_at FROM accounts WHERE id = ?`,
+		err := tx.QueryRowContext(ctx, `SELECT name, plan, balance_micro, created_at FROM accounts WHERE id = ? FOR UPDATE`,
 			accountID).Scan(&out.Name, &plan, &out.FinalBalanceMicro, &created)
 		if err != nil {
 			return notFound(err, fmt.Sprintf("account %d", accountID))

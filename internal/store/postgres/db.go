@@ -91,6 +91,18 @@ func (s *Store) migrate(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("migrations: %w", err)
 	}
+	// Several servers starting at once on a new database would each apply the migrations:
+	// one session advisory lock, on a connection of its own, makes them take turns (the
+	// others wait in pg_advisory_lock, without polling, and then find nothing to apply).
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("migrations: %w", err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock($1)`, migrationLockKey); err != nil {
+		return fmt.Errorf("migrations: lock: %w", err)
+	}
+	defer func() { _, _ = conn.ExecContext(context.WithoutCancel(ctx), `SELECT pg_advisory_unlock($1)`, migrationLockKey) }()
 	if _, err := p.Up(ctx); err != nil {
 		return fmt.Errorf("apply migrations: %w", err)
 	}
@@ -152,9 +164,15 @@ func lockKB(ctx context.Context, tx *dbtx, accountID int64) error {
 	return nil
 }
 
-// kbLockKey is the advisory lock key of an account's knowledge base; the low bits name the
-// kind of lock, so that another kind added later cannot collide with it.
-func kbLockKey(accountID int64) int64 { return accountID<<4 | 1 }
+// Advisory lock keys: the low four bits name the kind of lock, the rest the account (0 for
+// none), so that kinds never collide.
+const (
+	kbLockKind       = 1
+	migrationLockKey = 2 // one for the whole database
+)
+
+// kbLockKey is the advisory lock key of an account's knowledge base.
+func kbLockKey(accountID int64) int64 { return accountID<<4 | kbLockKind }
 
 // cancelled names ctx's end as the cause when database/sql rolled the transaction back
 // because ctx ended.

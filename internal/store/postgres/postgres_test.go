@@ -39,9 +39,10 @@ func testURL(t *testing.T) string {
 	return url
 }
 
-// openFresh opens a store in a schema of its own, svc_test_<random>, dropped with everything
-// in it when the test ends: parallel tests and parallel runs never see each other's rows.
-func openFresh(t *testing.T, url string, now func() time.Time) *postgres.Store {
+// newSchema creates a schema of its own for a test, svc_test_<random>, dropped with
+// everything in it when the test ends: parallel tests and parallel runs never see each
+// other's rows.
+func newSchema(t *testing.T, url string) string {
 	t.Helper()
 	ctx := context.Background()
 	var b [8]byte
@@ -68,9 +69,20 @@ func openFresh(t *testing.T, url string, now func() time.Time) *postgres.Store {
 			t.Errorf("drop schema %s: %v", schema, err)
 		}
 	})
-	s, err := postgres.Open(ctx, url, postgres.Options{Now: now, MaxConns: 8, Configure: func(c *pgxpool.Config) {
+	return schema
+}
+
+// openIn opens a store whose connections work in schema.
+func openIn(ctx context.Context, url, schema string, now func() time.Time) (*postgres.Store, error) {
+	return postgres.Open(ctx, url, postgres.Options{Now: now, MaxConns: 8, Configure: func(c *pgxpool.Config) {
 		c.ConnConfig.RuntimeParams["search_path"] = schema
 	}})
+}
+
+// openFresh opens a store in a new schema of its own.
+func openFresh(t *testing.T, url string, now func() time.Time) *postgres.Store {
+	t.Helper()
+	s, err := openIn(context.Background(), url, newSchema(t, url), now)
 	if err != nil {
 		t.Fatalf("open: %v", err)
 	}
@@ -80,4 +92,26 @@ func openFresh(t *testing.T, url string, now func() time.Time) *postgres.Store {
 func TestConformance(t *testing.T) {
 	url := testURL(t)
 	storetest.Run(t, func(t *testing.T, now func() time.Time) store.Store { return openFresh(t, url, now) })
+}
+
+// Servers starting at once on a new database take turns at the migrations: every one opens.
+func TestConcurrentOpenMigratesOnce(t *testing.T) {
+	t.Parallel()
+	url := testURL(t)
+	schema := newSchema(t, url)
+	errs := make(chan error, 4)
+	for range 4 {
+		go func() {
+			s, err := openIn(context.Background(), url, schema, time.Now)
+			if err == nil {
+				err = s.Close()
+			}
+			errs <- err
+		}()
+	}
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
 }
