@@ -52,7 +52,7 @@ func (s *Store) AuthTokenByHash(ctx context.Context, hash []byte) (store.AuthTok
 // RedeemAuthToken uses a link once and sets the password. The link is claimed by a
 // conditional UPDATE (unused and unexpired) whose row count decides the winner, so of
 // concurrent redemptions exactly one succeeds here and on an engine with real concurrent
-// writers alike; SQLite's single IMMEDIATE writer serialises them besides.
+// writers alike, which PostgreSQL is.
 func (s *Store) RedeemAuthToken(ctx context.Context, hash []byte, now time.Time, passwordHash string) (store.User, error) {
 	var u store.User
 	err := s.inTx(ctx, func(tx *dbtx) error {

@@ -56,8 +56,8 @@ func (s *Store) UsageSummary(ctx context.Context, accountID int64, since time.Ti
 
 // AverageCost is the mean cost of the account's last n charged answers, rounded up.
 //
-// The newest come first by time, which walks usage_events_type backwards (its last column
-// is the rowid) and stops after n, rather than sorting every answer of the account by id.
+// The newest come first by time, which walks usage_events_type (account, type, time)
+// backwards and stops after n, rather than sorting every answer of the account by id.
 func (s *Store) AverageCost(ctx context.Context, accountID int64, n int) (int64, bool, error) {
 	var count, total int64
 	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(cost_micro), 0) FROM (SELECT cost_micro FROM usage_events

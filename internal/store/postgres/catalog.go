@@ -13,8 +13,7 @@ import (
 )
 
 // The catalog queries page through an account's products and curated Q&A entries for the
-// data op. Their SQL is portable apart from the term filter, which reads the FTS5 index the
-// way SearchChunks does.
+// data op. The term filter reads the chunks' terms_tsv (GIN) the way SearchChunks does.
 
 const (
 	// catalogLimit is the page size when a query names none.

@@ -512,9 +512,8 @@ func (s *Store) SimilarCached(ctx context.Context, accountID int64, lang string,
 }
 
 // fillCacheTerms reads the terms of entries (in term order) in one query. The entries were
-// read for the account in the same transaction, so their ids are the tenant filter; naming
-// account_id as well made SQLite pick the (account_id, lang, term) index and scan every term
-// of the account's cache.
+// read for the account in the same transaction, so their ids are the tenant filter (on
+// SQLite, naming account_id as well picked an index that scanned the account's cache).
 func fillCacheTerms(ctx context.Context, tx *dbtx, accountID int64, entries []store.CacheEntry) error {
 	if len(entries) == 0 {
 		return nil

@@ -70,10 +70,8 @@ func checkEmbedToken(t *store.EmbedToken) (domains string, err error) {
 }
 
 // CreateEmbedToken inserts t as active unless the account already has maxActive active tokens.
-// The count and the insert are one IMMEDIATE transaction, so concurrent creates queue behind
-// each other and cannot both see room for one more. The transaction starts by reading the
-// account row, which is where an engine with row locks (PostgreSQL: SELECT ... FOR UPDATE)
-// serialises the account's creates.
+// The transaction starts with the account's row lock (SELECT ... FOR UPDATE), so concurrent
+// creates queue behind each other and cannot both see room for one more.
 func (s *Store) CreateEmbedToken(ctx context.Context, t *store.EmbedToken, maxActive int) error {
 	domains, err := checkEmbedToken(t)
 	if err != nil {

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/jackc/pgx/v5/pgconn"
+
 	"svc/internal/store"
 )
 
@@ -52,6 +54,18 @@ func boolInt(b bool) int {
 func notFound(err error, what string) error {
 	if errors.Is(err, sql.ErrNoRows) {
 		return fmt.Errorf("%s: %w", what, store.ErrNotFound)
+	}
+	return fmt.Errorf("%s: %w", what, err)
+}
+
+// conflictOnUnique maps a unique violation (SQLSTATE 23505) to store.ErrConflict: a check
+// for an existing row and the insert after it are two statements, and under READ COMMITTED
+// another transaction can insert the same key between them; the UNIQUE index then decides,
+// and the loser gets the error the check would have given.
+func conflictOnUnique(err error, what string) error {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && pgErr.Code == "23505" {
+		return fmt.Errorf("%s: %w", what, store.ErrConflict)
 	}
 	return fmt.Errorf("%s: %w", what, err)
 }

@@ -151,10 +151,9 @@ func unreserve(ctx context.Context, tx *dbtx, accountID, amount int64) error {
 	return nil
 }
 
-// chargeAttempts bounds the capped charge's retries. Inside SQLite's IMMEDIATE transaction the
-// free balance cannot move between the read and the update, so the second attempt always
-// lands; the bound only matters on an engine where another transaction can change the row
-// between the two statements.
+// chargeAttempts bounds the capped charge's retries. The callers hold the account's row
+// lock, so the free balance cannot move between the read and the update and the second
+// attempt always lands; the bound is a guard should a caller ever not hold it.
 const chargeAttempts = 3
 
 // charge takes amount from the account's free balance (balance less reservations) and returns

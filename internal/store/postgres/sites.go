@@ -32,7 +32,7 @@ func (s *Store) CreateSite(ctx context.Context, site *store.Site) error {
 		}
 		if err := tx.QueryRowContext(ctx, `INSERT INTO sites (account_id, url, host, name, created_at)
 			VALUES (?, ?, ?, ?, ?) RETURNING id`, site.AccountID, site.URL, site.Host, site.Name, ts(now)).Scan(&site.ID); err != nil {
-			return fmt.Errorf("create site: %w", err)
+			return conflictOnUnique(err, fmt.Sprintf("create site %q", site.URL))
 		}
 		site.CreatedAt = now
 		return nil

@@ -30,8 +30,8 @@ func tsOrNever(t time.Time) string {
 	return ts(t)
 }
 
-// CreateUser inserts u. The e-mail check and the insert are one IMMEDIATE transaction, so two
-// concurrent creates of one address cannot both pass the check; the UNIQUE index backs it up.
+// CreateUser inserts u. Two concurrent creates of one address can both pass the e-mail
+// check; the UNIQUE index then refuses the second, reported as the check's ErrConflict.
 func (s *Store) CreateUser(ctx context.Context, u *store.User) error {
 	now := s.now().UTC()
 	return s.inTx(ctx, func(tx *dbtx) error {
@@ -48,7 +48,7 @@ func (s *Store) CreateUser(ctx context.Context, u *store.User) error {
 		if err := tx.QueryRowContext(ctx, `INSERT INTO users (account_id, email, role, password_hash, lang,
 			created_at, password_changed_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
 			u.AccountID, u.Email, u.Role, u.PasswordHash, u.Lang, ts(now), tsOrNever(u.PasswordChangedAt)).Scan(&u.ID); err != nil {
-			return fmt.Errorf("insert user: %w", err)
+			return conflictOnUnique(err, "create user: the e-mail is taken")
 		}
 		u.CreatedAt, u.LastSignInAt = parseTS(ts(now)), time.Time{} // as stored
 		if !u.PasswordChangedAt.IsZero() {
