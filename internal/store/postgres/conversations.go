@@ -160,17 +160,27 @@ func (s *Store) SaveTurn(ctx context.Context, t *store.Turn) error {
 	// the capped charge and the budget's notice read what no other transaction of the
 	// account can change before this one commits. Charges are settled in a copy kept only
 	// once committed, so a failed turn can be retried as it was.
-	settled := slices.Clone(charges)
+	var settled []store.Charge
 	var capped int64
 	var notice bool
-	err := s.inTx(ctx, func(tx *dbtx) error {
-		if err := lockAccount(ctx, tx, t.AccountID); err != nil {
+	var err error
+	for attempt := 1; ; attempt++ {
+		err = s.inTx(ctx, func(tx *dbtx) error {
+			settled = slices.Clone(charges)
+			if err := lockAccount(ctx, tx, t.AccountID); err != nil {
+				return err
+			}
+			var err error
+			capped, notice, err = writeTurn(ctx, tx, t, settled, s.now().UTC())
 			return err
+		})
+		// A turn's row locks (a cached entry's hits, an article's views) can meet an import's
+		// in the other order; PostgreSQL then aborts one of them, and the turn, rolled back
+		// whole, is written again.
+		if !isDeadlock(err) || attempt == turnAttempts {
+			break
 		}
-		var err error
-		capped, notice, err = writeTurn(ctx, tx, t, settled, s.now().UTC())
-		return err
-	})
+	}
 	if err != nil {
 		return err
 	}

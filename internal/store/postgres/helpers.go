@@ -70,6 +70,15 @@ func conflictOnUnique(err error, what string) error {
 	return fmt.Errorf("%s: %w", what, err)
 }
 
+// isDeadlock reports whether PostgreSQL aborted the transaction to break a deadlock.
+func isDeadlock(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.Code == "40P01"
+}
+
+// turnAttempts bounds how often SaveTurn writes a turn that deadlock detection aborted.
+const turnAttempts = 3
+
 // oneRow turns the result of an UPDATE or DELETE of one row into ErrNotFound when it touched
 // none; err is the statement's own error.
 func oneRow(res sql.Result, err error, what string) error {
