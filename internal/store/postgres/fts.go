@@ -41,14 +41,15 @@ func tsQuery(terms []store.SearchTerm) string {
 // never stale; every change adds one to the row's version, which names the state of the
 // account's chunks for the term counts TermStats remembers. The upsert is one statement,
 // safe against a concurrent writer of the same row.
-func addKBStats(ctx context.Context, tx *dbtx, accountID int64, docType string, chunks, terms int) error {
-	if chunks == 0 && terms == 0 {
+func addKBStats(ctx context.Context, tx *dbtx, accountID int64, docType string, chunks, terms, scope int) error {
+	if chunks == 0 && terms == 0 && scope == 0 {
 		return nil
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO kb_stats (account_id, type, chunks, terms, version) VALUES (?, ?, ?, ?, 1)
-		ON CONFLICT (account_id, type) DO UPDATE SET chunks = kb_stats.chunks + excluded.chunks,
-			terms = kb_stats.terms + excluded.terms, version = kb_stats.version + 1`,
-		accountID, docType, chunks, terms); err != nil {
+	if _, err := tx.ExecContext(ctx, `INSERT INTO kb_stats (account_id, type, chunks, terms, scope_tokens, version)
+		VALUES (?, ?, ?, ?, ?, 1) ON CONFLICT (account_id, type) DO UPDATE SET chunks = kb_stats.chunks + excluded.chunks,
+			terms = kb_stats.terms + excluded.terms, scope_tokens = kb_stats.scope_tokens + excluded.scope_tokens,
+			version = kb_stats.version + 1`,
+		accountID, docType, chunks, terms, scope); err != nil {
 		return fmt.Errorf("kb stats: %w", err)
 	}
 	return nil

@@ -217,10 +217,10 @@ func upsertDocument(ctx context.Context, tx *dbtx, accountID int64, d *store.Doc
 func deleteChunks(ctx context.Context, tx *dbtx, docID int64) error {
 	var acct sql.NullInt64
 	var typ sql.NullString
-	var n, terms int
-	if err := tx.QueryRowContext(ctx, `SELECT MAX(c.account_id), MAX(d.type), COUNT(*), COALESCE(SUM(c.term_count), 0)
-		FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.document_id = ?`, docID).Scan(&acct, &typ, &n,
-		&terms); err != nil {
+	var n, terms, scope int
+	if err := tx.QueryRowContext(ctx, `SELECT MAX(c.account_id), MAX(d.type), COUNT(*), COALESCE(SUM(c.term_count), 0),
+		COALESCE(SUM(c.scope_tokens), 0) FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.document_id = ?`,
+		docID).Scan(&acct, &typ, &n, &terms, &scope); err != nil {
 		return fmt.Errorf("delete chunks: %w", err)
 	}
 	if n == 0 {
@@ -229,24 +229,27 @@ func deleteChunks(ctx context.Context, tx *dbtx, docID int64) error {
 	if _, err := tx.ExecContext(ctx, `DELETE FROM chunks WHERE document_id = ?`, docID); err != nil {
 		return fmt.Errorf("delete chunks: %w", err)
 	}
-	return addKBStats(ctx, tx, acct.Int64, typ.String, -n, -terms)
+	return addKBStats(ctx, tx, acct.Int64, typ.String, -n, -terms, -scope)
 }
 
 func insertChunks(ctx context.Context, tx *dbtx, accountID int64, d *store.Document) error {
-	total := 0
+	total, scope := 0, 1 // scope: the chunk's type, and its site when it has one (see rank.go)
+	if d.SiteID != 0 {
+		scope++
+	}
 	for i := range d.Chunks {
 		c := &d.Chunks[i]
 		c.Ord = i
 		n := len(strings.Fields(c.Terms))
 		total += n
 		err := tx.QueryRowContext(ctx, `INSERT INTO chunks (account_id, document_id, ord, heading, text, terms, term_count,
-			tokens) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, accountID, d.ID, c.Ord, c.Heading, c.Text, c.Terms, n,
-			c.Tokens).Scan(&c.ID)
+			tokens, scope_tokens) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, accountID, d.ID, c.Ord, c.Heading, c.Text,
+			c.Terms, n, c.Tokens, scope).Scan(&c.ID)
 		if err != nil {
 			return fmt.Errorf("insert chunk: %w", err)
 		}
 	}
-	return addKBStats(ctx, tx, accountID, d.Type, len(d.Chunks), total)
+	return addKBStats(ctx, tx, accountID, d.Type, len(d.Chunks), total, len(d.Chunks)*scope)
 }
 
 func upsertTyped(ctx context.Context, tx *dbtx, accountID int64, d *store.Document) error {
@@ -308,7 +311,7 @@ func (s *Store) SearchChunks(ctx context.Context, accountID int64, q store.Searc
 		keep += `)`
 	}
 	args = append(args, accountID, expr)
-	ranked, err := s.rankMatches(ctx, accountID, q.Terms, `SELECT c.id, c.terms, `+keep+` FROM chunks c
+	ranked, err := s.rankMatches(ctx, accountID, q.Terms, `SELECT c.id, c.terms, c.scope_tokens, `+keep+` FROM chunks c
 		WHERE c.account_id = ? AND c.terms_tsv @@ ?::tsquery`, args, q.Limit)
 	if err != nil || len(ranked) == 0 {
 		return []store.ChunkHit{}, err

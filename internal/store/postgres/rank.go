@@ -23,18 +23,19 @@ type rankedChunk struct {
 	score float64
 }
 
-// rankMatches runs query, which yields (chunk id, terms, kept) for every chunk of the account
+// rankMatches runs query, which yields (chunk id, terms, scope tokens, kept) for every chunk of the account
 // matching any of terms, and returns the best limit kept chunks by BM25 (higher first, then
 // by id). Every matching chunk counts towards a term's document frequency, kept or not, so
 // narrowing a search to a type or a site does not change how rare a term is; the chunk count
-// and mean length are the account's running totals (kb_stats). This is the formula FTS5's
+// and mean length are the account's running totals (kb_stats). A chunk's length counts its
+// terms and its scope tokens, as FTS5's counts every column of the row. This is the formula FTS5's
 // bm25() computes, so a search picks the candidates the SQLite store picks, up to FTS5 taking
 // its totals over the whole table where this takes the account's.
 func (s *Store) rankMatches(ctx context.Context, accountID int64, terms []store.SearchTerm, query string, args []any,
 	limit int) ([]rankedChunk, error) {
 	var chunks, total int64
-	if err := s.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(chunks), 0), COALESCE(SUM(terms), 0) FROM kb_stats
-		WHERE account_id = ?`, accountID).Scan(&chunks, &total); err != nil {
+	if err := s.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(chunks), 0), COALESCE(SUM(terms + scope_tokens), 0)
+		FROM kb_stats WHERE account_id = ?`, accountID).Scan(&chunks, &total); err != nil {
 		return nil, fmt.Errorf("search chunks: totals: %w", err)
 	}
 	rows, err := s.db.QueryContext(ctx, query, args...)
@@ -53,11 +54,12 @@ func (s *Store) rankMatches(ctx context.Context, accountID int64, terms []store.
 	for rows.Next() {
 		var m match
 		var text string
-		if err := rows.Scan(&m.id, &text, &m.kept); err != nil {
+		var scope int
+		if err := rows.Scan(&m.id, &text, &scope, &m.kept); err != nil {
 			return nil, fmt.Errorf("search chunks: %w", err)
 		}
 		fields := strings.Fields(text)
-		m.size, m.tf = len(fields), termFrequencies(terms, fields)
+		m.size, m.tf = len(fields)+scope, termFrequencies(terms, fields)
 		for i, n := range m.tf {
 			if n > 0 {
 				df[i]++

@@ -164,7 +164,11 @@ CREATE TABLE chunks (
     -- The analyzer's terms as lexemes, exactly as stored: array_to_tsvector skips the text
     -- search parser, which would split "a17_boot" and re-tokenise numbers, so PostgreSQL
     -- matches the very terms FTS5 indexes in the SQLite store.
-    terms_tsv   TSVECTOR GENERATED ALWAYS AS (array_to_tsvector(array_remove(string_to_array(terms, ' '), ''))) STORED);
+    terms_tsv   TSVECTOR GENERATED ALWAYS AS (array_to_tsvector(array_remove(string_to_array(terms, ' '), ''))) STORED,
+    -- How many tokens SQLite's FTS5 row of this chunk has beside its terms (its scope column:
+    -- the type, and the site when there is one). FTS5's bm25 counts them in a row's length,
+    -- so the BM25 in Go does too, to rank as the SQLite store does.
+    scope_tokens BIGINT NOT NULL DEFAULT 1);
 
 CREATE TABLE products (
     document_id BIGINT PRIMARY KEY REFERENCES documents (id) ON DELETE CASCADE,
@@ -337,12 +341,14 @@ CREATE TABLE ledger_archive (
 );
 
 CREATE TABLE kb_stats (
-			account_id BIGINT NOT NULL REFERENCES accounts (id),
-			type       TEXT    NOT NULL,
-			chunks     BIGINT NOT NULL DEFAULT 0,
-			terms      BIGINT NOT NULL DEFAULT 0, version BIGINT NOT NULL DEFAULT 0,
-			PRIMARY KEY (account_id, type)
-		);
+    account_id   BIGINT NOT NULL REFERENCES accounts (id),
+    type         TEXT   NOT NULL,
+    chunks       BIGINT NOT NULL DEFAULT 0,
+    terms        BIGINT NOT NULL DEFAULT 0,
+    version      BIGINT NOT NULL DEFAULT 0,
+    scope_tokens BIGINT NOT NULL DEFAULT 0, -- the sum of the chunks' scope_tokens
+    PRIMARY KEY (account_id, type)
+);
 
 CREATE INDEX api_keys_prefix ON api_keys (prefix, status);
 CREATE INDEX api_keys_account ON api_keys (account_id, status);
