@@ -296,12 +296,6 @@ func writeTurn(ctx context.Context, tx *dbtx, t *store.Turn, charges []store.Cha
 	return capped, noticeQueued, err
 }
 
-// mayRefuse reports whether writing t can fail by a rule: it moves money (movesMoney) or
-// re-counts the daily quota. Any other turn fails only on an error.
-func mayRefuse(t *store.Turn, charges []store.Charge) bool {
-	return movesMoney(t, charges) || (t.Charge.EventType == store.EventAnswer && t.QuotaLimit > 0)
-}
-
 // movesMoney reports whether a turn settles a reservation, charges, or counts against a
 // token's budget.
 func movesMoney(t *store.Turn, charges []store.Charge) bool {

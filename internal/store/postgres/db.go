@@ -184,8 +184,3 @@ func cancelled(ctx context.Context, err error) error {
 	}
 	return err
 }
-
-// errNotYet is what a method not yet written for PostgreSQL returns.
-func errNotYet(method string) error {
-	return fmt.Errorf("postgres store: %s is not implemented yet", method)
-}

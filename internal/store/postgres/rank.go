@@ -1,6 +1,7 @@
 package postgres
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -101,7 +102,7 @@ func (s *Store) rankMatches(ctx context.Context, accountID int64, terms []store.
 		case a.score < b.score:
 			return 1
 		}
-		return cmpInt(a.id, b.id)
+		return cmp.Compare(a.id, b.id)
 	})
 	if len(out) > limit {
 		out = out[:limit]
@@ -136,16 +137,6 @@ func sortHits(hits []store.ChunkHit) {
 		case a.Rank < b.Rank:
 			return 1
 		}
-		return cmpInt(a.ChunkID, b.ChunkID)
+		return cmp.Compare(a.ChunkID, b.ChunkID)
 	})
-}
-
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
