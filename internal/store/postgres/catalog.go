@@ -48,8 +48,11 @@ func catalogWhere(accountID int64, q store.CatalogQuery) catalogFilter {
 		f.add("d.lang = ?", q.Lang)
 	}
 	for _, t := range q.Terms {
-		expr := tsQuery([]store.SearchTerm{t})
+		expr := tsQuery(accountID, []store.SearchTerm{t})
 		if expr == "" {
+			if t.Text != "" {
+				f.add("FALSE") // over the lexeme limit: no entry holds it
+			}
 			continue
 		}
 		f.add(`d.id IN (SELECT c.document_id FROM chunks c WHERE c.account_id = ? AND c.terms_tsv @@ ?::tsquery)`,

@@ -243,8 +243,8 @@ func insertChunks(ctx context.Context, tx *dbtx, accountID int64, d *store.Docum
 		n := len(strings.Fields(c.Terms))
 		total += n
 		err := tx.QueryRowContext(ctx, `INSERT INTO chunks (account_id, document_id, ord, heading, text, terms, term_count,
-			tokens, scope_tokens) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, accountID, d.ID, c.Ord, c.Heading, c.Text,
-			c.Terms, n, c.Tokens, scope).Scan(&c.ID)
+			tokens, scope_tokens, terms_tsv) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, array_to_tsvector(?::text[])) RETURNING id`,
+			accountID, d.ID, c.Ord, c.Heading, c.Text, c.Terms, n, c.Tokens, scope, lexemes(accountID, c.Terms)).Scan(&c.ID)
 		if err != nil {
 			return fmt.Errorf("insert chunk: %w", err)
 		}
@@ -278,7 +278,7 @@ func upsertTyped(ctx context.Context, tx *dbtx, accountID int64, d *store.Docume
 // the matching chunks of the account; only their ids and terms are read to rank them, and
 // the full rows of the best Limit are read after.
 func (s *Store) SearchChunks(ctx context.Context, accountID int64, q store.SearchQuery) ([]store.ChunkHit, error) {
-	expr := tsQuery(q.Terms)
+	expr := tsQuery(accountID, q.Terms)
 	if expr == "" {
 		return []store.ChunkHit{}, nil
 	}
@@ -453,7 +453,7 @@ func (s *Store) TermStats(ctx context.Context, accountID int64, terms []store.Se
 		st.AvgLength = float64(total) / float64(st.Chunks)
 	}
 	for _, t := range terms {
-		expr := tsQuery([]store.SearchTerm{t})
+		expr := tsQuery(accountID, []store.SearchTerm{t})
 		if expr == "" {
 			continue
 		}

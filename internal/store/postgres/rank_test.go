@@ -107,3 +107,33 @@ func TestSearchRanksLikeSQLite(t *testing.T) {
 		}
 	}
 }
+
+// A term longer than PostgreSQL's lexeme limit (a run of letters thousands long on a crawled
+// page) is left out of the index instead of failing the import, and query terms holding
+// tsquery syntax are only text.
+func TestOddTerms(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := openFresh(t, testURL(t), time.Now)
+	defer s.Close()
+	a, _ := storetest.NewAccount(t, s, "Odd", 0)
+	terms := strings.Repeat("x", 3000) + " boot it's back\\slash a|b"
+	doc := store.Document{Type: store.DocPage, URL: "https://odd.test", Title: "Odd", Body: "odd", Lang: "en", Hash: "1",
+		Chunks: []store.Chunk{{Text: "odd", Terms: terms}}}
+	if _, err := s.ImportDocuments(ctx, a.ID, []store.Document{doc}); err != nil {
+		t.Fatalf("import with an overlong term: %v", err)
+	}
+	for _, q := range []store.SearchTerm{{Text: "boot"}, {Text: "it's"}, {Text: `back\slash`}, {Text: "a|b"},
+		{Text: "it", Prefix: true}} {
+		hits, err := s.SearchChunks(ctx, a.ID, store.SearchQuery{Terms: []store.SearchTerm{q}})
+		if err != nil || len(hits) != 1 {
+			t.Errorf("%+v: %v %d hits, want 1", q, err, len(hits))
+		}
+	}
+	for _, q := range []string{"&", "!", ":*", "'", `\`, "(", strings.Repeat("y", 3000)} {
+		hits, err := s.SearchChunks(ctx, a.ID, store.SearchQuery{Terms: []store.SearchTerm{{Text: q}}})
+		if err != nil || len(hits) != 0 {
+			t.Errorf("%.20q: %v %d hits, want none", q, err, len(hits))
+		}
+	}
+}

@@ -161,10 +161,11 @@ CREATE TABLE chunks (
     terms       TEXT    NOT NULL,
     term_count  BIGINT NOT NULL
 , tokens BIGINT NOT NULL DEFAULT 0,
-    -- The analyzer's terms as lexemes, exactly as stored: array_to_tsvector skips the text
-    -- search parser, which would split "a17_boot" and re-tokenise numbers, so PostgreSQL
-    -- matches the very terms FTS5 indexes in the SQLite store.
-    terms_tsv   TSVECTOR GENERATED ALWAYS AS (array_to_tsvector(array_remove(string_to_array(terms, ' '), ''))) STORED,
+    -- The analyzer's terms as lexemes of the chunk's account ("a17_boot"), written by Go
+    -- (fts.go) through array_to_tsvector, which skips the text search parser: PostgreSQL
+    -- matches the very terms FTS5 indexes in the SQLite store, and the GIN index's entry of
+    -- a term lists one account's chunks only.
+    terms_tsv   TSVECTOR NOT NULL,
     -- How many tokens SQLite's FTS5 row of this chunk has beside its terms (its scope column:
     -- the type, and the site when there is one). FTS5's bm25 counts them in a row's length,
     -- so the BM25 in Go does too, to rank as the SQLite store does.
