@@ -8,7 +8,6 @@ import (
 	"svc/internal/account"
 	"svc/internal/billing"
 	"svc/internal/store"
-	"svc/internal/store/sqlite"
 )
 
 // accountJSON is how commands print an account: money in USD, 0 daily answers as null
@@ -318,7 +317,7 @@ func cmdToneSet(ctx context.Context, args []string, env Env) error {
 // accountCommand sets up a command whose only flag is --account and that acts on that
 // existing account (see openForAccount): it returns the command, the open store, which the
 // caller closes, and the account's id.
-func accountCommand(ctx context.Context, name string, args []string, env Env) (*command, *sqlite.Store, int64, error) {
+func accountCommand(ctx context.Context, name string, args []string, env Env) (*command, store.Store, int64, error) {
 	c, err := newCommand(name, env)
 	if err != nil {
 		return nil, nil, 0, err
@@ -334,7 +333,7 @@ func accountCommand(ctx context.Context, name string, args []string, env Env) (*
 // openForAccount finishes the setup of a command that acts on one existing account: it parses
 // args (no positional arguments), requires --account, opens the store and checks that the
 // account exists, so every such command answers a missing account the same way.
-func (c *command) openForAccount(ctx context.Context, args []string, id *int64) (*sqlite.Store, error) {
+func (c *command) openForAccount(ctx context.Context, args []string, id *int64) (store.Store, error) {
 	if err := c.parseForAccount(args, id); err != nil {
 		return nil, err
 	}
@@ -351,7 +350,7 @@ func (c *command) parseForAccount(args []string, id *int64) error {
 
 // openAccount opens the store once the flags are parsed and checks that the account exists
 // (exit 2 when not).
-func (c *command) openAccount(ctx context.Context, id int64) (*sqlite.Store, error) {
+func (c *command) openAccount(ctx context.Context, id int64) (store.Store, error) {
 	st, err := c.openStore(ctx)
 	if err != nil {
 		return nil, err

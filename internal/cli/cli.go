@@ -16,6 +16,8 @@ import (
 	"svc/internal/config"
 	"svc/internal/errs"
 	"svc/internal/redact"
+	"svc/internal/store"
+	"svc/internal/store/postgres"
 	"svc/internal/store/sqlite"
 )
 
@@ -241,7 +243,16 @@ func (c *command) logger() *slog.Logger {
 	return slog.New(redact.NewHandler(slog.NewTextHandler(c.env.Stderr, opts)))
 }
 
-func (c *command) openStore(ctx context.Context) (*sqlite.Store, error) {
+// openStore opens the PostgreSQL store when a database URL is set (several processes, on
+// several machines, share it), else the embedded SQLite store in the data directory.
+func (c *command) openStore(ctx context.Context) (store.Store, error) {
+	if c.cfg.DatabaseURL != "" {
+		st, err := postgres.Open(ctx, c.cfg.DatabaseURL, postgres.Options{})
+		if err != nil {
+			return nil, fmt.Errorf("open PostgreSQL store: %w", err)
+		}
+		return st, nil
+	}
 	st, err := sqlite.Open(ctx, c.cfg.DataDir, sqlite.Options{})
 	if err != nil {
 		return nil, fmt.Errorf("open store in %s: %w", c.cfg.DataDir, err)

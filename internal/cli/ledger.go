@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"svc/internal/ledger"
-	"svc/internal/store/sqlite"
+	"svc/internal/store"
 )
 
 // cmdLedgerCheck runs `svc ledger check [--account ID]`: the store reads each account's
@@ -26,7 +26,7 @@ func cmdLedgerCheck(ctx context.Context, args []string, env Env) error {
 		return usagef("ledger check: --account must be a positive account id")
 	}
 	// One account must exist (exit 2 when not); without one, every account is checked.
-	var s *sqlite.Store
+	var s store.Store
 	if *id != 0 {
 		s, err = c.openAccount(ctx, *id)
 	} else {

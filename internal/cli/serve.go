@@ -50,22 +50,29 @@ func cmdServe(ctx context.Context, args []string, env Env, seed bool) error {
 	log := c.logger()
 	buildinfo.LogStart(log)
 	started := time.Now().UTC()
-	unlock, err := sqlite.LockServe(c.cfg.DataDir)
-	if errors.Is(err, sqlite.ErrServing) {
-		return usagef("%v: stop it first, or give this one its own --data", err)
+	// On SQLite this process is the data directory's only server (the lock), so a hold made
+	// before it started belongs to a server that died holding it: it is given back before
+	// serving. On PostgreSQL other servers share the database and their holds are live, so
+	// only the lapsed ones are released (createdBefore zero releases none by age).
+	heldBefore := started
+	if c.cfg.DatabaseURL == "" {
+		unlock, err := sqlite.LockServe(c.cfg.DataDir)
+		if errors.Is(err, sqlite.ErrServing) {
+			return usagef("%v: stop it first, or give this one its own --data", err)
+		}
+		if err != nil {
+			return err
+		}
+		defer unlock()
+	} else {
+		heldBefore = time.Time{}
 	}
-	if err != nil {
-		return err
-	}
-	defer unlock()
 	st, err := c.openStore(ctx)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	// This process is the data directory's only server (the lock), so a hold made before it
-	// started belongs to a server that died holding it: give it back before serving.
-	releaseHolds(ctx, st, time.Now().UTC(), started, log)
+	releaseHolds(ctx, st, time.Now().UTC(), heldBefore, log)
 
 	accounts := account.New(st, nil)
 	ln, err := net.Listen("tcp", c.cfg.Addr)

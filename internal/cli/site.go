@@ -12,7 +12,6 @@ import (
 	"svc/internal/config"
 	"svc/internal/crawl"
 	"svc/internal/store"
-	"svc/internal/store/sqlite"
 )
 
 func cmdSiteAdd(ctx context.Context, args []string, env Env) error {
@@ -144,7 +143,7 @@ func cmdCrawl(ctx context.Context, args []string, env Env) error {
 
 // crawlSite finds the site a crawl goes into: the given one (which must contain the URL), or
 // the account's site on the URL's host, or a new site for the URL.
-func crawlSite(ctx context.Context, st *sqlite.Store, accountID, siteID int64, start string) (store.Site, error) {
+func crawlSite(ctx context.Context, st store.Store, accountID, siteID int64, start string) (store.Site, error) {
 	if siteID != 0 {
 		site, err := st.GetSite(ctx, accountID, siteID)
 		if errors.Is(err, store.ErrNotFound) {

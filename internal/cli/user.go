@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"svc/internal/store/sqlite"
+	"svc/internal/store"
 	"svc/internal/users"
 )
 
@@ -16,7 +16,7 @@ import (
 // from stdin, never from an argument, which other users of the machine could see.
 
 // userService is the users domain on the command's store; links point at the public URL.
-func (c *command) userService(st *sqlite.Store) *users.Service {
+func (c *command) userService(st store.Store) *users.Service {
 	return users.New(users.Deps{Store: st, PublicURL: c.cfg.PublicURL, Log: c.logger()})
 }
 

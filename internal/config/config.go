@@ -220,7 +220,11 @@ func (c *Config) ServeFlags(fs *flag.FlagSet) {
 // Validate checks the whole configuration and fills derived defaults.
 func (c *Config) Validate() error {
 	if c.DatabaseURL != "" {
-		return fmt.Errorf("SVC_DATABASE_URL: the PostgreSQL store is not available in this version; leave it empty to use the embedded store")
+		// Only the scheme is checked here; the server answers for the rest when the store opens.
+		u, err := url.Parse(c.DatabaseURL)
+		if err != nil || (u.Scheme != "postgres" && u.Scheme != "postgresql") {
+			return fmt.Errorf("SVC_DATABASE_URL: want a postgres:// URL, or leave it empty to use the embedded store")
+		}
 	}
 	if strings.TrimSpace(c.DataDir) == "" {
 		return fmt.Errorf("data directory must not be empty")

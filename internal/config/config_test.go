@@ -56,7 +56,7 @@ func TestInvalid(t *testing.T) {
 		{"SVC_PUBLIC_URL": "ftp://x"},
 		{"SVC_LOG_FORMAT": "xml"},
 		{"SVC_SMTP_URL": "http://x"},
-		{"SVC_DATABASE_URL": "postgres://x"},
+		{"SVC_DATABASE_URL": "mysql://x"},
 		{"SVC_CRAWL_INTERVAL": "soon"},
 		{"SVC_CRAWL_INTERVAL": "1m"},
 		{"SVC_CRAWL_MAX_PAGES": "0"},

@@ -78,6 +78,7 @@ func Run(t *testing.T, open Opener) {
 		{"ConcurrentTurnsOneCancelled", testConcurrentTurnsCancelled},
 		{"ImportSeqAllOrNothing", testImportSeq},
 		{"QuotaInsideTransaction", testQuota},
+		{"QuotaUnderConcurrentTurns", testConcurrentQuota},
 		{"AnswerCache", testAnswerCache},
 		{"Feedback", testFeedback},
 		{"KBImportAndSearch", testKBImportAndSearch},
@@ -510,6 +511,41 @@ func testQuota(t *testing.T, s store.Store) {
 	n, err := s.CountEvents(ctx(), a.ID, store.EventAnswer, since)
 	if err != nil || n != 2 {
 		t.Fatalf("count: %d %v", n, err)
+	}
+}
+
+// Parallel answers recount the quota each inside its own commit: of 20 at once with room
+// for 5, exactly 5 are saved and charged, however the store runs its writers.
+func testConcurrentQuota(t *testing.T, s store.Store) {
+	a, _ := NewAccount(t, s, "Quota race", 1_000_000)
+	c, _ := s.OpenConversation(ctx(), a.ID, "en")
+	since := time.Now().UTC().Add(-time.Hour)
+	const sends, limit = 20, 5
+	var wg sync.WaitGroup
+	var saved, refused atomic.Int32
+	for i := range sends {
+		wg.Go(func() {
+			tr := turn(a, c, fmt.Sprintf("q%d", i), "a", store.Charge{EventType: store.EventAnswer, AmountMicro: 10})
+			tr.QuotaLimit, tr.QuotaSince = limit, since
+			switch err := s.SaveTurn(ctx(), tr); {
+			case err == nil:
+				saved.Add(1)
+			case errors.Is(err, store.ErrQuotaReached):
+				refused.Add(1)
+			default:
+				t.Errorf("turn %d: %v", i, err)
+			}
+		})
+	}
+	wg.Wait()
+	if saved.Load() != limit || refused.Load() != sends-limit {
+		t.Fatalf("saved %d, refused %d; want %d and %d", saved.Load(), refused.Load(), limit, sends-limit)
+	}
+	if n, err := s.CountEvents(ctx(), a.ID, store.EventAnswer, since); err != nil || n != limit {
+		t.Fatalf("answers counted: %d %v", n, err)
+	}
+	if got, _ := s.GetAccount(ctx(), a.ID); got.BalanceMicro != 1_000_000-limit*10 {
+		t.Fatalf("balance %d, want %d", got.BalanceMicro, 1_000_000-limit*10)
 	}
 }
 

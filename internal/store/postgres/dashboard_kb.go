@@ -1,0 +1,167 @@
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"strings"
+	"time"
+
+	"svc/internal/store"
+)
+
+// excerptLen is how many characters of a document's text the browser shows; excerptRead is
+// how many are read for it, so a long page's text is not read whole for an excerpt.
+const (
+	excerptLen  = 200
+	excerptRead = 1000
+)
+
+// ListDocuments pages through the account's documents, newest first, with how many match.
+func (s *Store) ListDocuments(ctx context.Context, accountID int64, q store.DocQuery) ([]store.DocumentRow, int, error) {
+	if q.Limit <= 0 {
+		q.Limit = 50
+	}
+	q.Offset = max(q.Offset, 0)
+	where, args := documentsWhere(accountID, q)
+	tx, err := s.db.begin(ctx, snapshot())
+	if err != nil {
+		return nil, 0, fmt.Errorf("list documents: %w", err)
+	}
+	defer tx.Rollback()
+	var total int
+	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM documents d WHERE `+where, args...).Scan(&total); err != nil {
+		return nil, 0, fmt.Errorf("count documents: %w", err)
+	}
+	rows, err := tx.QueryContext(ctx, documentsPage(where), append(args, q.Limit, q.Offset)...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("list documents: %w", err)
+	}
+	defer rows.Close()
+	out := []store.DocumentRow{}
+	for rows.Next() {
+		var d store.DocumentRow
+		var body, updated string
+		var pName, pURL, pPrice, pCat, pImg, aSlug, aExcerpt, aCatSlug, aCatName sql.NullString
+		var aViews sql.NullInt64
+		if err := rows.Scan(&d.ID, &d.SiteID, &d.Type, &d.URL, &d.Title, &d.Lang, &body, &d.SourceURL, &updated,
+			&d.Chunks, &pName, &pURL, &pPrice, &pCat, &pImg, &aSlug, &aExcerpt, &aCatSlug, &aCatName, &aViews); err != nil {
+			return nil, 0, fmt.Errorf("list documents: %w", err)
+		}
+		d.Excerpt, d.UpdatedAt = clipWords(body, excerptLen), parseTS(updated)
+		if pName.Valid {
+			d.Product = &store.Product{Name: pName.String, URL: pURL.String, Price: pPrice.String,
+				Category: pCat.String, Image: pImg.String}
+		}
+		if aSlug.Valid {
+			d.Article = &store.ArticleMeta{Slug: aSlug.String, Excerpt: aExcerpt.String, CategorySlug: aCatSlug.String,
+				CategoryName: aCatName.String, ViewCount: int(aViews.Int64)}
+		}
+		out = append(out, d)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("list documents: %w", err)
+	}
+	return out, total, nil
+}
+
+// documentsWhere is the filter of ListDocuments.
+func documentsWhere(accountID int64, q store.DocQuery) (string, []any) {
+	where, args := `d.account_id = ?`, []any{accountID}
+	if q.Type != "" {
+		where += ` AND d.type = ?`
+		args = append(args, q.Type)
+	}
+	if q.SiteID > 0 {
+		where += ` AND d.site_id = ?`
+		args = append(args, q.SiteID)
+	}
+	if q.Lang != "" {
+		where += ` AND d.lang = ?`
+		args = append(args, q.Lang)
+	}
+	if text := strings.TrimSpace(q.Query); text != "" {
+		// LIKE ignores the case of ASCII letters only, which is what the contract promises;
+		// the user's % and _ are literal.
+		pat := "%" + likeEscaper.Replace(text) + "%"
+		where += ` AND (d.title ILIKE ? ESCAPE '\' OR d.url ILIKE ? ESCAPE '\' OR d.body ILIKE ? ESCAPE '\')`
+		args = append(args, pat, pat, pat)
+	}
+	return where, args
+}
+
+// documentsPage reads a page of the documents matching where, newest first.
+func documentsPage(where string) string {
+	return `SELECT d.id, COALESCE(d.site_id, 0), d.type, d.url, d.title, d.lang,
+		substr(d.body, 1, ` + fmt.Sprint(excerptRead) + `), d.source_url, d.updated_at,
+		(SELECT COUNT(*) FROM chunks c WHERE c.document_id = d.id),
+		p.name, p.url, p.price, p.category, p.image,
+		a.slug, a.excerpt, a.category_slug, a.category_name, a.view_count
+		FROM documents d LEFT JOIN products p ON p.document_id = d.id LEFT JOIN articles a ON a.document_id = d.id
+		WHERE ` + where + ` ORDER BY d.updated_at DESC, d.id DESC LIMIT ? OFFSET ?`
+}
+
+// likeEscaper makes user text literal inside a LIKE pattern with ESCAPE '\'.
+var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+
+// DeleteDocument removes one of the account's documents the way a crawl drops a vanished one,
+// and withdraws the cached answers drawn from it, in one transaction.
+func (s *Store) DeleteDocument(ctx context.Context, accountID, docID int64) error {
+	return s.inTx(ctx, func(tx *dbtx) error {
+		if err := lockKB(ctx, tx, accountID); err != nil {
+			return err
+		}
+		var ch docChanges
+		if err := deleteAccountDocument(ctx, tx, accountID, docID, &ch); err != nil {
+			return err
+		}
+		return kbWritten(ctx, tx, accountID, ch)
+	})
+}
+
+// ReplaceDocument deletes oldID and upserts doc in one transaction, so the KB never holds
+// both entries nor neither.
+func (s *Store) ReplaceDocument(ctx context.Context, accountID, oldID int64, doc *store.Document) error {
+	if doc == nil {
+		return fmt.Errorf("replace document %d: no document", oldID)
+	}
+	now := s.now().UTC()
+	return s.inTx(ctx, func(tx *dbtx) error {
+		if err := lockKB(ctx, tx, accountID); err != nil {
+			return err
+		}
+		var ch docChanges
+		if err := deleteAccountDocument(ctx, tx, accountID, oldID, &ch); err != nil {
+			return err
+		}
+		return upsertCurated(ctx, tx, accountID, doc, now, ch)
+	})
+}
+
+// deleteAccountDocument deletes docID if it is the account's (deleteDocument itself goes by
+// id alone) and records the deletion in ch.
+func deleteAccountDocument(ctx context.Context, tx *dbtx, accountID, docID int64, ch *docChanges) error {
+	var id int64
+	err := tx.QueryRowContext(ctx, `SELECT id FROM documents WHERE id = ? AND account_id = ?`, docID, accountID).Scan(&id)
+	if err != nil {
+		return notFound(err, fmt.Sprintf("document %d", docID))
+	}
+	if err := deleteDocument(ctx, tx, id); err != nil {
+		return err
+	}
+	ch.deleted(id)
+	return nil
+}
+
+// upsertCurated stores one document (a curated Q&A entry) as ImportDocuments would and fills
+// doc.ID, then withdraws the cached answers that it, or the earlier changes ch of the same
+// transaction, made stale.
+func upsertCurated(ctx context.Context, tx *dbtx, accountID int64, doc *store.Document, now time.Time,
+	ch docChanges) error {
+	c, err := upsertDocument(ctx, tx, accountID, doc, now, &store.ImportResult{})
+	if err != nil {
+		return err
+	}
+	ch.upserted(c, doc.ID)
+	return kbWritten(ctx, tx, accountID, ch)
+}

@@ -1,0 +1,579 @@
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"iter"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"svc/internal/store"
+)
+
+// naturalKey is the identity under which a document is upserted, so that importing the same
+// file twice (or re-crawling a page) updates rather than duplicates. Crawled documents are
+// keyed by the page they came from, so a crawl never overwrites an imported record and two
+// pages never fight over one document.
+func naturalKey(d *store.Document) string {
+	if d.SourceURL != "" {
+		switch d.Type {
+		case store.DocProduct:
+			return "crawl:" + d.SourceURL + "|" + strings.ToLower(strings.TrimSpace(d.Title))
+		case store.DocQA:
+			return "crawl:" + d.SourceURL + "|" + d.Lang + "|" + strings.ToLower(strings.TrimSpace(d.Title))
+		}
+		return "crawl:" + d.SourceURL
+	}
+	switch d.Type {
+	case store.DocQA:
+		return d.Lang + "|" + strings.ToLower(strings.TrimSpace(d.Title))
+	case store.DocArticle:
+		if d.Article != nil && d.Article.Slug != "" {
+			return d.Article.Slug
+		}
+	case store.DocProduct:
+		if d.URL == "" {
+			return "name:" + strings.ToLower(strings.TrimSpace(d.Title))
+		}
+	}
+	if d.URL != "" {
+		return d.URL
+	}
+	return "title:" + strings.ToLower(strings.TrimSpace(d.Title))
+}
+
+// ImportDocuments upserts docs in one transaction; unchanged documents (same hash) are left
+// alone. The cached answers drawn from a document it updated are withdrawn, because they may
+// rest on text that is no longer there; a new document withdraws nothing.
+func (s *Store) ImportDocuments(ctx context.Context, accountID int64, docs []store.Document) (store.ImportResult, error) {
+	return s.importDocs(ctx, accountID, func(yield func(*store.Document, error) bool) {
+		for i := range docs {
+			if !yield(&docs[i], nil) {
+				return
+			}
+		}
+	})
+}
+
+// ImportDocumentSeq is ImportDocuments for documents read one at a time, so that a large
+// import never holds them all: each is written and dropped. An error from docs rolls the
+// whole import back.
+func (s *Store) ImportDocumentSeq(ctx context.Context, accountID int64, docs iter.Seq2[store.Document, error]) (store.ImportResult, error) {
+	return s.importDocs(ctx, accountID, func(yield func(*store.Document, error) bool) {
+		for d, err := range docs {
+			if !yield(&d, err) {
+				return
+			}
+		}
+	})
+}
+
+func (s *Store) importDocs(ctx context.Context, accountID int64, docs iter.Seq2[*store.Document, error]) (store.ImportResult, error) {
+	var res store.ImportResult
+	now := s.now().UTC()
+	err := s.inTx(ctx, func(tx *dbtx) error {
+		if err := lockKB(ctx, tx, accountID); err != nil {
+			return err
+		}
+		var ch docChanges
+		for d, err := range docs {
+			if err != nil {
+				return err
+			}
+			c, err := upsertDocument(ctx, tx, accountID, d, now, &res)
+			if err != nil {
+				return err
+			}
+			ch.upserted(c, d.ID)
+		}
+		return kbWritten(ctx, tx, accountID, ch)
+	})
+	if err != nil {
+		return store.ImportResult{}, err
+	}
+	return res, nil
+}
+
+// docChange is what upsertDocument did to a document.
+type docChange int
+
+const (
+	docUnchanged docChange = iota
+	docInserted
+	docUpdated
+)
+
+// docChanges collects what one transaction did to an account's documents, for withdrawCache.
+type docChanges struct {
+	written bool    // any document inserted, updated or deleted
+	stale   []int64 // documents updated or deleted: answers drawn from them are stale
+}
+
+func (c *docChanges) upserted(change docChange, docID int64) {
+	switch change {
+	case docInserted:
+		c.written = true
+	case docUpdated:
+		c.written = true
+		c.stale = append(c.stale, docID)
+	}
+}
+
+func (c *docChanges) deleted(docID int64) {
+	c.written = true
+	c.stale = append(c.stale, docID)
+}
+
+// withdrawBatch bounds the document ids bound in one DELETE.
+const withdrawBatch = 500
+
+// withdrawCache withdraws the account's cached answers drawn from a stale document of ch. An
+// entry that names no document (made before answer_cache_docs existed, or from no document)
+// may rest on anything, so it is withdrawn whenever any document was written.
+func withdrawCache(ctx context.Context, tx *dbtx, accountID int64, ch docChanges) error {
+	if !ch.written {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM answer_cache WHERE account_id = ?
+		AND NOT EXISTS (SELECT 1 FROM answer_cache_docs d WHERE d.entry_id = answer_cache.id)`, accountID); err != nil {
+		return fmt.Errorf("withdraw cache: %w", err)
+	}
+	for ids := range slices.Chunk(ch.stale, withdrawBatch) {
+		args := make([]any, 0, len(ids)+2)
+		args = append(args, accountID, accountID)
+		for _, id := range ids {
+			args = append(args, id)
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM answer_cache WHERE account_id = ? AND id IN (SELECT entry_id
+			FROM answer_cache_docs WHERE account_id = ? AND doc_id IN (`+placeholders(len(ids))+`))`, args...); err != nil {
+			return fmt.Errorf("withdraw cache: %w", err)
+		}
+	}
+	return nil
+}
+
+// upsertDocument inserts d or updates the document with its natural key, counting what it
+// did in res, and reports what it did.
+func upsertDocument(ctx context.Context, tx *dbtx, accountID int64, d *store.Document, now time.Time,
+	res *store.ImportResult) (docChange, error) {
+	d.AccountID = accountID
+	key := naturalKey(d)
+	var id int64
+	var hash string
+	change := docUpdated
+	err := tx.QueryRowContext(ctx, `SELECT id, hash FROM documents WHERE account_id = ? AND type = ? AND natural_key = ?`,
+		accountID, d.Type, key).Scan(&id, &hash)
+	switch {
+	case err == sql.ErrNoRows:
+		err = tx.QueryRowContext(ctx, `INSERT INTO documents (account_id, site_id, type, natural_key, url, title, body,
+			lang, hash, source_url, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
+			accountID, nullInt(d.SiteID), d.Type, key, d.URL, d.Title, d.Body, d.Lang, d.Hash, d.SourceURL,
+			ts(now), ts(now)).Scan(&d.ID)
+		if err != nil {
+			return docUnchanged, fmt.Errorf("insert document: %w", err)
+		}
+		d.CreatedAt = now
+		change = docInserted
+	case err != nil:
+		return docUnchanged, fmt.Errorf("find document: %w", err)
+	case hash == d.Hash && d.Hash != "":
+		d.ID = id
+		res.Unchanged++
+		return docUnchanged, nil
+	default:
+		d.ID = id
+		if _, err := tx.ExecContext(ctx, `UPDATE documents SET site_id = ?, url = ?, title = ?, body = ?, lang = ?,
+			hash = ?, source_url = ?, updated_at = ? WHERE id = ?`, nullInt(d.SiteID), d.URL, d.Title, d.Body, d.Lang,
+			d.Hash, d.SourceURL, ts(now), id); err != nil {
+			return docUnchanged, fmt.Errorf("update document: %w", err)
+		}
+		if err := deleteChunks(ctx, tx, id); err != nil {
+			return docUnchanged, err
+		}
+	}
+	d.UpdatedAt = now
+	if err := insertChunks(ctx, tx, accountID, d); err != nil {
+		return docUnchanged, err
+	}
+	if err := upsertTyped(ctx, tx, accountID, d); err != nil {
+		return docUnchanged, err
+	}
+	switch d.Type {
+	case store.DocPage:
+		res.Pages++
+	case store.DocQA:
+		res.QA++
+	case store.DocProduct:
+		res.Products++
+	case store.DocArticle:
+		res.Articles++
+	}
+	return change, nil
+}
+
+func deleteChunks(ctx context.Context, tx *dbtx, docID int64) error {
+	var acct sql.NullInt64
+	var typ sql.NullString
+	var n, terms, scope int
+	if err := tx.QueryRowContext(ctx, `SELECT MAX(c.account_id), MAX(d.type), COUNT(*), COALESCE(SUM(c.term_count), 0),
+		COALESCE(SUM(c.scope_tokens), 0) FROM chunks c JOIN documents d ON d.id = c.document_id WHERE c.document_id = ?`,
+		docID).Scan(&acct, &typ, &n, &terms, &scope); err != nil {
+		return fmt.Errorf("delete chunks: %w", err)
+	}
+	if n == 0 {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM chunks WHERE document_id = ?`, docID); err != nil {
+		return fmt.Errorf("delete chunks: %w", err)
+	}
+	return addKBStats(ctx, tx, acct.Int64, typ.String, -n, -terms, -scope)
+}
+
+func insertChunks(ctx context.Context, tx *dbtx, accountID int64, d *store.Document) error {
+	total, scope := 0, 1 // scope: the chunk's type, and its site when it has one (see rank.go)
+	if d.SiteID != 0 {
+		scope++
+	}
+	for i := range d.Chunks {
+		c := &d.Chunks[i]
+		c.Ord = i
+		n := len(strings.Fields(c.Terms))
+		total += n
+		err := tx.QueryRowContext(ctx, `INSERT INTO chunks (account_id, document_id, ord, heading, text, terms, term_count,
+			tokens, scope_tokens, terms_tsv) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, array_to_tsvector(?::text[])) RETURNING id`,
+			accountID, d.ID, c.Ord, c.Heading, c.Text, c.Terms, n, c.Tokens, scope, lexemes(accountID, c.Terms)).Scan(&c.ID)
+		if err != nil {
+			return fmt.Errorf("insert chunk: %w", err)
+		}
+	}
+	return addKBStats(ctx, tx, accountID, d.Type, len(d.Chunks), total, len(d.Chunks)*scope)
+}
+
+func upsertTyped(ctx context.Context, tx *dbtx, accountID int64, d *store.Document) error {
+	if p := d.Product; d.Type == store.DocProduct && p != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO products (document_id, account_id, name, url, price, category, image)
+			VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (document_id) DO UPDATE SET name = excluded.name, url = excluded.url,
+			price = excluded.price, category = excluded.category, image = excluded.image`,
+			d.ID, accountID, p.Name, p.URL, p.Price, p.Category, p.Image); err != nil {
+			return fmt.Errorf("upsert product: %w", err)
+		}
+	}
+	if a := d.Article; d.Type == store.DocArticle && a != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO articles (document_id, account_id, slug, title, excerpt, category_slug,
+			category_name) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (document_id) DO UPDATE SET slug = excluded.slug,
+			title = excluded.title, excerpt = excluded.excerpt, category_slug = excluded.category_slug,
+			category_name = excluded.category_name`,
+			d.ID, accountID, a.Slug, d.Title, a.Excerpt, a.CategorySlug, a.CategoryName); err != nil {
+			return fmt.Errorf("upsert article: %w", err)
+		}
+	}
+	return nil
+}
+
+// SearchChunks returns candidate chunks of the account ranked by BM25 as FTS5 computes it
+// (k1 1.2, b 0.75; see rank.go), of one of its sites when q.SiteID is set. The GIN index finds
+// the matching chunks of the account; only their ids and terms are read to rank them, and
+// the full rows of the best Limit are read after.
+func (s *Store) SearchChunks(ctx context.Context, accountID int64, q store.SearchQuery) ([]store.ChunkHit, error) {
+	expr := tsQuery(accountID, q.Terms)
+	if expr == "" {
+		return []store.ChunkHit{}, nil
+	}
+	if q.Limit <= 0 {
+		q.Limit = 20
+	}
+	if len(q.Types) > 0 {
+		// Narrowed to types the account has no chunk of (the curated-answer check of a KB
+		// without Q&A entries, a product lookup in a KB without products): nothing to read.
+		if has, err := s.hasChunksOf(ctx, accountID, q.Types); err != nil || !has {
+			return []store.ChunkHit{}, err
+		}
+	}
+	// The narrowing by type and site is a column, not a condition: a term's document
+	// frequency counts the whole account's chunks, as FTS5's bm25 does.
+	keep, args := "TRUE", []any{}
+	if len(q.Types) > 0 || q.SiteID != 0 {
+		keep = `c.document_id IN (SELECT d.id FROM documents d WHERE d.account_id = ?`
+		args = append(args, accountID)
+		if len(q.Types) > 0 {
+			keep += ` AND d.type IN (` + placeholders(len(q.Types)) + `)`
+			for _, t := range q.Types {
+				args = append(args, t)
+			}
+		}
+		if q.SiteID != 0 {
+			keep += ` AND d.site_id = ?`
+			args = append(args, q.SiteID)
+		}
+		keep += `)`
+	}
+	args = append(args, accountID, expr)
+	ranked, err := s.rankMatches(ctx, accountID, q.Terms, `SELECT c.id, c.terms, c.scope_tokens, `+keep+` FROM chunks c
+		WHERE c.account_id = ? AND c.terms_tsv @@ ?::tsquery`, args, q.Limit)
+	if err != nil || len(ranked) == 0 {
+		return []store.ChunkHit{}, err
+	}
+	ids := make([]any, 0, len(ranked)+1)
+	ids = append(ids, accountID)
+	score := make(map[int64]float64, len(ranked))
+	for _, r := range ranked {
+		ids = append(ids, r.id)
+		score[r.id] = r.score
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT c.id, c.document_id, d.type, d.title, d.url, d.lang, c.heading, c.text,
+		c.terms, c.tokens, p.name, p.url, p.price, p.category, p.image
+		FROM chunks c JOIN documents d ON d.id = c.document_id LEFT JOIN products p ON p.document_id = d.id
+		WHERE c.account_id = ? AND c.id IN (`+placeholders(len(ranked))+`)`, ids...)
+	if err != nil {
+		return nil, fmt.Errorf("search chunks: %w", err)
+	}
+	defer rows.Close()
+	out := make([]store.ChunkHit, 0, len(ranked))
+	for rows.Next() {
+		var h store.ChunkHit
+		var pName, pURL, pPrice, pCat, pImg sql.NullString
+		if err := rows.Scan(&h.ChunkID, &h.DocID, &h.DocType, &h.Title, &h.URL, &h.Lang, &h.Heading, &h.Text,
+			&h.Terms, &h.Tokens, &pName, &pURL, &pPrice, &pCat, &pImg); err != nil {
+			return nil, fmt.Errorf("search chunks: %w", err)
+		}
+		h.Rank = score[h.ChunkID]
+		if pName.Valid {
+			h.Product = &store.Product{Name: pName.String, URL: pURL.String, Price: pPrice.String,
+				Category: pCat.String, Image: pImg.String}
+		}
+		out = append(out, h)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("search chunks: %w", err)
+	}
+	sortHits(out)
+	return out, nil
+}
+
+// Products reads product documents' first chunks and cards in one query, of one of the
+// account's sites when q.SiteID is set. An account without products (the running totals
+// say so) reads nothing more: every cached answer asks for its documents' cards.
+func (s *Store) Products(ctx context.Context, accountID int64, q store.ProductQuery) ([]store.ChunkHit, error) {
+	if q.Limit <= 0 {
+		q.Limit = 50
+	}
+	if has, err := s.hasChunksOf(ctx, accountID, []string{store.DocProduct}); err != nil || !has {
+		return []store.ChunkHit{}, err
+	}
+	where, args := ` AND d.lang = ?`, []any{q.Lang}
+	switch {
+	case len(q.DocIDs) > 0:
+		where, args = ` AND d.id IN (`+strings.TrimSuffix(strings.Repeat("?,", len(q.DocIDs)), ",")+`)`, nil
+		for _, id := range q.DocIDs {
+			args = append(args, id)
+		}
+	case q.Lang == "":
+		where, args = "", nil
+	}
+	if q.SiteID != 0 {
+		where += ` AND d.site_id = ?`
+		args = append(args, q.SiteID)
+	}
+	args = append([]any{accountID, store.DocProduct}, args...)
+	rows, err := s.db.QueryContext(ctx, `SELECT c.id, d.id, d.type, d.title, d.url, d.lang, c.heading, c.text, c.terms,
+		c.tokens, p.name, p.url, p.price, p.category, p.image
+		FROM documents d JOIN products p ON p.document_id = d.id JOIN chunks c ON c.document_id = d.id AND c.ord = 0
+		WHERE d.account_id = ? AND d.type = ?`+where+` ORDER BY d.id LIMIT `+strconv.Itoa(q.Limit), args...)
+	if err != nil {
+		return nil, fmt.Errorf("products: %w", err)
+	}
+	defer rows.Close()
+	out := []store.ChunkHit{}
+	for rows.Next() {
+		var h store.ChunkHit
+		p := &store.Product{}
+		if err := rows.Scan(&h.ChunkID, &h.DocID, &h.DocType, &h.Title, &h.URL, &h.Lang, &h.Heading, &h.Text, &h.Terms,
+			&h.Tokens, &p.Name, &p.URL, &p.Price, &p.Category, &p.Image); err != nil {
+			return nil, fmt.Errorf("products: %w", err)
+		}
+		h.Product = p
+		out = append(out, h)
+	}
+	return out, rows.Err()
+}
+
+// hasChunksOf reports whether the account has a chunk of any of the document types, from the
+// running totals (ChunkCounts).
+func (s *Store) hasChunksOf(ctx context.Context, accountID int64, types []string) (bool, error) {
+	counts, err := s.ChunkCounts(ctx, accountID)
+	if err != nil {
+		return false, err
+	}
+	for _, t := range types {
+		if counts[t] > 0 {
+			return true, nil
+		}
+	}
+	return false, nil
+}
+
+// ChunkCounts reads the account's running chunk totals by type (kb_stats).
+func (s *Store) ChunkCounts(ctx context.Context, accountID int64) (map[string]int, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT type, chunks FROM kb_stats WHERE account_id = ? AND chunks > 0`, accountID)
+	if err != nil {
+		return nil, fmt.Errorf("chunk counts: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]int{}
+	for rows.Next() {
+		var typ string
+		var n int
+		if err := rows.Scan(&typ, &n); err != nil {
+			return nil, fmt.Errorf("chunk counts: %w", err)
+		}
+		out[typ] = n
+	}
+	return out, rows.Err()
+}
+
+// TermStats counts, for the account only, its chunks, their mean length and each term's
+// document frequency, so that ranking of one tenant never depends on another's corpus. The
+// statistics stay the whole account's when its search is scoped to one site (the method
+// takes no query to scope); the candidates themselves are the site's only. The counts of
+// chunks and terms are running totals kept with the chunks (kb_stats); a term's frequency
+// counts that term's matching chunks of this account (GIN), and is remembered under the version
+// of the account's chunks it was counted at (see docFreqs).
+func (s *Store) TermStats(ctx context.Context, accountID int64, terms []store.SearchTerm) (store.TermStats, error) {
+	st := store.TermStats{DocFreq: make(map[string]int, len(terms))}
+	var total, version int64
+	err := s.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(chunks), 0), COALESCE(SUM(terms), 0), COALESCE(SUM(version), 0)
+		FROM kb_stats WHERE account_id = ?`, accountID).Scan(&st.Chunks, &total, &version)
+	if err != nil {
+		return st, fmt.Errorf("chunk stats: %w", err)
+	}
+	if st.Chunks > 0 {
+		st.AvgLength = float64(total) / float64(st.Chunks)
+	}
+	for _, t := range terms {
+		expr := tsQuery(accountID, []store.SearchTerm{t})
+		if expr == "" {
+			continue
+		}
+		if _, seen := st.DocFreq[t.Text]; seen {
+			continue
+		}
+		key := dfKey{account: accountID, version: version, term: t.Text, prefix: t.Prefix}
+		if n, ok := s.docFreqs.Get(key); ok {
+			st.DocFreq[t.Text] = n
+			continue
+		}
+		var n int
+		if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM chunks WHERE account_id = ? AND terms_tsv @@ ?::tsquery`,
+			accountID, expr).Scan(&n); err != nil {
+			return st, fmt.Errorf("term stats: %w", err)
+		}
+		st.DocFreq[t.Text] = n
+		s.docFreqs.Add(key, n)
+	}
+	return st, nil
+}
+
+// dfKey names a term's document frequency in an account's chunks at one version of them.
+//
+// The versions of an account's kb_stats rows only grow, and every change of its chunks
+// adds one to one of them in the same transaction, so their sum names one state of the
+// chunks: a count remembered under it is the count of that state, and the first question
+// after any change (by this process or another, such as `svc kb import`) reads a new sum and
+// counts again.
+type dfKey struct {
+	account, version int64
+	term             string
+	prefix           bool
+}
+
+// docFreqsKept bounds the remembered term counts (a few MB at most).
+const docFreqsKept = 32768
+
+// GetDocument reads one document of the account with its chunks.
+func (s *Store) GetDocument(ctx context.Context, accountID, docID int64) (store.Document, error) {
+	var d store.Document
+	var site sql.NullInt64
+	var created, updated string
+	var pName, pURL, pPrice, pCat, pImg sql.NullString
+	err := s.db.QueryRowContext(ctx, `SELECT d.id, d.account_id, d.site_id, d.type, d.url, d.title, d.body, d.lang, d.hash,
+		d.source_url, d.created_at, d.updated_at, p.name, p.url, p.price, p.category, p.image
+		FROM documents d LEFT JOIN products p ON p.document_id = d.id WHERE d.id = ? AND d.account_id = ?`,
+		docID, accountID).Scan(&d.ID, &d.AccountID, &site, &d.Type, &d.URL, &d.Title, &d.Body, &d.Lang, &d.Hash,
+		&d.SourceURL, &created, &updated, &pName, &pURL, &pPrice, &pCat, &pImg)
+	if err != nil {
+		return d, notFound(err, "get document")
+	}
+	d.SiteID, d.CreatedAt, d.UpdatedAt = site.Int64, parseTS(created), parseTS(updated)
+	if pName.Valid {
+		d.Product = &store.Product{Name: pName.String, URL: pURL.String, Price: pPrice.String,
+			Category: pCat.String, Image: pImg.String}
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT id, ord, heading, text, terms, tokens FROM chunks WHERE document_id = ?
+		ORDER BY ord`, d.ID)
+	if err != nil {
+		return d, fmt.Errorf("get chunks: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var c store.Chunk
+		if err := rows.Scan(&c.ID, &c.Ord, &c.Heading, &c.Text, &c.Terms, &c.Tokens); err != nil {
+			return d, fmt.Errorf("get chunks: %w", err)
+		}
+		d.Chunks = append(d.Chunks, c)
+	}
+	return d, rows.Err()
+}
+
+// QAQuestions returns curated questions in lang.
+func (s *Store) QAQuestions(ctx context.Context, accountID int64, lang string, limit int) ([]string, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT title FROM documents WHERE account_id = ? AND type = ? AND lang = ?
+		ORDER BY id LIMIT ?`, accountID, store.DocQA, lang, limit)
+	if err != nil {
+		return nil, fmt.Errorf("qa questions: %w", err)
+	}
+	return scanStrings(rows)
+}
+
+// Articles lists the account's articles, those in lang first, most viewed first.
+func (s *Store) Articles(ctx context.Context, accountID int64, lang string, limit int) ([]store.Article, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT a.id, a.document_id, a.slug, a.title, a.excerpt, a.category_slug,
+		a.category_name, a.view_count FROM articles a JOIN documents d ON d.id = a.document_id
+		WHERE a.account_id = ? ORDER BY CASE WHEN d.lang = ? THEN 0 ELSE 1 END, a.view_count DESC, a.id LIMIT ?`,
+		accountID, lang, limit)
+	if err != nil {
+		return nil, fmt.Errorf("articles: %w", err)
+	}
+	defer rows.Close()
+	out := []store.Article{}
+	for rows.Next() {
+		var a store.Article
+		if err := rows.Scan(&a.ID, &a.DocID, &a.Slug, &a.Title, &a.Excerpt, &a.CategorySlug, &a.CategoryName,
+			&a.ViewCount); err != nil {
+			return nil, fmt.Errorf("articles: %w", err)
+		}
+		out = append(out, a)
+	}
+	return out, rows.Err()
+}
+
+// CountDocuments counts the account's documents by type.
+func (s *Store) CountDocuments(ctx context.Context, accountID int64) (map[string]int, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT type, COUNT(*) FROM documents WHERE account_id = ? GROUP BY type`, accountID)
+	if err != nil {
+		return nil, fmt.Errorf("count documents: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]int{}
+	for rows.Next() {
+		var t string
+		var n int
+		if err := rows.Scan(&t, &n); err != nil {
+			return nil, fmt.Errorf("count documents: %w", err)
+		}
+		out[t] = n
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,142 @@
+package postgres
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"svc/internal/store"
+)
+
+// FTS5's bm25 constants: the SQLite store ranks its candidates with bm25(chunks_fts, 1.0, 0.0),
+// which is these over the terms column alone.
+const (
+	bm25K1 = 1.2
+	bm25B  = 0.75
+)
+
+// rankedChunk is a matching chunk and its BM25 score.
+type rankedChunk struct {
+	id    int64
+	score float64
+}
+
+// rankMatches runs query, which yields (chunk id, terms, scope tokens, kept) for every chunk of the account
+// matching any of terms, and returns the best limit kept chunks by BM25 (higher first, then
+// by id). Every matching chunk counts towards a term's document frequency, kept or not, so
+// narrowing a search to a type or a site does not change how rare a term is; the chunk count
+// and mean length are the account's running totals (kb_stats). A chunk's length counts its
+// terms and its scope tokens, as FTS5's counts every column of the row. This is the formula FTS5's
+// bm25() computes, so a search picks the candidates the SQLite store picks, up to FTS5 taking
+// its totals over the whole table where this takes the account's.
+func (s *Store) rankMatches(ctx context.Context, accountID int64, terms []store.SearchTerm, query string, args []any,
+	limit int) ([]rankedChunk, error) {
+	var chunks, total int64
+	if err := s.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(chunks), 0), COALESCE(SUM(terms + scope_tokens), 0)
+		FROM kb_stats WHERE account_id = ?`, accountID).Scan(&chunks, &total); err != nil {
+		return nil, fmt.Errorf("search chunks: totals: %w", err)
+	}
+	rows, err := s.db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("search chunks: %w", err)
+	}
+	defer rows.Close()
+	type match struct {
+		id   int64
+		tf   []int
+		size int
+		kept bool
+	}
+	var matches []match
+	df := make([]int, len(terms))
+	for rows.Next() {
+		var m match
+		var text string
+		var scope int
+		if err := rows.Scan(&m.id, &text, &scope, &m.kept); err != nil {
+			return nil, fmt.Errorf("search chunks: %w", err)
+		}
+		fields := strings.Fields(text)
+		m.size, m.tf = len(fields)+scope, termFrequencies(terms, fields)
+		for i, n := range m.tf {
+			if n > 0 {
+				df[i]++
+			}
+		}
+		if m.kept {
+			matches = append(matches, m)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("search chunks: %w", err)
+	}
+	n := float64(max(chunks, int64(len(matches))))
+	avg := 1.0
+	if chunks > 0 && total > 0 {
+		avg = float64(total) / float64(chunks)
+	}
+	idf := make([]float64, len(terms))
+	for i, d := range df {
+		// FTS5 floors a negative IDF (a term in over half the rows) at a millionth.
+		idf[i] = max(math.Log((n-float64(d)+0.5)/(float64(d)+0.5)), 1e-6)
+	}
+	out := make([]rankedChunk, len(matches))
+	for j, m := range matches {
+		var score float64
+		for i, f := range m.tf {
+			if f == 0 {
+				continue
+			}
+			tf := float64(f)
+			score += idf[i] * tf * (bm25K1 + 1) / (tf + bm25K1*(1-bm25B+bm25B*float64(m.size)/avg))
+		}
+		out[j] = rankedChunk{id: m.id, score: score}
+	}
+	slices.SortFunc(out, func(a, b rankedChunk) int {
+		switch {
+		case a.score > b.score:
+			return -1
+		case a.score < b.score:
+			return 1
+		}
+		return cmp.Compare(a.id, b.id)
+	})
+	if len(out) > limit {
+		out = out[:limit]
+	}
+	return out, nil
+}
+
+// termFrequencies counts, for each query term, the chunk's terms it matches: equal, or
+// starting with it for a prefix term (FTS5 counts every token a prefix phrase matches). An
+// empty query term, which tsQuery drops, matches nothing.
+func termFrequencies(terms []store.SearchTerm, fields []string) []int {
+	tf := make([]int, len(terms))
+	for i, t := range terms {
+		if t.Text == "" {
+			continue
+		}
+		for _, f := range fields {
+			if f == t.Text || (t.Prefix && strings.HasPrefix(f, t.Text)) {
+				tf[i]++
+			}
+		}
+	}
+	return tf
+}
+
+// sortHits orders hits as rankMatches ranked them.
+func sortHits(hits []store.ChunkHit) {
+	slices.SortFunc(hits, func(a, b store.ChunkHit) int {
+		switch {
+		case a.Rank > b.Rank:
+			return -1
+		case a.Rank < b.Rank:
+			return 1
+		}
+		return cmp.Compare(a.ChunkID, b.ChunkID)
+	})
+}
