@@ -11,15 +11,18 @@ import (
 	"svc/internal/metrics"
 	"svc/internal/ratelimit"
 	"svc/internal/redisconn"
+	"svc/internal/users"
+	"svc/internal/users/throttleredis"
 )
 
-// sharedLimits are the rate limiter and the surge detector every service of an app uses: in
-// Redis when SVC_REDIS_URL is set, so that every replica spends the same allowances, and in
-// this process's memory otherwise.
+// sharedLimits are the rate limiter, the surge detector and the dashboard's sign-in throttle
+// every service of an app uses: in Redis when SVC_REDIS_URL is set, so that every replica
+// spends the same allowances, and in this process's memory otherwise.
 type sharedLimits struct {
-	limiter ratelimit.Limiter // not yet wrapped by the metrics' refusal counter
-	surge   *embed.Surge
-	close   func() error // closes the Redis client; a no-op without one
+	limiter  ratelimit.Limiter // not yet wrapped by the metrics' refusal counter
+	surge    *embed.Surge
+	throttle users.Throttle
+	close    func() error // closes the Redis client; a no-op without one
 }
 
 // newSharedLimits builds the limits of cfg. With Redis, a call it does not answer within
@@ -28,8 +31,9 @@ type sharedLimits struct {
 func newSharedLimits(cfg config.Config, m *metrics.Metrics, log *slog.Logger) sharedLimits {
 	if cfg.Redis == nil {
 		return sharedLimits{limiter: ratelimit.NewMemory(), surge: embed.NewSurge(embed.SurgeOptions{}),
-			close: func() error { return nil }}
+			throttle: users.NewMemoryThrottle(), close: func() error { return nil }}
 	}
+	redisconn.RouteLibraryLog(log)
 	client := redisconn.NewClient(cfg.Redis)
 	server := redisconn.Describe(cfg.Redis) // host:port/db: the URL may hold a password
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
@@ -37,11 +41,13 @@ func newSharedLimits(cfg config.Config, m *metrics.Metrics, log *slog.Logger) sh
 	if err := client.Ping(ctx).Err(); err != nil {
 		log.Warn("redis does not answer: limits are per replica until it does", "redis", server, "err", err)
 	} else {
-		log.Info("rate limits and surge state shared in redis", "redis", server)
+		log.Info("rate limits, surge state and sign-in throttle shared in redis", "redis", server)
 	}
 	limiter := ratelimit.NewRedis(client, ratelimit.RedisOptions{
 		Health: redisconn.NewHealth("limiter", server, log, m, nil)})
 	surge := embed.NewSharedSurge(embed.SurgeOptions{}, surgeredis.New(client, surgeredis.Options{}),
 		redisconn.NewHealth("surge", server, log, m, nil))
-	return sharedLimits{limiter: limiter, surge: surge, close: client.Close}
+	throttle := throttleredis.New(client, throttleredis.Options{
+		Health: redisconn.NewHealth("signin", server, log, m, nil)})
+	return sharedLimits{limiter: limiter, surge: surge, throttle: throttle, close: client.Close}
 }

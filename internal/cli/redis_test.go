@@ -17,6 +17,8 @@ import (
 	"svc/internal/metrics/metricstest"
 	"svc/internal/ratelimit"
 	"svc/internal/redisconn/redistest"
+	"svc/internal/users"
+	"svc/internal/users/throttleredis"
 
 	"github.com/redis/go-redis/v9"
 )
@@ -66,6 +68,14 @@ func TestSharedLimitsInRedisAcrossReplicas(t *testing.T) {
 	}
 	if !a.surge.Active(token, at.Add(22*time.Second)) {
 		t.Fatal("replica a does not see the surge")
+	}
+	email := "signin-email:" + key + "@example.com"
+	t.Cleanup(func() { c.Del(context.Background(), a.throttle.(*throttleredis.Throttle).Key(email)) })
+	for i := range 5 {
+		[]users.Throttle{a.throttle, b.throttle}[i%2].Fail(email, now)
+	}
+	if blocked, _ := b.throttle.Blocked(email, now); !blocked {
+		t.Fatal("5 failed sign-ins across two replicas did not throttle the e-mail")
 	}
 }
 

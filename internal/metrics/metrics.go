@@ -42,8 +42,8 @@ type Metrics struct {
 	answers *answerMetrics
 	llm     *llmMetrics
 	limits  *limitMetrics
-	// fallback counts limiter and surge decisions made in this replica's memory because the
-	// shared Redis did not answer, by component.
+	// fallback counts limiter, surge and sign-in throttle decisions made in this replica's
+	// memory because the shared Redis did not answer, by component.
 	fallback *prometheus.CounterVec
 	crawl    *prometheus.CounterVec // result
 	outbox   *prometheus.CounterVec // kind, outcome
@@ -67,7 +67,7 @@ func New(o Options) *Metrics {
 		llm:     newLLMMetrics(),
 		limits:  newLimitMetrics(),
 		fallback: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: namespace, Name: "ratelimit_fallback_total",
-			Help: "Rate-limit and surge decisions made in this replica's memory because Redis (SVC_REDIS_URL) did not answer, by component: limiter, surge."},
+			Help: "Rate-limit and surge decisions made in this replica's memory because Redis (SVC_REDIS_URL) did not answer, by component: limiter, surge, signin."},
 			[]string{"component"}),
 		crawl: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: namespace, Name: "crawl_pages_total",
 			Help: "Pages the crawler fetched (attempted), by result: updated, unchanged, skipped, error, other."},

@@ -100,9 +100,10 @@ func TestRateLimitFallbackByComponent(t *testing.T) {
 	m.RateLimitFallback("limiter")
 	m.RateLimitFallback("limiter")
 	m.RateLimitFallback("surge")
+	m.RateLimitFallback("signin")
 	m.RateLimitFallback("embed:ip:10.0.0.1")
 	f := scrape(t, m)
-	for c, want := range map[string]float64{"limiter": 2, "surge": 1, "other": 1} {
+	for c, want := range map[string]float64{"limiter": 2, "surge": 1, "signin": 1, "other": 1} {
 		if got := value(t, f, "svc_ratelimit_fallback_total", map[string]string{"component": c}); got != want {
 			t.Errorf("fallbacks of %s = %v, want %v", c, got, want)
 		}

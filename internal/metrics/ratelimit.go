@@ -98,10 +98,10 @@ func (c *countingLimiter) Allow(key string, perMinute int, now time.Time) (bool,
 }
 
 // fallbackComponents are the label values of svc_ratelimit_fallback_total: the shared
-// limiter and the surge detector's shared state.
-var fallbackComponents = []string{"limiter", "surge"}
+// limiter, the surge detector's shared state and the dashboard's sign-in throttle.
+var fallbackComponents = []string{"limiter", "surge", "signin"}
 
-// RateLimitFallback counts one decision component ("limiter" or "surge") made in this
+// RateLimitFallback counts one decision of component ("limiter", "surge", "signin") made in this
 // replica's memory because Redis did not answer. Any other component counts as "other", so a
 // caller cannot create a label value.
 func (m *Metrics) RateLimitFallback(component string) {

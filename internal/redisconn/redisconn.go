@@ -5,7 +5,9 @@
 package redisconn
 
 import (
+	"context"
 	"fmt"
+	"log/slog"
 	"strconv"
 	"time"
 
@@ -39,4 +41,19 @@ func Describe(opts *redis.Options) string {
 		return ""
 	}
 	return fmt.Sprintf("%s/%s", opts.Addr, strconv.Itoa(opts.DB))
+}
+
+// RouteLibraryLog sends go-redis's own log lines (each failed dial, for one) to log at debug
+// level. Left alone, the library prints them to stderr on every failed call, which is the
+// per-request noise Health exists to avoid: the outage is logged once, by Health. go-redis
+// has one process-wide logger and no per-client one, so this is the one global setting svc
+// makes; serve makes it once, when SVC_REDIS_URL is set.
+func RouteLibraryLog(log *slog.Logger) {
+	redis.SetLogger(libraryLog{log})
+}
+
+type libraryLog struct{ log *slog.Logger }
+
+func (l libraryLog) Printf(ctx context.Context, format string, v ...any) {
+	l.log.DebugContext(ctx, fmt.Sprintf(format, v...), "source", "go-redis")
 }
