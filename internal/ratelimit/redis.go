@@ -105,12 +105,12 @@ func (r *Redis) Key(key string, perMinute int) string {
 	return r.prefix + key + "@" + strconv.Itoa(perMinute)
 }
 
-// keyClass is key up to its first digit: "send:key:12" → "send:key:".
+// keyClass is key up to its first digit, for errors: "send:key:12" → "send:key".
 func keyClass(key string) string {
 	if i := strings.IndexAny(key, "0123456789"); i >= 0 {
-		return key[:i]
+		key = key[:i]
 	}
-	return key
+	return strings.TrimRight(key, ":")
 }
 
 // alwaysUp is the Health of a limiter given none.
