@@ -7,15 +7,14 @@ import (
 	"strings"
 	"time"
 
+	"svc/internal/redisconn"
+
 	"github.com/go-redis/redis_rate/v10"
 	"github.com/redis/go-redis/v9"
 )
 
-// DefaultRedisPrefix namespaces the limiter's keys, so one Redis can serve other things too.
-const DefaultRedisPrefix = "svc:rl:"
-
-// defaultRedisTimeout bounds one call when RedisOptions.Timeout is unset (redisconn.Timeout).
-const defaultRedisTimeout = 75 * time.Millisecond
+// DefaultRedisPrefix namespaces the limiter's keys (redisconn.DefaultPrefix).
+const DefaultRedisPrefix = redisconn.DefaultPrefix
 
 // Health decides when to ask Redis and hears how each call went; redisconn.Health logs each
 // change between up and down once and counts every decision made in memory.
@@ -58,7 +57,7 @@ func NewRedis(client redis.UniversalClient, o RedisOptions) *Redis {
 		o.Prefix = DefaultRedisPrefix
 	}
 	if o.Timeout <= 0 {
-		o.Timeout = defaultRedisTimeout
+		o.Timeout = redisconn.Timeout
 	}
 	if o.Health == nil {
 		o.Health = alwaysUp{}

@@ -14,6 +14,10 @@ import (
 	"github.com/redis/go-redis/v9"
 )
 
+// DefaultPrefix starts every key svc keeps in Redis (the limiter's, the surge detector's and
+// the sign-in throttle's), so one Redis can serve other things too.
+const DefaultPrefix = "svc:rl:"
+
 // Timeout bounds one limiter or surge call to Redis. On loopback or a LAN a call takes well
 // under a millisecond (GCRA ~0.1 ms); past this the answer is late enough that the replica's
 // own memory decides instead, so a slow Redis never slows every request down.

@@ -12,15 +12,13 @@ import (
 	"time"
 
 	"svc/internal/embed"
+	"svc/internal/redisconn"
 
 	"github.com/redis/go-redis/v9"
 )
 
-// DefaultPrefix namespaces the keys, beside the limiter's under the same default prefix.
-const DefaultPrefix = "svc:rl:"
-
-// defaultTimeout bounds one call when Options.Timeout is unset (redisconn.Timeout).
-const defaultTimeout = 75 * time.Millisecond
+// DefaultPrefix namespaces the keys (redisconn.DefaultPrefix).
+const DefaultPrefix = redisconn.DefaultPrefix
 
 // These mirror embed's memory store: a token idle this long is forgotten, at most this many
 // empty buckets are folded one by one, and at most this many addresses counted per bucket.
@@ -59,7 +57,7 @@ func New(client redis.UniversalClient, o Options) *Store {
 		o.Prefix = DefaultPrefix
 	}
 	if o.Timeout <= 0 {
-		o.Timeout = defaultTimeout
+		o.Timeout = redisconn.Timeout
 	}
 	return &Store{rdb: client, prefix: o.Prefix, timeout: o.Timeout}
 }

@@ -13,16 +13,14 @@ import (
 	"strings"
 	"time"
 
+	"svc/internal/redisconn"
 	"svc/internal/users"
 
 	"github.com/redis/go-redis/v9"
 )
 
-// DefaultPrefix namespaces the keys, beside the limiter's and the surge detector's.
-const DefaultPrefix = "svc:rl:"
-
-// defaultTimeout bounds one call when Options.Timeout is unset (redisconn.Timeout).
-const defaultTimeout = 75 * time.Millisecond
+// DefaultPrefix namespaces the keys (redisconn.DefaultPrefix).
+const DefaultPrefix = redisconn.DefaultPrefix
 
 // Health decides when to ask Redis and hears how each call went (redisconn.Health).
 type Health interface {
@@ -70,7 +68,7 @@ func New(client redis.UniversalClient, o Options) *Throttle {
 		o.Prefix = DefaultPrefix
 	}
 	if o.Timeout <= 0 {
-		o.Timeout = defaultTimeout
+		o.Timeout = redisconn.Timeout
 	}
 	if o.Health == nil {
 		o.Health = alwaysTry{}
