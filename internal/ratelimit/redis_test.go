@@ -196,3 +196,12 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// BenchmarkRedisAllow is one limiter decision on the test Redis (a GCRA script round trip).
+func BenchmarkRedisAllow(b *testing.B) {
+	l := ratelimit.NewRedis(redistest.Client(b), ratelimit.RedisOptions{Prefix: redistest.Prefix(b)})
+	now := time.Now()
+	for b.Loop() {
+		l.Allow("bench:key:1", 1_000_000, now)
+	}
+}

@@ -1,6 +1,7 @@
 package surgeredis_test
 
 import (
+	"strconv"
 	"testing"
 	"time"
 
@@ -27,3 +28,15 @@ type failOnFallback struct{ t *testing.T }
 func (failOnFallback) Try() bool          { return true }
 func (f failOnFallback) Failed(err error) { f.t.Errorf("the Redis store failed: %v", err) }
 func (failOnFallback) OK()                {}
+
+// BenchmarkObserve is one counted question on the test Redis (the Lua script's round trip).
+func BenchmarkObserve(b *testing.B) {
+	s := embed.NewSharedSurge(embed.SurgeOptions{},
+		surgeredis.New(redistest.Client(b), surgeredis.Options{Prefix: redistest.Prefix(b)}), nil)
+	now := time.Now()
+	i := 0
+	for b.Loop() {
+		i++
+		s.Observe(1, "addr-"+strconv.Itoa(i%100), now)
+	}
+}
