@@ -21,11 +21,9 @@ import (
 	"svc/internal/crawl"
 	"svc/internal/dashboard"
 	"svc/internal/demo"
-	"svc/internal/embed"
 	"svc/internal/i18n"
 	"svc/internal/metrics"
 	"svc/internal/notify"
-	"svc/internal/ratelimit"
 	"svc/internal/redact"
 	"svc/internal/store"
 	"svc/internal/store/sqlite"
@@ -124,6 +122,8 @@ func cmdServe(ctx context.Context, args []string, env Env, seed bool) error {
 			return err
 		}
 	}
+	// Deferred before the HTTP server and the sweeps start, so it runs after they stopped.
+	defer app.Close()
 	stopMetrics, err := serveMetrics(c.cfg, app.Metrics, log)
 	if err != nil {
 		ln.Close()
@@ -192,6 +192,17 @@ type App struct {
 	Metrics *metrics.Metrics
 	// instruments are Metrics as each consumer takes them (nil interfaces when off).
 	instruments instruments
+	// close releases what the app opened beside the store: the Redis client, if any.
+	close func() error
+}
+
+// Close releases the app's own connections (Redis); serve calls it once the HTTP server has
+// drained. The store is the caller's to close.
+func (app *App) Close() error {
+	if app.close == nil {
+		return nil
+	}
+	return app.close()
 }
 
 // AppOptions are the parts of App only some commands want.
@@ -224,12 +235,15 @@ func NewApp(st store.Store, accounts *account.Service, cfg config.Config, log *s
 			Texts: texts, Metrics: ins.outbox})
 		kick = app.Outbox.Kick
 	}
-	limiter := m.Limiter(ratelimit.NewMemory()) // counts refusals by key class when metrics are on
-	chatSvc := chat.New(chat.Deps{Store: st, Engine: engs.answerer, Limiter: limiter, Surge: embed.NewSurge(embed.SurgeOptions{}),
+	limits := newSharedLimits(cfg, m, log)
+	app.close = limits.close
+	limiter := m.Limiter(limits.limiter) // counts refusals by key class when metrics are on
+	chatSvc := chat.New(chat.Deps{Store: st, Engine: engs.answerer, Limiter: limiter, Surge: limits.surge,
 		Notify: kick, Now: opts.Now, Log: log, Texts: texts, Observer: ins.answers})
 	studioSvc := studio.New(studio.Deps{Store: st, Engine: engs.builtin, LLM: engs.model, Limiter: limiter, Now: opts.Now,
 		Log: log})
-	app.Users = users.New(users.Deps{Store: st, Now: opts.Now, PublicURL: cfg.PublicURL, Log: log, Kick: kick, Metrics: ins.signIn})
+	app.Users = users.New(users.Deps{Store: st, Throttle: limits.throttle, Now: opts.Now, PublicURL: cfg.PublicURL, Log: log,
+		Kick: kick, Metrics: ins.signIn})
 	dash, err := dashboard.New(dashboard.Deps{Store: st, Users: app.Users, Accounts: accounts, Chat: chatSvc, Studio: studioSvc,
 		Catalog: texts,
 		Crawler: crawl.New(st, crawl.Options{MaxPages: cfg.CrawlMaxPages, AllowPrivate: cfg.CrawlAllowPrivate,
@@ -237,6 +251,7 @@ func NewApp(st store.Store, accounts *account.Service, cfg config.Config, log *s
 		CrawlInterval: cfg.CrawlInterval,
 		Limiter:       limiter, PublicURL: cfg.PublicURL, TrustedProxies: cfg.TrustedProxies, Log: log, Now: opts.Now})
 	if err != nil {
+		limits.close()
 		return nil, err
 	}
 	metricsHandler, metricsToken := mainListenerMetrics(cfg, m)

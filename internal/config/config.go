@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/redis/go-redis/v9"
 )
 
 // Config is everything `svc` reads from its environment.
@@ -43,6 +45,10 @@ type Config struct {
 	// With neither, /metrics is not served; with only the token, the main listener serves it.
 	MetricsAddr  string
 	MetricsToken string
+	// RedisURL is SVC_REDIS_URL: Redis shared by every replica for rate limits and the surge
+	// detector; Validate parses it into Redis (nil without it: each process limits alone).
+	RedisURL string
+	Redis    *redis.Options
 }
 
 // MinMetricsToken is the shortest SVC_METRICS_TOKEN accepted: the token guards a page that
@@ -107,6 +113,7 @@ func Load(getenv func(string) string) (Config, error) {
 		MetricsAddr:     strings.TrimSpace(getenv("SVC_METRICS_ADDR")),
 		// Secrets pasted into environment files often carry a trailing newline.
 		MetricsToken: strings.TrimSpace(getenv("SVC_METRICS_TOKEN")),
+		RedisURL:     strings.TrimSpace(getenv("SVC_REDIS_URL")),
 	}
 	if v := getenv("SVC_CRAWL_INTERVAL"); v != "" {
 		d, err := parseInterval(v)
@@ -271,7 +278,7 @@ func (c *Config) Validate() error {
 	if err := c.validateMetrics(); err != nil {
 		return err
 	}
-	return nil
+	return c.validateRedis()
 }
 
 // validateMetrics checks SVC_METRICS_ADDR and SVC_METRICS_TOKEN.

@@ -2,7 +2,6 @@ package embed
 
 import (
 	"math"
-	"sync"
 	"time"
 )
 
@@ -75,88 +74,120 @@ func (o SurgeOptions) withDefaults() SurgeOptions {
 // maxAddresses a bucket; questions from addresses past that add no excess.
 //
 // Time comes only from the callers' now, never the clock. A Surge is safe for concurrent
-// use; one mutex is enough since each call does a few arithmetic steps.
+// use. Its state lives in a SurgeStore: this process's memory (NewSurge), or a store shared
+// by every replica (NewSharedSurge, Redis), so that a script spread over several replicas is
+// counted as one.
 type Surge struct {
 	opt SurgeOptions
-
-	mu        sync.Mutex
-	tokens    map[int64]*surgeState
-	lastSweep time.Time
+	// store holds the state; mem is this process's own state: the store itself, or the
+	// fallback of a shared store that did not answer.
+	store  SurgeStore
+	mem    *memorySurge
+	health SharedHealth // nil when store is mem
 }
 
-// surgeState is one token's counters. Buckets are numbered from the Unix epoch in windows;
-// until is in Unix nanoseconds.
-type surgeState struct {
-	bucket   int64     // the current bucket
-	count    int       // questions in it
-	baseline float64   // EWMA of finished buckets outside surges
-	until    int64     // in surge while now is before this; 0 if never
-	lastSeen time.Time // the latest question
-	// addrs counts the current bucket's questions per client address, and excess those
-	// asked past PerAddress.
-	addrs  map[string]int
-	excess int
+// SurgeStore holds the detector's per-token state and applies its rules to it, each call in
+// one atomic step. o has its defaults filled in. An error means the state could not be
+// reached; the Surge then decides that call in its own memory.
+type SurgeStore interface {
+	// Observe counts one question on the token from addr at now and reports whether the
+	// token is in surge, counting this question (see Surge.Observe).
+	Observe(o SurgeOptions, tokenID int64, addr string, now time.Time) (bool, error)
+	// Active reports whether the token is in surge at now, counting nothing.
+	Active(o SurgeOptions, tokenID int64, now time.Time) (bool, error)
+	// Threshold is the most questions the token's bucket at now may hold without spiking.
+	Threshold(o SurgeOptions, tokenID int64, now time.Time) (int, error)
 }
 
-// NewSurge returns a detector with o's settings, defaults filled in.
+// SharedHealth decides when to ask a shared store and hears how each call went, to log an
+// outage and a recovery once each and count the calls decided in memory
+// (redisconn.Health).
+type SharedHealth interface {
+	Try() bool
+	Failed(err error)
+	OK()
+}
+
+// NewSurge returns a detector with o's settings, defaults filled in, holding its state in
+// this process's memory.
 func NewSurge(o SurgeOptions) *Surge {
-	return &Surge{opt: o.withDefaults(), tokens: make(map[int64]*surgeState)}
+	mem := newMemorySurge()
+	return &Surge{opt: o.withDefaults(), store: mem, mem: mem}
+}
+
+// NewSharedSurge returns a detector with o's settings whose state is in store, shared by the
+// replicas that use the same store. A call the store fails (or that health says not to try)
+// is decided in this process's memory: questions are then counted per replica, which a
+// short outage can afford, since only the spend of one token is at stake and its daily
+// budget still holds. A nil health always tries the store.
+func NewSharedSurge(o SurgeOptions, store SurgeStore, health SharedHealth) *Surge {
+	if health == nil {
+		health = alwaysTry{}
+	}
+	return &Surge{opt: o.withDefaults(), store: store, mem: newMemorySurge(), health: health}
 }
 
 // Observe counts one question on the token from the client address addr (any stable key of
 // it; "" counts as one address) at now and reports whether the token is in surge, counting
 // this question: the one that makes the bucket spike is already answered from cache.
 func (s *Surge) Observe(tokenID int64, addr string, now time.Time) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.sweep(now)
-	k := s.bucketOf(now)
-	st := s.tokens[tokenID]
-	if st == nil {
-		st = &surgeState{bucket: k}
-		s.tokens[tokenID] = st
-	}
-	st.advance(k, &s.opt)
-	st.count++
-	if st.addrs == nil {
-		st.addrs = make(map[string]int)
-	}
-	if n, seen := st.addrs[addr]; seen || len(st.addrs) < maxAddresses {
-		st.addrs[addr] = n + 1
-		if n+1 > s.opt.PerAddress {
-			st.excess++
-		}
-	}
-	if now.After(st.lastSeen) {
-		st.lastSeen = now
-	}
-	if st.count > st.threshold(&s.opt) && st.excess > s.opt.Floor/2 {
-		end := (st.bucket+1)*int64(s.opt.Window) + int64(s.opt.Cooldown)
-		st.until = max(st.until, end)
-	}
-	return now.UnixNano() < st.until
+	return decide(s, func(st SurgeStore) (bool, error) { return st.Observe(s.opt, tokenID, addr, now) })
 }
 
 // Active reports whether the token is in surge at now, without counting a question.
 func (s *Surge) Active(tokenID int64, now time.Time) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	st := s.tokens[tokenID]
-	return st != nil && now.UnixNano() < st.until
+	return decide(s, func(st SurgeStore) (bool, error) { return st.Active(s.opt, tokenID, now) })
 }
 
 // Threshold is the most questions the token's bucket at now may hold without being a spike,
 // max(Floor, Factor×baseline) rounded down, for logs and docs. It changes nothing.
 func (s *Surge) Threshold(tokenID int64, now time.Time) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	st := s.tokens[tokenID]
-	if st == nil {
-		return s.opt.Floor
+	return decide(s, func(st SurgeStore) (int, error) { return st.Threshold(s.opt, tokenID, now) })
+}
+
+// decide runs f on the shared store when there is one and it answers, else on memory.
+func decide[T any](s *Surge, f func(SurgeStore) (T, error)) T {
+	if s.health != nil && s.health.Try() {
+		v, err := f(s.store)
+		if err == nil {
+			s.health.OK()
+			return v
+		}
+		s.health.Failed(err)
 	}
-	c := *st
-	c.advance(s.bucketOf(now), &s.opt)
-	return c.threshold(&s.opt)
+	v, _ := f(s.mem) // memory never fails
+	return v
+}
+
+func (s *Surge) bucketOf(now time.Time) int64 { return s.opt.BucketOf(now) }
+
+// BucketOf is the number of the bucket now falls in, counted in windows from the Unix epoch.
+func (o SurgeOptions) BucketOf(now time.Time) int64 {
+	return floorDiv(now.UnixNano(), int64(o.Window))
+}
+
+// alwaysTry is the health of a shared store given none.
+type alwaysTry struct{}
+
+func (alwaysTry) Try() bool    { return true }
+func (alwaysTry) Failed(error) {}
+func (alwaysTry) OK()          {}
+
+// SurgeSnapshot is one token's state as a shared store keeps it, enough to compute its
+// threshold at any time with the same arithmetic as memory (SurgeSnapshot.Threshold).
+type SurgeSnapshot struct {
+	Bucket   int64   // the current bucket
+	Count    int     // questions in it
+	Baseline float64 // EWMA of finished buckets outside surges
+	Until    int64   // in surge while now is before this, in Unix nanoseconds; 0 if never
+}
+
+// Threshold is the snapshot's threshold at now: its finished buckets folded in as Observe
+// would fold them, nothing changed.
+func (sn SurgeSnapshot) Threshold(o SurgeOptions, now time.Time) int {
+	st := surgeState{bucket: sn.Bucket, count: sn.Count, baseline: sn.Baseline, until: sn.Until}
+	st.advance(o.BucketOf(now), &o)
+	return st.threshold(&o)
 }
 
 // advance moves the state to bucket k, folding the finished buckets into the baseline: the
@@ -197,27 +228,6 @@ func (st *surgeState) threshold(o *SurgeOptions) int {
 	default:
 		return int(t)
 	}
-}
-
-// sweep forgets tokens idle for surgeIdle (or maxCatchUp windows, if longer) and not in
-// surge, at most once every sweepEvery, so memory follows the tokens in use. A forgotten
-// token starts again from a zero baseline, which is where its baseline had decayed to.
-func (s *Surge) sweep(now time.Time) {
-	if !s.lastSweep.IsZero() && !now.Before(s.lastSweep) && now.Sub(s.lastSweep) < sweepEvery {
-		return
-	}
-	s.lastSweep = now
-	idle := max(surgeIdle, maxCatchUp*s.opt.Window)
-	n := now.UnixNano()
-	for id, st := range s.tokens {
-		if now.Sub(st.lastSeen) >= idle && n >= st.until {
-			delete(s.tokens, id)
-		}
-	}
-}
-
-func (s *Surge) bucketOf(now time.Time) int64 {
-	return floorDiv(now.UnixNano(), int64(s.opt.Window))
 }
 
 // floorDiv and ceilDiv round toward minus and plus infinity, also for times before 1970.

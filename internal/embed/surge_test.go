@@ -1,6 +1,7 @@
 package embed
 
 import (
+	"errors"
 	"sync"
 	"testing"
 	"time"
@@ -46,176 +47,6 @@ func TestSurgeDefaults(t *testing.T) {
 	}
 }
 
-func TestSurgeSteadyTrafficBelowFloorNeverTriggers(t *testing.T) {
-	tests := []struct {
-		name      string
-		perMinute int
-	}{
-		{"light", 3},
-		{"at the floor exactly", 20},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			s := NewSurge(SurgeOptions{})
-			if feed(s, 1, 0, 180, tc.perMinute) {
-				t.Fatalf("steady %d/min for 3 hours surged", tc.perMinute)
-			}
-			if s.Active(1, minute(180)) {
-				t.Fatal("Active after steady traffic")
-			}
-		})
-	}
-}
-
-func TestSurgeSpikeTriggersWithinBucket(t *testing.T) {
-	s := NewSurge(SurgeOptions{})
-	for i := 1; i <= 20; i++ {
-		if s.Observe(1, "", t0.Add(time.Duration(i)*time.Second)) {
-			t.Fatalf("question %d of a fresh token surged; the floor is 20", i)
-		}
-	}
-	at := t0.Add(21 * time.Second)
-	if !s.Observe(1, "", at) {
-		t.Fatal("the 21st question in one minute did not surge")
-	}
-	if !s.Active(1, at) {
-		t.Fatal("Active false right after the spike")
-	}
-}
-
-func TestSurgeBaselineRaisesThreshold(t *testing.T) {
-	tests := []struct {
-		name      string
-		burst     int
-		surgeFrom int // the question of minute 30 that first surges; 0 for none
-	}{
-		{"40 in a minute is normal for a busy token", 40, 0},
-		{"59 is the threshold itself", 59, 0},
-		{"the 60th exceeds 59", 80, 60},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			s := NewSurge(SurgeOptions{})
-			warm(t, s)
-			if th := s.Threshold(1, minute(30)); th != 59 {
-				t.Fatalf("threshold after 30 min of 15/min = %d, want 59", th)
-			}
-			first := 0
-			for i := 1; i <= tc.burst; i++ {
-				if s.Observe(1, "", minute(30).Add(time.Duration(i)*time.Millisecond)) && first == 0 {
-					first = i
-				}
-			}
-			if first != tc.surgeFrom {
-				t.Fatalf("first surging question = %d, want %d", first, tc.surgeFrom)
-			}
-		})
-	}
-}
-
-func TestSurgeRecoversAfterCooldown(t *testing.T) {
-	s := NewSurge(SurgeOptions{})
-	feed(s, 1, 0, 1, 30) // minute 0 spikes; surge until its end (10:01) + 10 minutes
-	tests := []struct {
-		at   time.Time
-		want bool
-	}{
-		{minute(1), true},
-		{minute(11).Add(-time.Nanosecond), true},
-		{minute(11), false},
-		{minute(90), false},
-	}
-	for _, tc := range tests {
-		if got := s.Active(1, tc.at); got != tc.want {
-			t.Errorf("Active at %s = %v, want %v", tc.at.Format(time.TimeOnly), got, tc.want)
-		}
-	}
-	if s.Observe(1, "", minute(11)) {
-		t.Error("the first question after the cooldown surged")
-	}
-}
-
-func TestSurgeSustainedAttackStaysAndKeepsBaseline(t *testing.T) {
-	s := NewSurge(SurgeOptions{})
-	warm(t, s)
-	for m := 30; m < 90; m++ {
-		feed(s, 1, m, 1, 200)
-		if !s.Active(1, minute(m).Add(59*time.Second)) {
-			t.Fatalf("not in surge at the end of attack minute %d", m)
-		}
-		if th := s.Threshold(1, minute(m+1)); th != 59 {
-			t.Fatalf("threshold after attack minute %d = %d, want the pre-attack 59", m, th)
-		}
-	}
-	// The last spiking bucket is minute 89: surge until minute 100. The cooldown's empty
-	// buckets are not folded either, so the token comes back with its old baseline.
-	if !s.Active(1, minute(100).Add(-time.Nanosecond)) || s.Active(1, minute(100)) {
-		t.Fatal("surge does not end exactly 10 minutes after the last spiking bucket")
-	}
-	if th := s.Threshold(1, minute(100)); th != 59 {
-		t.Fatalf("threshold after the attack = %d, want 59", th)
-	}
-	if feed(s, 1, 100, 5, 50) {
-		t.Fatal("50/min after the attack surged; the old baseline allows 59")
-	}
-}
-
-func TestSurgeQuietMinutesLowerBaseline(t *testing.T) {
-	// After warm, minutes 30.. are empty; each folds as zero: threshold ⌊4×14.9814×0.8^g⌋,
-	// never under the floor.
-	tests := []struct {
-		gap  int
-		want int
-	}{
-		{0, 59}, {1, 47}, {2, 38}, {3, 30}, {4, 24}, {5, 20}, {6, 20}, {61, 20},
-	}
-	s := NewSurge(SurgeOptions{})
-	warm(t, s)
-	for _, tc := range tests {
-		if got := s.Threshold(1, minute(30+tc.gap)); got != tc.want {
-			t.Errorf("threshold after %d quiet minutes = %d, want %d", tc.gap, got, tc.want)
-		}
-	}
-}
-
-func TestSurgeCatchUpCap(t *testing.T) {
-	// A huge factor makes the decayed baseline visible: one bucket of 15 gives a baseline of
-	// 3, and g empty buckets leave 3×0.8^g. Past 60 of them the baseline is simply 0.
-	tests := []struct {
-		empty int
-		want  int
-	}{
-		{59, 5746}, // ⌊1e9 × 3 × 0.8^59⌋
-		{60, 4597}, // ⌊1e9 × 3 × 0.8^60⌋
-		{61, 1000}, // capped: the floor
-	}
-	for _, tc := range tests {
-		s := NewSurge(SurgeOptions{Floor: 1000, Factor: 1e9})
-		feed(s, 1, 0, 1, 15)
-		if got := s.Threshold(1, minute(1+tc.empty)); got != tc.want {
-			t.Errorf("threshold after %d empty buckets = %d, want %d", tc.empty, got, tc.want)
-		}
-	}
-}
-
-func TestSurgeTokensAreIndependent(t *testing.T) {
-	s := NewSurge(SurgeOptions{})
-	warm(t, s)
-	feed(s, 2, 30, 1, 100)
-	if !s.Active(2, minute(31)) {
-		t.Fatal("token 2 not in surge after 100 questions in a minute")
-	}
-	if s.Active(1, minute(31)) || s.Observe(1, "", minute(31)) {
-		t.Fatal("token 2's surge reached token 1")
-	}
-	if th := s.Threshold(1, minute(31)); th != 47 {
-		t.Fatalf("token 1 threshold = %d, want 47 (minute 30 empty, folded as zero)", th)
-	}
-	if th := s.Threshold(3, minute(31)); th != 20 {
-		t.Fatalf("unseen token 3 threshold = %d, want the floor 20", th)
-	}
-}
-
 func TestSurgeReadsDoNotCount(t *testing.T) {
 	s := NewSurge(SurgeOptions{})
 	s.Observe(1, "", t0)
@@ -223,7 +54,7 @@ func TestSurgeReadsDoNotCount(t *testing.T) {
 		s.Active(1, t0)
 		s.Threshold(1, minute(5))
 	}
-	if st := s.tokens[1]; st.count != 1 || st.bucket != s.bucketOf(t0) || st.baseline != 0 {
+	if st := s.mem.tokens[1]; st.count != 1 || st.bucket != s.bucketOf(t0) || st.baseline != 0 {
 		t.Fatalf("reads changed the state: %+v", *st)
 	}
 	if s.Active(1, t0) {
@@ -235,7 +66,7 @@ func TestSurgeClockSteppingBackCountsInCurrentBucket(t *testing.T) {
 	s := NewSurge(SurgeOptions{})
 	s.Observe(1, "", minute(5))
 	s.Observe(1, "", minute(4))
-	st := s.tokens[1]
+	st := s.mem.tokens[1]
 	if st.bucket != s.bucketOf(minute(5)) || st.count != 2 || st.baseline != 0 {
 		t.Fatalf("state after a step back = %+v, want bucket of minute 5 with 2 questions", *st)
 	}
@@ -247,17 +78,17 @@ func TestSurgeSweepsIdleTokens(t *testing.T) {
 	feed(s, 2, 0, 1, 30)         // spikes: in surge until 13:01
 	s.Observe(3, "", minute(59)) // recent
 	s.Observe(4, "", minute(61)) // an hour and a minute on: sweeps
-	if _, ok := s.tokens[1]; ok {
+	if _, ok := s.mem.tokens[1]; ok {
 		t.Error("token idle for over an hour was kept")
 	}
 	for _, id := range []int64{2, 3, 4} {
-		if _, ok := s.tokens[id]; !ok {
+		if _, ok := s.mem.tokens[id]; !ok {
 			t.Errorf("token %d was swept while in surge or recently used", id)
 		}
 	}
 	s.Observe(4, "", minute(181)) // token 2's surge is over, token 3 idle too
-	if len(s.tokens) != 1 {
-		t.Errorf("after every other token went idle, %d tokens are kept, want 1", len(s.tokens))
+	if len(s.mem.tokens) != 1 {
+		t.Errorf("after every other token went idle, %d tokens are kept, want 1", len(s.mem.tokens))
 	}
 	if s.Active(1, minute(61)) || s.Threshold(1, minute(61)) != 20 {
 		t.Error("a forgotten token does not start afresh")
@@ -279,7 +110,7 @@ func TestSurgeConcurrentObserve(t *testing.T) {
 	}
 	wg.Wait()
 	for id := range int64(2) {
-		if got := s.tokens[id].count; got != workers/2*each {
+		if got := s.mem.tokens[id].count; got != workers/2*each {
 			t.Errorf("token %d counted %d questions, want %d", id, got, workers/2*each)
 		}
 		if !s.Active(id, t0) {
@@ -288,58 +119,52 @@ func TestSurgeConcurrentObserve(t *testing.T) {
 	}
 }
 
-// A launch is not an attack: crowds of real visitors, each from an address of their own and
-// asking at a human pace, never trip surge protection from a cold start (no baseline), while
-// scripts are caught within their first minute however they spread over a few addresses.
-func TestSurgeTellsACrowdFromAScript(t *testing.T) {
-	t.Parallel()
-	type wave struct {
-		addresses, perAddress int // in one minute, from a token with no history
-	}
-	for _, tc := range []struct {
-		name  string
-		waves []wave
-		surge bool
-	}{
-		{"40 shoppers at once, one question each", []wave{{40, 1}}, false},
-		{"40 shoppers, two questions each", []wave{{40, 2}}, false},
-		{"500 shoppers, three questions each", []wave{{500, 3}}, false},
-		{"an office of 5 behind one address, 3 each", []wave{{1, 15}}, false},
-		{"a crowd that grows for an hour", []wave{{20, 2}, {60, 2}, {150, 2}, {400, 3}}, false},
-		{"a script on one address at the surface's 30 a minute", []wave{{1, 30}}, true},
-		{"a script on five addresses", []wave{{5, 30}}, true},
-		{"a script hidden in a crowd", []wave{{40, 1}, {3, 30}}, true},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			s := NewSurge(SurgeOptions{})
-			surged := false
-			for m, w := range tc.waves {
-				n := w.addresses * w.perAddress
-				for i := range n {
-					addr := "addr-" + string(rune('A'+i%w.addresses%26)) + "-" + itoa(i%w.addresses) + "-" + itoa(m)
-					if tc.name == "a script hidden in a crowd" && m == 1 {
-						// the crowd goes on while the script runs
-						s.Observe(1, "crowd-"+itoa(i), minute(m).Add(time.Duration(i)*time.Millisecond))
-					}
-					if s.Observe(1, addr, minute(m).Add(time.Duration(i)*time.Millisecond)) {
-						surged = true
-					}
-				}
-			}
-			if surged != tc.surge {
-				t.Fatalf("surge = %v, want %v", surged, tc.surge)
-			}
-		})
-	}
+// failingStore is a shared store that never answers.
+type failingStore struct{ calls int }
+
+func (f *failingStore) Observe(SurgeOptions, int64, string, time.Time) (bool, error) {
+	f.calls++
+	return false, errors.New("connection refused")
+}
+func (f *failingStore) Active(SurgeOptions, int64, time.Time) (bool, error) {
+	f.calls++
+	return false, errors.New("connection refused")
+}
+func (f *failingStore) Threshold(SurgeOptions, int64, time.Time) (int, error) {
+	f.calls++
+	return 0, errors.New("connection refused")
 }
 
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
+// health tries the store until told to pause, and counts what it hears.
+type health struct{ pause, failed, ok int }
+
+func (h *health) Try() bool    { return h.pause == 0 }
+func (h *health) Failed(error) { h.failed++ }
+func (h *health) OK()          { h.ok++ }
+
+// A shared store that fails leaves every decision to the process's memory, with the memory
+// detector's results, and each failure is reported; a paused store is not called at all.
+func TestSharedSurgeFallsBackToMemory(t *testing.T) {
+	t.Parallel()
+	st, h := &failingStore{}, &health{}
+	s := NewSharedSurge(SurgeOptions{}, st, h)
+	for i := 1; i <= 20; i++ {
+		if s.Observe(1, "", t0.Add(time.Duration(i)*time.Second)) {
+			t.Fatalf("question %d surged", i)
+		}
 	}
-	var b []byte
-	for ; n > 0; n /= 10 {
-		b = append([]byte{byte('0' + n%10)}, b...)
+	if !s.Observe(1, "", t0.Add(21*time.Second)) || !s.Active(1, t0.Add(22*time.Second)) {
+		t.Fatal("the memory fallback did not surge at the 21st question")
 	}
-	return string(b)
+	if th := s.Threshold(2, t0); th != 20 {
+		t.Fatalf("fallback threshold = %d, want the floor", th)
+	}
+	if st.calls != 23 || h.failed != 23 || h.ok != 0 {
+		t.Fatalf("store called %d times, %d failures reported, %d successes; want 23, 23, 0", st.calls, h.failed, h.ok)
+	}
+	h.pause = 1
+	s.Active(1, t0)
+	if st.calls != 23 {
+		t.Fatal("a paused store was called")
+	}
 }

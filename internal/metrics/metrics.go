@@ -42,10 +42,13 @@ type Metrics struct {
 	answers *answerMetrics
 	llm     *llmMetrics
 	limits  *limitMetrics
-	crawl   *prometheus.CounterVec // result
-	outbox  *prometheus.CounterVec // kind, outcome
-	signIn  *prometheus.CounterVec // reason
-	handler http.Handler
+	// fallback counts limiter, surge and sign-in throttle decisions made in this replica's
+	// memory because the shared Redis did not answer, by component.
+	fallback *prometheus.CounterVec
+	crawl    *prometheus.CounterVec // result
+	outbox   *prometheus.CounterVec // kind, outcome
+	signIn   *prometheus.CounterVec // reason
+	handler  http.Handler
 }
 
 // New builds the metrics and registers them, with the Go runtime's and the process's
@@ -63,6 +66,9 @@ func New(o Options) *Metrics {
 		answers: newAnswerMetrics(),
 		llm:     newLLMMetrics(),
 		limits:  newLimitMetrics(),
+		fallback: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: namespace, Name: "ratelimit_fallback_total",
+			Help: "Rate-limit and surge decisions made in this replica's memory because Redis (SVC_REDIS_URL) did not answer, by component: limiter, surge, signin."},
+			[]string{"component"}),
 		crawl: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: namespace, Name: "crawl_pages_total",
 			Help: "Pages the crawler fetched (attempted), by result: updated, unchanged, skipped, error, other."},
 			[]string{"result"}),
@@ -79,6 +85,9 @@ func New(o Options) *Metrics {
 	for _, r := range []string{"bad_credentials", "throttled"} {
 		m.signIn.WithLabelValues(r)
 	}
+	for _, c := range fallbackComponents {
+		m.fallback.WithLabelValues(c)
+	}
 	build := buildinfo.Read()
 	info := prometheus.NewGauge(prometheus.GaugeOpts{Namespace: namespace, Name: "build_info",
 		Help:        "Always 1; the labels name the running build (as svc version prints it).",
@@ -89,7 +98,7 @@ func New(o Options) *Metrics {
 		collectors.NewGoCollector(),
 		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
 		m.http.duration, m.answers.vec, m.llm.calls, m.llm.duration, m.llm.errors, m.llm.tokens,
-		m.limits.vec, m.crawl, m.outbox, m.signIn,
+		m.limits.vec, m.fallback, m.crawl, m.outbox, m.signIn,
 	)
 	if o.Stats != nil {
 		reg.MustRegister(newStatsCollector(o.Stats, o.Now))

@@ -93,6 +93,23 @@ func TestLimiterCountsRefusalsByClassOnly(t *testing.T) {
 	}
 }
 
+// Fallback decisions are counted by component, from a closed set of label values.
+func TestRateLimitFallbackByComponent(t *testing.T) {
+	t.Parallel()
+	m := New(Options{Log: quiet()})
+	m.RateLimitFallback("limiter")
+	m.RateLimitFallback("limiter")
+	m.RateLimitFallback("surge")
+	m.RateLimitFallback("signin")
+	m.RateLimitFallback("embed:ip:10.0.0.1")
+	f := scrape(t, m)
+	for c, want := range map[string]float64{"limiter": 2, "surge": 1, "signin": 1, "other": 1} {
+		if got := value(t, f, "svc_ratelimit_fallback_total", map[string]string{"component": c}); got != want {
+			t.Errorf("fallbacks of %s = %v, want %v", c, got, want)
+		}
+	}
+}
+
 func TestLimitClassesAreBounded(t *testing.T) {
 	t.Parallel()
 	m := New(Options{Log: quiet()})
@@ -264,6 +281,7 @@ func TestNilMetricsIsANoOp(t *testing.T) {
 	m.CrawlPage("updated")
 	m.OutboxFailed(store.NoticeBudgetReached, true)
 	m.SignInFailed("throttled")
+	m.RateLimitFallback("limiter")
 	inner := ratelimit.NewMemory()
 	if m.Limiter(inner) != ratelimit.Limiter(inner) {
 		t.Fatal("a nil Metrics wrapped the limiter")
@@ -287,6 +305,7 @@ func TestMetricsLint(t *testing.T) {
 	m.ProviderCall("openai", "m", time.Second, 1, 1, "timeout")
 	m.ObserveRequest("/", 200, time.Second)
 	m.RateLimited("send:key:1")
+	m.RateLimitFallback("surge")
 	m.OutboxFailed(store.NoticeBudgetReached, true)
 	srv := httptest.NewServer(m.Handler())
 	defer srv.Close()

@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"slices"
 	"strings"
 	"time"
 
@@ -94,4 +95,21 @@ func (c *countingLimiter) Allow(key string, perMinute int, now time.Time) (bool,
 		c.m.RateLimited(key)
 	}
 	return ok, wait
+}
+
+// fallbackComponents are the label values of svc_ratelimit_fallback_total: the shared
+// limiter, the surge detector's shared state and the dashboard's sign-in throttle.
+var fallbackComponents = []string{"limiter", "surge", "signin"}
+
+// RateLimitFallback counts one decision of component ("limiter", "surge", "signin") made in this
+// replica's memory because Redis did not answer. Any other component counts as "other", so a
+// caller cannot create a label value.
+func (m *Metrics) RateLimitFallback(component string) {
+	if m == nil {
+		return
+	}
+	if !slices.Contains(fallbackComponents, component) {
+		component = other
+	}
+	m.fallback.WithLabelValues(component).Inc()
 }

@@ -1,0 +1,31 @@
+package config
+
+import (
+	"fmt"
+	"net/url"
+
+	"github.com/redis/go-redis/v9"
+)
+
+// redisURLForm is how SVC_REDIS_URL is written, for error messages.
+const redisURLForm = "redis://[user:password@]host:6379/N (or rediss:// for TLS)"
+
+// validateRedis parses SVC_REDIS_URL into c.Redis; an empty one leaves c.Redis nil (each
+// replica limits in its own memory). No message quotes the URL: it may hold a password.
+func (c *Config) validateRedis() error {
+	c.Redis = nil
+	if c.RedisURL == "" {
+		return nil
+	}
+	u, err := url.Parse(c.RedisURL)
+	if err != nil || (u.Scheme != "redis" && u.Scheme != "rediss") || u.Host == "" {
+		return fmt.Errorf("SVC_REDIS_URL must look like %s", redisURLForm)
+	}
+	opts, err := redis.ParseURL(c.RedisURL)
+	if err != nil {
+		// go-redis names what is wrong (the database number, an option) without the password.
+		return fmt.Errorf("SVC_REDIS_URL must look like %s: %v", redisURLForm, err)
+	}
+	c.Redis = opts
+	return nil
+}
