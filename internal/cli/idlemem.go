@@ -16,6 +16,10 @@ import (
 type idleMemory struct {
 	requests atomic.Int64
 	free     func() // debug.FreeOSMemory when nil; a test's probe otherwise
+	// forget, when set, drops what is remembered only for speed (the engine's memos) before
+	// the memory is returned: an idle server keeps no warm cache, and the first questions
+	// of the next burst rebuild it in a millisecond or two each.
+	forget func()
 }
 
 // wrap counts the requests h serves.
@@ -40,6 +44,9 @@ func (m *idleMemory) run(ctx context.Context, tick time.Duration) {
 		}
 		n := m.requests.Load()
 		if n == last && n != released {
+			if m.forget != nil {
+				m.forget()
+			}
 			if m.free != nil {
 				m.free()
 			} else {

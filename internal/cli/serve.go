@@ -138,6 +138,7 @@ func cmdServe(ctx context.Context, args []string, env Env, seed bool) error {
 	sweeps.Add(3)
 	go func() { defer sweeps.Done(); app.sweepSessions(bctx) }()
 	go func() { defer sweeps.Done(); sweepHolds(bctx, st, holdSweep, log) }()
+	idle.forget = app.forget
 	go func() { defer sweeps.Done(); idle.run(bctx, time.Second) }()
 	defer func() { stopSweeps(); sweeps.Wait() }()
 	// The retention sweep (SVC_RETENTION_DAYS) starts here; it ends before the store closes.
@@ -194,6 +195,9 @@ type App struct {
 	instruments instruments
 	// close releases what the app opened beside the store: the Redis client, if any.
 	close func() error
+	// forget drops what the engine remembers to answer faster (see engine.Forget); serve
+	// calls it when the server falls idle.
+	forget func()
 }
 
 // Close releases the app's own connections (Redis); serve calls it once the HTTP server has
@@ -259,6 +263,7 @@ func NewApp(st store.Store, accounts *account.Service, cfg config.Config, log *s
 		TrustedProxies: cfg.TrustedProxies, DemoPage: opts.DemoPage, Dashboard: dash, Preview: dash, PublicURL: cfg.PublicURL, Log: log, Now: opts.Now,
 		Metrics: ins.requests, MetricsHandler: metricsHandler, MetricsToken: metricsToken})
 	app.Dashboard = dash
+	app.forget = engs.builtin.Forget
 	return app, nil
 }
 

@@ -209,3 +209,28 @@ func TestNewRejectsNilSearcher(t *testing.T) {
 		t.Error("New(nil) succeeded")
 	}
 }
+
+// Forget drops only what speeds answers up: the same question gets the same answer, analysed
+// again, and the memos fill again.
+func TestForgetKeepsAnswers(t *testing.T) {
+	e, acct := shopKB(t)
+	ask := func() Answer {
+		t.Helper()
+		a, err := e.Answer(context.Background(), Request{AccountID: acct, Question: "How long does shipping take?", Lang: "en"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	before := ask()
+	if e.sentences.memo.Len() == 0 {
+		t.Fatal("the answer left no analysed chunk in the memo")
+	}
+	e.Forget()
+	if n := e.sentences.memo.Len(); n != 0 {
+		t.Fatalf("%d chunks remembered after Forget", n)
+	}
+	if after := ask(); after.Text != before.Text || after.InputTokens != before.InputTokens {
+		t.Fatalf("after Forget: %q (%d tokens), before: %q (%d tokens)", after.Text, after.InputTokens, before.Text, before.InputTokens)
+	}
+}

@@ -167,3 +167,11 @@ func (e *Engine) CountTokens(s string) int {
 	}
 	return n
 }
+
+// Forget drops what the engine remembers only to answer faster: the analysed sentences of
+// recent chunks and the token counts of folded texts. Answers stay the same; the next ones
+// analyse again. An idle server calls it before it returns its memory.
+func (e *Engine) Forget() {
+	e.sentences.memo.Purge()
+	e.summaries.Purge()
+}
