@@ -1,0 +1,376 @@
+package storecopy_test
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"svc/internal/account"
+	"svc/internal/demo"
+	"svc/internal/store"
+	"svc/internal/store/postgres"
+	"svc/internal/store/sqlite"
+	"svc/internal/store/storetest"
+	"svc/internal/storecopy"
+	"svc/internal/textindex"
+)
+
+// pgSchemaURL returns a URL of the test PostgreSQL server (SVC_TEST_DATABASE_URL, else the
+// local one) whose connections work in a fresh schema, dropped when the test ends.
+// Unreachable, the test skips, unless SVC_REQUIRE_POSTGRES=1 fails it.
+func pgSchemaURL(t *testing.T) string {
+	t.Helper()
+	base := os.Getenv("SVC_TEST_DATABASE_URL")
+	if base == "" {
+		base = "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, base)
+	if err != nil {
+		if os.Getenv("SVC_REQUIRE_POSTGRES") == "1" {
+			t.Fatalf("PostgreSQL is required (SVC_REQUIRE_POSTGRES=1): %v", err)
+		}
+		t.Skipf("PostgreSQL unreachable (set SVC_TEST_DATABASE_URL, or SVC_REQUIRE_POSTGRES=1 to fail): %v", err)
+	}
+	defer conn.Close(context.Background())
+	var b [8]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		t.Fatal(err)
+	}
+	schema := "svc_test_" + hex.EncodeToString(b[:])
+	if _, err := conn.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
+		t.Fatalf("create schema: %v", err)
+	}
+	t.Cleanup(func() {
+		c, err := pgx.Connect(context.Background(), base)
+		if err != nil {
+			t.Errorf("drop schema %s: %v", schema, err)
+			return
+		}
+		defer c.Close(context.Background())
+		if _, err := c.Exec(context.Background(), "DROP SCHEMA "+schema+" CASCADE"); err != nil {
+			t.Errorf("drop schema %s: %v", schema, err)
+		}
+	})
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	q.Set("search_path", schema) // pgx passes unknown parameters to the server as settings
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+func ep(t *testing.T, s string) storecopy.Endpoint {
+	t.Helper()
+	e, err := storecopy.ParseEndpoint(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// seedDemo fills a data directory as `svc demo` and a busy widget would: the demo account,
+// its KB and widget token, then conversations visitors had, each a charged turn with its
+// usage event and ledger row, plus a top-up and an open reservation (reserved money).
+func seedDemo(t *testing.T, dir string, conversations int) store.Account {
+	t.Helper()
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, dir, sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	accounts := account.New(st, time.Now)
+	a, _, err := demo.Seed(ctx, st, accounts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := demo.SeedWidget(ctx, st, accounts, a, []string{"shop.example"}); err != nil {
+		t.Fatal(err)
+	}
+	toks, err := st.EmbedTokens(ctx, a.ID)
+	if err != nil || len(toks) == 0 {
+		t.Fatalf("embed tokens: %v %v", toks, err)
+	}
+	tok := toks[0].ID
+	if _, err := st.AddBalance(ctx, a.ID, 50_000_000, "balance add"); err != nil {
+		t.Fatal(err)
+	}
+	// Concurrent writers, so the store's group commit takes several turns per transaction.
+	var wg sync.WaitGroup
+	errc := make(chan error, 8)
+	for w := 0; w < 8; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < conversations; i += 8 {
+				visitor := fmt.Sprintf("00000000-0000-4000-8000-%012d", i)
+				c, err := st.OpenVisitorConversation(ctx, a.ID, tok, visitor, "en")
+				if err != nil {
+					errc <- err
+					return
+				}
+				err = st.SaveTurn(ctx, &store.Turn{AccountID: a.ID, ConversationID: c.ID, Lang: "en", EmbedTokenID: tok,
+					User:   store.Message{Role: store.RoleUser, Body: fmt.Sprintf("Is the Kaçkar boot waterproof? (%d)", i), Lang: "en"},
+					Reply:  store.Message{Role: store.RoleAssistant, Body: "Yes, it has a waterproof membrane.", Source: store.SourceAI, Lang: "en"},
+					Charge: store.Charge{EventType: store.EventAnswer, AmountMicro: 1_000 + int64(i), InputTokens: 40, OutputTokens: 9}})
+				if err != nil {
+					errc <- err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errc)
+	for err := range errc {
+		t.Fatal(err)
+	}
+	if _, err := st.Reserve(ctx, a.ID, 7_000, time.Hour, nil); err != nil {
+		t.Fatal(err)
+	}
+	if a, err = st.GetAccount(ctx, a.ID); err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+// questions the demo KB answers, in its three languages.
+var questions = []struct{ lang, text string }{
+	{"en", "How much does shipping to Germany cost?"},
+	{"tr", "Kaçkar botunun fiyatı ne kadar?"},
+	{"de", "Wie gebe ich Schuhe zurück?"},
+	{"en", "Do you have a store in Istanbul?"},
+}
+
+// answers is what the API's reads give on a store: the account, its ledger, a visitor's
+// conversation and the ranked chunks of the demo questions (ids and order).
+type answers struct {
+	Account  store.Account
+	Ledger   []store.LedgerEntry
+	Convs    []store.ConversationRow
+	Messages []store.Message
+	Search   [][]int64
+}
+
+func read(t *testing.T, st store.Store, acct int64) answers {
+	t.Helper()
+	ctx := context.Background()
+	var a answers
+	var err error
+	if a.Account, err = st.GetAccount(ctx, acct); err != nil {
+		t.Fatal(err)
+	}
+	if a.Ledger, err = st.Ledger(ctx, acct); err != nil {
+		t.Fatal(err)
+	}
+	if a.Convs, err = st.ListConversations(ctx, acct, store.ConversationFilter{Limit: 50}); err != nil || len(a.Convs) == 0 {
+		t.Fatalf("conversations: %+v %v", a.Convs, err)
+	}
+	if a.Messages, err = st.Messages(ctx, acct, a.Convs[0].ID, 0, 100); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range questions {
+		var terms []store.SearchTerm
+		for _, qt := range textindex.QueryTerms(q.text, q.lang) {
+			terms = append(terms, store.SearchTerm{Text: qt.Text, Prefix: qt.Prefix})
+		}
+		hits, err := st.SearchChunks(ctx, acct, store.SearchQuery{Terms: terms, Limit: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(hits) == 0 {
+			t.Fatalf("%q: no hit", q.text)
+		}
+		ids := make([]int64, len(hits))
+		for i, h := range hits {
+			ids[i] = h.ChunkID
+		}
+		a.Search = append(a.Search, ids)
+	}
+	return a
+}
+
+// The round trip of issue 16: the demo and 1,000 conversations, SQLite → PostgreSQL →
+// SQLite, with the same counts and ledger totals on every side, and the same answers from
+// the store's reads; each copy's target then takes new records without an id collision.
+func TestRoundTrip(t *testing.T) {
+	t.Parallel()
+	pgURL := pgSchemaURL(t)
+	dirA, dirB := t.TempDir(), t.TempDir()+"/b"
+	start := time.Now()
+	acct := seedDemo(t, dirA, 1000)
+	t.Logf("seeded the demo and 1,000 conversations in %v", time.Since(start))
+	ctx := context.Background()
+
+	start = time.Now()
+	toPG, err := storecopy.Copy(ctx, ep(t, dirA), ep(t, pgURL))
+	if err != nil {
+		t.Fatalf("SQLite → PostgreSQL: %v", err)
+	}
+	t.Logf("SQLite → PostgreSQL: %v, %v", time.Since(start), toPG.Tables)
+	start = time.Now()
+	back, err := storecopy.Copy(ctx, ep(t, pgURL), ep(t, dirB))
+	if err != nil {
+		t.Fatalf("PostgreSQL → SQLite: %v", err)
+	}
+	t.Logf("PostgreSQL → SQLite: %v", time.Since(start))
+	for _, r := range []storecopy.Result{toPG, back} {
+		if !r.Verified || len(r.Mismatches) > 0 {
+			t.Errorf("%s → %s not verified: %v", r.From, r.To, r.Mismatches)
+		}
+	}
+	if !reflect.DeepEqual(toPG.Tables, back.Tables) || toPG.LedgerTotalMicro != back.LedgerTotalMicro ||
+		toPG.BalanceMicro != back.BalanceMicro || toPG.ReservedMicro != back.ReservedMicro {
+		t.Errorf("counts differ: %+v\n%+v", toPG, back)
+	}
+	for table, want := range map[string]int64{"accounts": 1, "conversations": 1000, "messages": 2000,
+		"usage_events": 1000, "embed_tokens": 1, "reservations": 1} {
+		if toPG.Tables[table] != want {
+			t.Errorf("%s: %d rows copied, want %d", table, toPG.Tables[table], want)
+		}
+	}
+	if toPG.Tables["chunks"] == 0 || toPG.Tables["ledger"] < 1000 {
+		t.Errorf("copied %v", toPG.Tables)
+	}
+	if toPG.ReservedMicro != 7_000 || toPG.BalanceMicro != acct.BalanceMicro {
+		t.Errorf("balance %d reserved %d, want %d and 7000", toPG.BalanceMicro, toPG.ReservedMicro, acct.BalanceMicro)
+	}
+
+	a, err := sqlite.Open(ctx, dirA, sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	p, err := postgres.Open(ctx, pgURL, postgres.Options{MaxConns: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	b, err := sqlite.Open(ctx, dirB, sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	want := read(t, a, acct.ID)
+	for name, st := range map[string]store.Store{"PostgreSQL": p, "SQLite again": b} {
+		got := read(t, st, acct.ID)
+		if !reflect.DeepEqual(got.Account, want.Account) {
+			t.Errorf("%s: account %+v, want %+v", name, got.Account, want.Account)
+		}
+		if !reflect.DeepEqual(got.Ledger, want.Ledger) {
+			t.Errorf("%s: ledger differs (%d entries, want %d)", name, len(got.Ledger), len(want.Ledger))
+		}
+		if !reflect.DeepEqual(got.Convs, want.Convs) {
+			t.Errorf("%s: conversations differ: %+v, want %+v", name, got.Convs[0], want.Convs[0])
+		}
+		if !reflect.DeepEqual(got.Messages, want.Messages) {
+			t.Errorf("%s: messages %+v, want %+v", name, got.Messages, want.Messages)
+		}
+		if !reflect.DeepEqual(got.Search, want.Search) {
+			t.Errorf("%s: search %v, want %v", name, got.Search, want.Search)
+		}
+		// New records take new ids: PostgreSQL's sequences were moved past the copied ones.
+		n, _ := storetest.NewAccount(t, st, "after the copy", 0)
+		if n.ID <= acct.ID {
+			t.Errorf("%s: a new account got id %d, at or below the copied %d", name, n.ID, acct.ID)
+		}
+		if _, err := st.AddBalance(ctx, acct.ID, 1, "after the copy"); err != nil {
+			t.Errorf("%s: a top-up after the copy: %v", name, err)
+		}
+	}
+}
+
+// A copy refuses a target that holds any record, the source itself as target, and a data
+// directory without a database, each before writing anything.
+func TestRefusals(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	full := t.TempDir()
+	st, err := sqlite.Open(ctx, full, sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	storetest.NewAccount(t, st, "someone", 5)
+	st.Close()
+	other := t.TempDir()
+	st, err = sqlite.Open(ctx, other, sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	storetest.NewAccount(t, st, "someone else", 5)
+	st.Close()
+
+	if _, err := storecopy.Copy(ctx, ep(t, full), ep(t, other)); !errors.Is(err, storecopy.ErrNotEmpty) ||
+		!strings.Contains(err.Error(), "accounts") {
+		t.Errorf("into a non-empty directory: %v, want ErrNotEmpty naming accounts", err)
+	}
+	if _, err := storecopy.Copy(ctx, ep(t, full), ep(t, full+"/.")); !errors.Is(err, storecopy.ErrSame) {
+		t.Errorf("into itself: %v, want ErrSame", err)
+	}
+	empty := t.TempDir()
+	if _, err := storecopy.Copy(ctx, ep(t, empty), ep(t, t.TempDir())); !errors.Is(err, storecopy.ErrNoSource) {
+		t.Errorf("from an empty directory: %v, want ErrNoSource", err)
+	}
+	missing := t.TempDir() + "/missing"
+	if _, err := storecopy.Copy(ctx, ep(t, missing), ep(t, t.TempDir())); !errors.Is(err, storecopy.ErrNoSource) {
+		t.Errorf("from a missing directory: %v, want ErrNoSource", err)
+	}
+	if _, err := os.Stat(missing); !os.IsNotExist(err) {
+		t.Errorf("the missing source was created: %v", err)
+	}
+	if _, err := storecopy.ParseEndpoint("mysql://x/y"); !errors.Is(err, storecopy.ErrEndpoint) {
+		t.Errorf("mysql URL: %v", err)
+	}
+
+	pg := pgSchemaURL(t)
+	if _, err := storecopy.Copy(ctx, ep(t, full), ep(t, pg)); err != nil {
+		t.Fatalf("into an empty PostgreSQL schema: %v", err)
+	}
+	if _, err := storecopy.Copy(ctx, ep(t, other), ep(t, pg)); !errors.Is(err, storecopy.ErrNotEmpty) {
+		t.Errorf("into a non-empty PostgreSQL schema: %v, want ErrNotEmpty", err)
+	}
+	if _, err := storecopy.Copy(ctx, ep(t, pg), ep(t, pg)); !errors.Is(err, storecopy.ErrSame) {
+		t.Errorf("PostgreSQL into itself: %v, want ErrSame", err)
+	}
+}
+
+// Output and errors never carry a database password.
+func TestRedactURL(t *testing.T) {
+	t.Parallel()
+	for _, raw := range []string{
+		"postgres://svc:s3cret@db.example:5432/svc?sslmode=require",
+		"postgres://svc@db.example/svc?password=s3cret",
+	} {
+		e := ep(t, raw)
+		if s := e.String(); strings.Contains(s, "s3cret") || !strings.Contains(s, "db.example") {
+			t.Errorf("%s shown as %q", raw, s)
+		}
+	}
+	// An unreachable server with a password in the URL: the error does not quote it.
+	src := t.TempDir()
+	st, err := sqlite.Open(context.Background(), src, sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	_, err = storecopy.Copy(context.Background(), ep(t, src),
+		ep(t, "postgres://svc:s3cret@127.0.0.1:1/svc?connect_timeout=1"))
+	if err == nil || strings.Contains(err.Error(), "s3cret") {
+		t.Errorf("error %v", err)
+	}
+}
