@@ -80,41 +80,40 @@ func rebuildDerived(ctx context.Context, q querier, dst *side) error {
 	if err != nil {
 		return fmt.Errorf("index chunks: %w", err)
 	}
-	// Read first, then write: the target is one connection, and SQLite must not be written
-	// under an open cursor over the same tables.
-	type entry struct {
-		id            int64
-		terms, scopes string
+	defer rows.Close()
+	// Written in batches while the chunks are read, as the store's own rebuild does
+	// (store/sqlite: rebuildIndex), so a large KB's terms are never all in memory.
+	args := make([]any, 0, 3*batchRows)
+	flush := func() error {
+		if len(args) == 0 {
+			return nil
+		}
+		q1 := `INSERT INTO chunks_fts (rowid, terms, scope) VALUES (?, ?, ?)` +
+			strings.Repeat(", (?, ?, ?)", len(args)/3-1)
+		if _, err := q.ExecContext(ctx, q1, args...); err != nil {
+			return fmt.Errorf("index chunks: %w", err)
+		}
+		args = args[:0]
+		return nil
 	}
-	var all []entry
 	for rows.Next() {
 		var id, acct, site int64
 		var terms, typ string
 		if err := rows.Scan(&id, &acct, &terms, &typ, &site); err != nil {
-			rows.Close()
 			return fmt.Errorf("index chunks: %w", err)
 		}
-		all = append(all, entry{id, scopedTerms(acct, terms), scopeTokens(acct, typ, site)})
+		args = append(args, id, scopedTerms(acct, terms), scopeTokens(acct, typ, site))
+		if len(args) == 3*batchRows {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
 	}
-	rows.Close()
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("index chunks: %w", err)
 	}
-	for i := 0; i < len(all); i += batchRows {
-		part := all[i:min(i+batchRows, len(all))]
-		var b strings.Builder
-		args := make([]any, 0, 3*len(part))
-		b.WriteString(`INSERT INTO chunks_fts (rowid, terms, scope) VALUES `)
-		for j, e := range part {
-			if j > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString("(?, ?, ?)")
-			args = append(args, e.id, e.terms, e.scopes)
-		}
-		if _, err := q.ExecContext(ctx, b.String(), args...); err != nil {
-			return fmt.Errorf("index chunks: %w", err)
-		}
+	if err := flush(); err != nil {
+		return err
 	}
 	// One segment, as a store that merged as it went would have (store/sqlite: kbWritten):
 	// a search seeks every segment once per term.
