@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"svc/internal/store/sqlite"
 	"svc/internal/storecopy"
 )
 
@@ -37,7 +38,7 @@ func cmdStoreCopy(ctx context.Context, args []string, env Env) error {
 	res, err := storecopy.Copy(ctx, src, dst)
 	switch {
 	case errors.Is(err, storecopy.ErrNoSource), errors.Is(err, storecopy.ErrNotEmpty),
-		errors.Is(err, storecopy.ErrSame), errors.Is(err, storecopy.ErrSchema):
+		errors.Is(err, storecopy.ErrSame), errors.Is(err, storecopy.ErrSchema), errors.Is(err, sqlite.ErrServing):
 		return usagef("store copy: %v", err)
 	case err != nil:
 		return fmt.Errorf("store copy: %w", err)

@@ -64,6 +64,18 @@ func TestStoreCopyCommand(t *testing.T) {
 		}
 	}
 
+	// A data directory a server is serving is not a target.
+	served := t.TempDir()
+	release, err := sqlite.LockServe(served)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs = run("store", "copy", "--from", src, "--to", served)
+	release()
+	if code != 2 || out != "" || !strings.Contains(errs, "another svc serve") {
+		t.Errorf("into a served directory: exit %d, %q %q", code, out, errs)
+	}
+
 	// Into PostgreSQL, and the URL printed as given (this one has no password to hide).
 	pg := pgSchemaURL(t)
 	code, out, errs = run("store", "copy", "--from", dst, "--to", pg)
