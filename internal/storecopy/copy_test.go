@@ -107,7 +107,7 @@ func seedDemo(t *testing.T, dir string, conversations int) (a store.Account, del
 		t.Fatalf("embed tokens: %v %v", toks, err)
 	}
 	tok := toks[0].ID
-	if _, err := st.AddBalance(ctx, a.ID, 50_000_000, "balance add"); err != nil {
+	if _, err := st.AddBalance(ctx, a.ID, 500_000_000, "balance add"); err != nil {
 		t.Fatal(err)
 	}
 	// Concurrent writers, so the store's group commit takes several turns per transaction.
