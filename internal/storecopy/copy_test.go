@@ -3,11 +3,13 @@ package storecopy_test
 import (
 	"context"
 	"crypto/rand"
+	"database/sql"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"net/url"
 	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
@@ -447,5 +449,43 @@ func TestRedactURL(t *testing.T) {
 		ep(t, "postgres://svc:s3cret@127.0.0.1:1/svc?connect_timeout=1"))
 	if err == nil || strings.Contains(err.Error(), "s3cret") {
 		t.Errorf("error %v", err)
+	}
+}
+
+// A copy that fails halfway leaves the target empty, so the same command can run again.
+func TestFailedCopyLeavesTargetEmpty(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	src, dst := t.TempDir(), t.TempDir()
+	st, err := sqlite.Open(ctx, src, sqlite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := storetest.NewAccount(t, st, "Shop", 1_000)
+	storetest.NewAccount(t, st, "Other", 2_000)
+	st.Close()
+	// SQLite keeps text in an INTEGER column; the copy cannot convert it, in the ledger,
+	// after the accounts' rows went in.
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(src, sqlite.FileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var id, amount int64
+	if err := db.QueryRow(`SELECT id, amount_micro FROM ledger WHERE account_id = ?`, a.ID).Scan(&id, &amount); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`UPDATE ledger SET amount_micro = 'many' WHERE id = ?`, id); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := storecopy.Copy(ctx, ep(t, src), ep(t, dst)); err == nil || !strings.Contains(err.Error(), "ledger.amount_micro") {
+		t.Fatalf("copy of a bad value: %v", err)
+	}
+	if _, err := db.Exec(`UPDATE ledger SET amount_micro = ? WHERE id = ?`, amount, id); err != nil {
+		t.Fatal(err)
+	}
+	res, err := storecopy.Copy(ctx, ep(t, src), ep(t, dst))
+	if err != nil || !res.Verified || res.Tables["accounts"] != 2 {
+		t.Fatalf("the second try: %+v %v", res, err)
 	}
 }
