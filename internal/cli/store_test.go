@@ -84,6 +84,22 @@ func TestStoreCopyCommand(t *testing.T) {
 		res.Tables["accounts"] != 1 {
 		t.Errorf("copy into PostgreSQL: exit %d, %s %s", code, out, errs)
 	}
+
+	// A password in the URL (the test server trusts local connections and ignores it) is
+	// printed as xxxxx, in the output and in a refusal.
+	u, err := url.Parse(pgSchemaURL(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	u.User = url.UserPassword(u.User.Username(), "s3cret-pw")
+	code, out, errs = run("store", "copy", "--from", dst, "--to", u.String())
+	if code != 0 || strings.Contains(out+errs, "s3cret-pw") || !strings.Contains(out, "xxxxx") {
+		t.Errorf("copy into a URL with a password: exit %d, %s %s", code, out, errs)
+	}
+	code, out, errs = run("store", "copy", "--from", dst, "--to", u.String())
+	if code != 2 || strings.Contains(out+errs, "s3cret-pw") {
+		t.Errorf("refusal with a password in the URL: exit %d, %s %s", code, out, errs)
+	}
 }
 
 // The API answers the same after a round trip: `svc demo` on a data directory answers a
