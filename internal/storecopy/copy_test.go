@@ -424,6 +424,10 @@ func TestRefusals(t *testing.T) {
 	if _, err := storecopy.Copy(ctx, ep(t, pg), ep(t, pg)); !errors.Is(err, storecopy.ErrSame) {
 		t.Errorf("PostgreSQL into itself: %v, want ErrSame", err)
 	}
+	// Between two PostgreSQL schemas (two databases, in production) as well.
+	if res, err := storecopy.Copy(ctx, ep(t, pg), ep(t, pgSchemaURL(t))); err != nil || !res.Verified || res.Tables["accounts"] != 1 {
+		t.Errorf("PostgreSQL into PostgreSQL: %+v %v", res, err)
+	}
 }
 
 // Output and errors never carry a database password.
