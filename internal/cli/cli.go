@@ -64,6 +64,7 @@ commands:
   ledger check                verify balances against the ledger and reservations (--account)
   backup --out FILE           copy the database consistently while serve runs
   restore --from FILE         restore a backup into an empty data directory
+  store copy --from S --to D  copy every record into an empty store (data directory or postgres:// URL), verified
   version                     the build: version, VCS revision, Go version
   bench                       speed and memory of this build against a bare handler (--work DIR, --markdown, --only LIST)
   health                      probe a running server's /readyz; exit 0 when ready (--addr, --url)
@@ -110,6 +111,7 @@ var commands = map[string]commandFunc{
 	"ledger check":   cmdLedgerCheck,
 	"backup":         cmdBackup,
 	"restore":        cmdRestore,
+	"store copy":     cmdStoreCopy,
 	"version":        cmdVersion,
 	"bench":          cmdBench,
 	"tone set":       cmdToneSet,
