@@ -17,7 +17,7 @@ import (
 	"svc/internal/cli"
 	"svc/internal/config"
 	"svc/internal/openapi/validate"
-	"svc/internal/store/sqlite"
+	"svc/internal/store/teststore"
 	"svc/internal/store/storetest"
 )
 
@@ -47,10 +47,7 @@ func newClockedHarness(t testing.TB, cfg config.Config, clock *testClock) *harne
 	if clock != nil {
 		now = clock.Now
 	}
-	st, err := sqlite.Open(context.Background(), t.TempDir(), sqlite.Options{Now: now})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := teststore.Open(t, now)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	accounts := account.New(st, now)
 	app, err := cli.NewApp(st, accounts, cfg, log, cli.AppOptions{Now: now})
@@ -65,7 +62,7 @@ func newClockedHarness(t testing.TB, cfg config.Config, clock *testClock) *harne
 		close(done)
 	}
 	srv := httptest.NewServer(app.Handler)
-	t.Cleanup(func() { srv.Close(); cancel(); <-done; st.Close() })
+	t.Cleanup(func() { srv.Close(); cancel(); <-done })
 	return &harness{t: t, srv: srv, st: st, accounts: accounts, v: validator}
 }
 

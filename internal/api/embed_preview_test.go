@@ -16,7 +16,7 @@ import (
 	"svc/internal/engine"
 	"svc/internal/errs"
 	"svc/internal/ratelimit"
-	"svc/internal/store/sqlite"
+	"svc/internal/store/teststore"
 )
 
 // fakePreviews accepts one preview token for one embed token; the dashboard's real
@@ -40,11 +40,7 @@ func (f *fakePreviews) AuthenticatePreview(_ context.Context, token string) (acc
 func previewServer(t *testing.T, withPreview bool) (srv *httptest.Server, embedToken string, f *fakePreviews) {
 	t.Helper()
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, t.TempDir(), sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
+	st := teststore.Open(t, nil)
 	accounts := account.New(st, nil)
 	name, balance := "Shop", int64(1_000_000)
 	a, _, err := accounts.Create(ctx, account.Settings{Name: &name, BalanceMicro: &balance})

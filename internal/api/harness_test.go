@@ -17,7 +17,7 @@ import (
 	"svc/internal/config"
 	"svc/internal/demo/demotest"
 	"svc/internal/openapi/validate"
-	"svc/internal/store/sqlite"
+	"svc/internal/store"
 )
 
 var (
@@ -26,12 +26,13 @@ var (
 	validatorErr  error
 )
 
-// harness is a real server on a real SQLite file, driven over HTTP. Every response it
+// harness is a real server on a real store (an SQLite file, or a PostgreSQL schema with
+// SVC_TEST_STORE=postgres: see teststore), driven over HTTP. Every response it
 // receives is checked against the OpenAPI document.
 type harness struct {
 	t        testing.TB
 	srv      *httptest.Server
-	st       *sqlite.Store
+	st       store.Store
 	accounts *account.Service
 	v        *validate.Validator
 }

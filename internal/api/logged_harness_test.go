@@ -3,7 +3,6 @@ package api_test
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -19,7 +18,7 @@ import (
 	"svc/internal/cli"
 	"svc/internal/config"
 	"svc/internal/openapi/validate"
-	"svc/internal/store/sqlite"
+	"svc/internal/store/teststore"
 )
 
 // logBuffer collects a server's JSON log lines, safely for concurrent writers.
@@ -78,10 +77,7 @@ func newLoggedHarness(t testing.TB) (*harness, *logBuffer) {
 	if validatorErr != nil {
 		t.Fatal(validatorErr)
 	}
-	st, err := sqlite.Open(context.Background(), t.TempDir(), sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st := teststore.Open(t, nil)
 	logs := &logBuffer{}
 	log := slog.New(slog.NewJSONHandler(logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	accounts := account.New(st, nil)
@@ -90,7 +86,7 @@ func newLoggedHarness(t testing.TB) (*harness, *logBuffer) {
 		t.Fatal(err)
 	}
 	srv := httptest.NewServer(app.Handler)
-	t.Cleanup(func() { srv.Close(); st.Close() })
+	t.Cleanup(srv.Close)
 	return &harness{t: t, srv: srv, st: st, accounts: accounts, v: validator}, logs
 }
 

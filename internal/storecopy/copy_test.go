@@ -2,12 +2,9 @@ package storecopy_test
 
 import (
 	"context"
-	"crypto/rand"
 	"database/sql"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -16,65 +13,19 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"svc/internal/account"
 	"svc/internal/demo"
 	"svc/internal/store"
 	"svc/internal/store/postgres"
 	"svc/internal/store/sqlite"
 	"svc/internal/store/storetest"
+	"svc/internal/store/teststore"
 	"svc/internal/storecopy"
 	"svc/internal/textindex"
 )
 
-// pgSchemaURL returns a URL of the test PostgreSQL server (SVC_TEST_DATABASE_URL, else the
-// local one) whose connections work in a fresh schema, dropped when the test ends.
-// Unreachable, the test skips, unless SVC_REQUIRE_POSTGRES=1 fails it.
-func pgSchemaURL(t *testing.T) string {
-	t.Helper()
-	base := os.Getenv("SVC_TEST_DATABASE_URL")
-	if base == "" {
-		base = "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	conn, err := pgx.Connect(ctx, base)
-	if err != nil {
-		if os.Getenv("SVC_REQUIRE_POSTGRES") == "1" {
-			t.Fatalf("PostgreSQL is required (SVC_REQUIRE_POSTGRES=1): %v", err)
-		}
-		t.Skipf("PostgreSQL unreachable (set SVC_TEST_DATABASE_URL, or SVC_REQUIRE_POSTGRES=1 to fail): %v", err)
-	}
-	defer conn.Close(context.Background())
-	var b [8]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		t.Fatal(err)
-	}
-	schema := "svc_test_" + hex.EncodeToString(b[:])
-	if _, err := conn.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
-		t.Fatalf("create schema: %v", err)
-	}
-	t.Cleanup(func() {
-		c, err := pgx.Connect(context.Background(), base)
-		if err != nil {
-			t.Errorf("drop schema %s: %v", schema, err)
-			return
-		}
-		defer c.Close(context.Background())
-		if _, err := c.Exec(context.Background(), "DROP SCHEMA "+schema+" CASCADE"); err != nil {
-			t.Errorf("drop schema %s: %v", schema, err)
-		}
-	})
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema) // pgx passes unknown parameters to the server as settings
-	u.RawQuery = q.Encode()
-	return u.String()
-}
+// pgSchemaURL is teststore.SchemaURL: a URL whose connections work in a fresh schema.
+func pgSchemaURL(t *testing.T) string { return teststore.SchemaURL(t) }
 
 func ep(t *testing.T, s string) storecopy.Endpoint {
 	t.Helper()
