@@ -17,8 +17,8 @@ import (
 	"svc/internal/cli"
 	"svc/internal/config"
 	"svc/internal/openapi/validate"
-	"svc/internal/store/teststore"
 	"svc/internal/store/storetest"
+	"svc/internal/store/teststore"
 )
 
 // testClock is the one clock of a harness's store, chat, limiter and outbox, so a test can
