@@ -261,7 +261,7 @@ func NewApp(st store.Store, accounts *account.Service, cfg config.Config, log *s
 	metricsHandler, metricsToken := mainListenerMetrics(cfg, m)
 	app.Handler = api.New(api.Deps{Store: st, Accounts: accounts, Chat: chatSvc, Studio: studioSvc, Limiter: limiter,
 		TrustedProxies: cfg.TrustedProxies, DemoPage: opts.DemoPage, Dashboard: dash, Preview: dash, PublicURL: cfg.PublicURL, Log: log, Now: opts.Now,
-		Metrics: ins.requests, MetricsHandler: metricsHandler, MetricsToken: metricsToken})
+		Metrics: ins.requests, MetricsHandler: metricsHandler, MetricsToken: metricsToken, RedisPing: limits.ping})
 	app.Dashboard = dash
 	app.forget = engs.builtin.Forget
 	return app, nil

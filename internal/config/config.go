@@ -49,6 +49,10 @@ type Config struct {
 	// detector; Validate parses it into Redis (nil without it: each process limits alone).
 	RedisURL string
 	Redis    *redis.Options
+	// RedisPrefix is SVC_REDIS_PREFIX: what starts every key svc keeps in Redis ("" is
+	// redisconn.DefaultPrefix, svc:rl:). Replicas of one service share it; two services on
+	// one Redis (a staging and a production, or the test suite's) each take their own.
+	RedisPrefix string
 }
 
 // MinMetricsToken is the shortest SVC_METRICS_TOKEN accepted: the token guards a page that
@@ -114,6 +118,7 @@ func Load(getenv func(string) string) (Config, error) {
 		// Secrets pasted into environment files often carry a trailing newline.
 		MetricsToken: strings.TrimSpace(getenv("SVC_METRICS_TOKEN")),
 		RedisURL:     strings.TrimSpace(getenv("SVC_REDIS_URL")),
+		RedisPrefix:  strings.TrimSpace(getenv("SVC_REDIS_PREFIX")),
 	}
 	if v := getenv("SVC_CRAWL_INTERVAL"); v != "" {
 		d, err := parseInterval(v)
