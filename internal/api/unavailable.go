@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"svc/internal/errs"
@@ -33,7 +34,10 @@ func (s *Server) unavailable(ctx context.Context, err error) bool {
 	default:
 		return false
 	}
-	if s.st == nil {
+	// A database error with a SQLSTATE (pgconn.PgError, by its method) was the server's
+	// answer: it is reachable, and a busy pool must not make its ping look like an outage.
+	var answered interface{ SQLState() string }
+	if s.st == nil || errors.As(err, &answered) {
 		return false
 	}
 	// Detached from the request: a client that gave up is handled before this, and the

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http/httptest"
@@ -12,6 +13,12 @@ import (
 	"svc/internal/errs"
 	"svc/internal/store"
 )
+
+// sqlStateError is a database error with a SQLSTATE, as pgconn.PgError.
+type sqlStateError string
+
+func (e sqlStateError) Error() string    { return "ERROR: (SQLSTATE " + string(e) + ")" }
+func (e sqlStateError) SQLState() string { return string(e) }
 
 // pingStore is a store whose only working method is Ping.
 type pingStore struct {
@@ -35,6 +42,7 @@ func TestUnavailableOnlyWhenTheStoreDoesNotAnswer(t *testing.T) {
 		{"store answers", nil, errors.New("boom"), 500, ""},
 		{"store down", errors.New("dial tcp: connection refused"), errors.New("boom"), 503, "5"},
 		{"client error with store down", errors.New("refused"), errs.New(errs.BadRequest, "no"), 400, ""},
+		{"the database answered an error", errors.New("pool busy"), fmt.Errorf("lock: %w", sqlStateError("40P01")), 500, ""},
 		{"marked unavailable", nil, &errs.Error{Kind: errs.Unavailable, Safe: "later"}, 503, "5"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
