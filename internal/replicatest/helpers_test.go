@@ -21,6 +21,8 @@ import (
 	"testing"
 	"time"
 
+	"svc/internal/demo"
+
 	"github.com/emersion/go-smtp"
 	"github.com/jackc/pgx/v5"
 )
@@ -342,4 +344,18 @@ func (s *mailSession) Data(r io.Reader) error {
 	s.mb.to = append(s.mb.to, strings.Join(s.to, ","))
 	s.mb.mu.Unlock()
 	return nil
+}
+
+func stringsReader(s string) io.Reader { return strings.NewReader(s) }
+
+// writeDemoKB writes the demo knowledge base as JSON Lines to path.
+func writeDemoKB(t *testing.T, path string) {
+	t.Helper()
+	b, err := io.ReadAll(demo.Reader())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
 }
