@@ -92,7 +92,9 @@ func waitForAccessLines(t *testing.T, logs *logBuffer, ids []string) map[string]
 	}
 }
 
-// A store that really fails is still a server error: 500, and an ERROR line with the cause.
+// A store that really fails is still a server error, not a client's cancel: 503 (the store
+// does not answer its ping, so it is the retryable outage answer) with Retry-After, and an
+// ERROR line with the cause.
 func TestStoreFailureIsStillAServerError(t *testing.T) {
 	t.Parallel()
 	h, logs := newLoggedHarness(t)
@@ -101,12 +103,12 @@ func TestStoreFailureIsStillAServerError(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := h.get("/api/v1/chat/start", key)
-	if r.Status != http.StatusInternalServerError || r.Error != "server_error" {
+	if r.Status != http.StatusServiceUnavailable || r.Error != "server_error" || r.Header.Get("Retry-After") == "" {
 		t.Fatalf("start on a closed store: %d %s", r.Status, r.raw)
 	}
 	id := r.Header.Get("X-Request-Id")
 	access := waitForAccessLines(t, logs, []string{id})
-	if access[id]["status"] != 500.0 {
+	if access[id]["status"] != 503.0 {
 		t.Errorf("access log: %v", access[id])
 	}
 	found := false

@@ -561,6 +561,10 @@ func TestSuggestions(t *testing.T) {
 
 func TestHealthAndDocument(t *testing.T) {
 	h := newHarness(t)
+	_, key := h.tenant(account.Settings{})
+	if r := h.get("/readyz", ""); !strings.Contains(string(r.raw), `"database":"ok","redis":"off"`) {
+		t.Fatalf("readyz without Redis: %s", r.raw)
+	}
 	for _, p := range []string{"/healthz", "/readyz"} {
 		if r := h.get(p, ""); r.Status != 200 || !r.Success {
 			t.Fatalf("%s: %d %s", p, r.Status, r.raw)
@@ -579,7 +583,12 @@ func TestHealthAndDocument(t *testing.T) {
 		t.Fatalf("request id not echoed: %q", got)
 	}
 	h.st.Close()
-	if r := h.get("/readyz", ""); r.Status != 503 || r.Error != "server_error" {
+	if r := h.get("/readyz", ""); r.Status != 503 || r.Error != "server_error" || r.Header.Get("Retry-After") == "" {
 		t.Fatalf("readyz with a closed store: %d %s", r.Status, r.raw)
+	}
+	// A request that fails because the store does not answer is a 503 to retry, not a 500.
+	r = h.postForm("/api/v1/chat/send", key, url.Values{"message": {"Hello?"}})
+	if r.Status != 503 || r.Error != "server_error" || r.Header.Get("Retry-After") != "5" {
+		t.Fatalf("send with a closed store: %d Retry-After %q %s", r.Status, r.Header.Get("Retry-After"), r.raw)
 	}
 }

@@ -53,6 +53,8 @@ func statusOf(k errs.Kind) (int, string) {
 		return http.StatusTooManyRequests, "limit_reached"
 	case errs.TooMany:
 		return http.StatusBadRequest, "limit_reached"
+	case errs.Unavailable:
+		return http.StatusServiceUnavailable, "server_error"
 	default:
 		return http.StatusInternalServerError, "server_error"
 	}
@@ -76,18 +78,35 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		writeJSON(w, statusClientClosed, envelope{Success: false, Error: "bad_request", Message: clientClosedMessage})
 		return
 	}
-	status, code := statusOf(errs.KindOf(err))
+	kind := errs.KindOf(err)
+	if kind != errs.Unavailable && s.unavailable(r.Context(), err) {
+		err = &errs.Error{Kind: errs.Unavailable, Safe: unavailableMessage, Cause: err}
+		kind = errs.Unavailable
+	}
+	status, code := statusOf(kind)
 	msg := "Something went wrong on our side. Please retry shortly."
+	if kind == errs.Unavailable {
+		// Always a Retry-After: DECISIONS.md's 503 promises the client when to come back.
+		retry := unavailableRetry
+		if e, ok := errs.As(err); ok && e.RetryAfter > 0 {
+			retry = e.RetryAfter
+		}
+		w.Header().Set("Retry-After", strconv.Itoa(ratelimit.RetryAfterSeconds(retry)))
+	}
 	if e, ok := errs.As(err); ok && e.Kind != errs.Internal {
 		msg = e.Safe
 		if e.RetryAfter > 0 || e.Kind == errs.RateLimited || e.Kind == errs.LimitReached {
 			w.Header().Set("Retry-After", strconv.Itoa(ratelimit.RetryAfterSeconds(e.RetryAfter)))
 		}
 	}
-	if status >= 500 {
+	switch {
+	case status == http.StatusServiceUnavailable:
+		s.log.ErrorContext(r.Context(), "request failed: the database does not answer", slog.String("request_id", requestID(r.Context())),
+			slog.String("path", r.URL.Path), slog.Any("error", err))
+	case status >= 500:
 		s.log.ErrorContext(r.Context(), "request failed", slog.String("request_id", requestID(r.Context())),
 			slog.String("path", r.URL.Path), slog.Any("error", err))
-	} else {
+	default:
 		s.log.DebugContext(r.Context(), "request refused", slog.String("request_id", requestID(r.Context())),
 			slog.String("code", code), slog.Any("error", err))
 	}

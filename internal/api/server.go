@@ -10,6 +10,7 @@ import (
 	"net/netip"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -52,8 +53,11 @@ type Deps struct {
 	// token (MetricsEndpoint); without a token the main listener never serves it.
 	MetricsHandler http.Handler
 	MetricsToken   string
-	Log            *slog.Logger
-	Now            func() time.Time
+	// RedisPing, when set (SVC_REDIS_URL), asks the shared Redis whether it answers; /readyz
+	// reports it as "ok" or "fallback", and as "off" without it.
+	RedisPing func(context.Context) error
+	Log       *slog.Logger
+	Now       func() time.Time
 }
 
 // PreviewAuthenticator resolves a preview token to the embed token it previews and its
@@ -73,6 +77,7 @@ type Server struct {
 	demoPage     []byte
 	preview      PreviewAuthenticator
 	publicOrigin string // scheme://host of Deps.PublicURL, "" when unset
+	redisPing    func(context.Context) error
 	log          *slog.Logger
 	now          func() time.Time
 	actions      map[string]action
@@ -108,7 +113,7 @@ func New(d Deps) *Server {
 	}
 	s := &Server{st: d.Store, accounts: d.Accounts, chat: d.Chat, studio: d.Studio, limiter: d.Limiter, trusted: d.TrustedProxies,
 		demoPage: d.DemoPage, preview: d.Preview, publicOrigin: originOf(d.PublicURL), log: d.Log, now: d.Now,
-		metrics: d.Metrics}
+		metrics: d.Metrics, redisPing: d.RedisPing}
 	get, post := []string{http.MethodGet, http.MethodHead}, []string{http.MethodPost}
 	s.actions = map[string]action{
 		"start":        {get, s.start},
@@ -242,19 +247,37 @@ func (s *Server) healthz(w http.ResponseWriter, r *http.Request) {
 	writeData(w, map[string]string{"status": "ok"})
 }
 
+// readyTimeout bounds each of /readyz's checks, so a prober gets its answer even from a
+// database that hangs.
+const readyTimeout = 2 * time.Second
+
+// readyz is ready when the database answers: a replica that cannot reach it would fail every
+// request, so a load balancer should take it out. Redis is reported but never makes it
+// unready: without it each replica decides its limits in memory (ratelimit's fallback) and
+// requests still succeed, so taking every replica out for a Redis outage would turn a
+// degraded service into none.
 func (s *Server) readyz(w http.ResponseWriter, r *http.Request) {
-	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	ctx, cancel := context.WithTimeout(r.Context(), readyTimeout)
 	defer cancel()
 	if err := s.st.Ping(ctx); err != nil {
 		if errs.ClientGone(r.Context(), err) {
 			s.writeError(w, r, err) // the prober left: not the store's failure
 			return
 		}
-		s.log.ErrorContext(ctx, "not ready", slog.Any("error", err))
-		writeJSON(w, http.StatusServiceUnavailable, envelope{Error: "server_error", Message: "The store is not reachable."})
+		s.log.WarnContext(ctx, "not ready: the database does not answer", slog.Any("error", err))
+		w.Header().Set("Retry-After", strconv.Itoa(ratelimit.RetryAfterSeconds(unavailableRetry)))
+		writeJSON(w, http.StatusServiceUnavailable, envelope{Error: "server_error", Message: "The database is not reachable."})
 		return
 	}
-	writeData(w, map[string]string{"status": "ok"})
+	redis := "off"
+	if s.redisPing != nil {
+		redis = "ok"
+		if err := s.redisPing(ctx); err != nil {
+			// Logged by the limiter's health once per outage; not again per probe.
+			redis = "fallback"
+		}
+	}
+	writeData(w, map[string]string{"status": "ok", "database": "ok", "redis": redis})
 }
 
 // originOf is the scheme://host of a base URL, or "" when it has none.

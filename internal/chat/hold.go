@@ -35,7 +35,7 @@ func (p *pending) hold(ctx context.Context, worst int64, budget *store.TokenBudg
 	defer timeout.Stop()
 	for {
 		wake := s.wakeups.wait(p.acct.ID) // before trying, so a settle in between is not missed
-		r, err := s.st.Reserve(ctx, p.acct.ID, amount, reserveTTL, budget)
+		r, err := s.st.Reserve(ctx, p.acct.ID, amount, s.holdTTL, budget)
 		amount = size
 		switch {
 		case err == nil:

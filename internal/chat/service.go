@@ -59,6 +59,7 @@ type Service struct {
 	readings *readings
 	// folding holds the conversations whose summary a send is writing.
 	folding *folding
+	holdTTL time.Duration
 }
 
 // Deps are the Service's collaborators.
@@ -76,6 +77,9 @@ type Deps struct {
 	Texts *i18n.Catalog
 	// Observer is told of every committed reply (metrics); may be nil.
 	Observer Observer
+	// HoldTTL is how long an answer's reservation lasts unless settled (SVC_HOLD_TTL);
+	// DefaultHoldTTL when zero.
+	HoldTTL time.Duration
 }
 
 // New returns a Service.
@@ -89,7 +93,10 @@ func New(d Deps) *Service {
 	if d.Texts == nil {
 		d.Texts = defaultTexts()
 	}
-	return &Service{st: d.Store, engine: d.Engine, limiter: d.Limiter, surge: d.Surge, notify: d.Notify, now: d.Now,
+	if d.HoldTTL <= 0 {
+		d.HoldTTL = DefaultHoldTTL
+	}
+	return &Service{holdTTL: d.HoldTTL, st: d.Store, engine: d.Engine, limiter: d.Limiter, surge: d.Surge, notify: d.Notify, now: d.Now,
 		log: d.Log, texts: d.Texts, observer: d.Observer, holds: billing.NewHolds(), readings: newReadings(),
 		folding: newFolding()}
 }

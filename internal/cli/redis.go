@@ -23,6 +23,8 @@ type sharedLimits struct {
 	surge    *embed.Surge
 	throttle users.Throttle
 	close    func() error // closes the Redis client; a no-op without one
+	// ping asks Redis whether it answers (/readyz); nil without Redis.
+	ping func(context.Context) error
 }
 
 // newSharedLimits builds the limits of cfg. With Redis, a call it does not answer within
@@ -43,11 +45,13 @@ func newSharedLimits(cfg config.Config, m *metrics.Metrics, log *slog.Logger) sh
 	} else {
 		log.Info("rate limits, surge state and sign-in throttle shared in redis", "redis", server)
 	}
-	limiter := ratelimit.NewRedis(client, ratelimit.RedisOptions{
+	prefix := cfg.RedisPrefix // "" takes each package's default, redisconn.DefaultPrefix
+	limiter := ratelimit.NewRedis(client, ratelimit.RedisOptions{Prefix: prefix,
 		Health: redisconn.NewHealth("limiter", server, log, m, nil)})
-	surge := embed.NewSharedSurge(embed.SurgeOptions{}, surgeredis.New(client, surgeredis.Options{}),
+	surge := embed.NewSharedSurge(embed.SurgeOptions{}, surgeredis.New(client, surgeredis.Options{Prefix: prefix}),
 		redisconn.NewHealth("surge", server, log, m, nil))
-	throttle := throttleredis.New(client, throttleredis.Options{
+	throttle := throttleredis.New(client, throttleredis.Options{Prefix: prefix,
 		Health: redisconn.NewHealth("signin", server, log, m, nil)})
-	return sharedLimits{limiter: limiter, surge: surge, throttle: throttle, close: client.Close}
+	ping := func(ctx context.Context) error { return client.Ping(ctx).Err() }
+	return sharedLimits{limiter: limiter, surge: surge, throttle: throttle, close: client.Close, ping: ping}
 }

@@ -137,7 +137,7 @@ func cmdServe(ctx context.Context, args []string, env Env, seed bool) error {
 	var idle idleMemory
 	sweeps.Add(3)
 	go func() { defer sweeps.Done(); app.sweepSessions(bctx) }()
-	go func() { defer sweeps.Done(); sweepHolds(bctx, st, holdSweep, log) }()
+	go func() { defer sweeps.Done(); sweepHolds(bctx, st, sweepPeriod(c.cfg.HoldTTL), log) }()
 	idle.forget = app.forget
 	go func() { defer sweeps.Done(); idle.run(bctx, time.Second) }()
 	defer func() { stopSweeps(); sweeps.Wait() }()
@@ -243,9 +243,9 @@ func NewApp(st store.Store, accounts *account.Service, cfg config.Config, log *s
 	app.close = limits.close
 	limiter := m.Limiter(limits.limiter) // counts refusals by key class when metrics are on
 	chatSvc := chat.New(chat.Deps{Store: st, Engine: engs.answerer, Limiter: limiter, Surge: limits.surge,
-		Notify: kick, Now: opts.Now, Log: log, Texts: texts, Observer: ins.answers})
+		Notify: kick, Now: opts.Now, Log: log, Texts: texts, Observer: ins.answers, HoldTTL: cfg.HoldTTL})
 	studioSvc := studio.New(studio.Deps{Store: st, Engine: engs.builtin, LLM: engs.model, Limiter: limiter, Now: opts.Now,
-		Log: log})
+		Log: log, HoldTTL: cfg.HoldTTL})
 	app.Users = users.New(users.Deps{Store: st, Throttle: limits.throttle, Now: opts.Now, PublicURL: cfg.PublicURL, Log: log,
 		Kick: kick, Metrics: ins.signIn})
 	dash, err := dashboard.New(dashboard.Deps{Store: st, Users: app.Users, Accounts: accounts, Chat: chatSvc, Studio: studioSvc,
@@ -261,7 +261,7 @@ func NewApp(st store.Store, accounts *account.Service, cfg config.Config, log *s
 	metricsHandler, metricsToken := mainListenerMetrics(cfg, m)
 	app.Handler = api.New(api.Deps{Store: st, Accounts: accounts, Chat: chatSvc, Studio: studioSvc, Limiter: limiter,
 		TrustedProxies: cfg.TrustedProxies, DemoPage: opts.DemoPage, Dashboard: dash, Preview: dash, PublicURL: cfg.PublicURL, Log: log, Now: opts.Now,
-		Metrics: ins.requests, MetricsHandler: metricsHandler, MetricsToken: metricsToken})
+		Metrics: ins.requests, MetricsHandler: metricsHandler, MetricsToken: metricsToken, RedisPing: limits.ping})
 	app.Dashboard = dash
 	app.forget = engs.builtin.Forget
 	return app, nil
@@ -271,6 +271,15 @@ func NewApp(st store.Store, accounts *account.Service, cfg config.Config, log *s
 // or one left by a replica that died): a lapsed hold is otherwise only released when its
 // account sends again, and until then it hides money from the balance and the ledger check.
 const holdSweep = 30 * time.Second
+
+// sweepPeriod is how often the hold sweep runs for reservations that last ttl: holdSweep,
+// or half the TTL when that is shorter, so a lapsed hold is back within 1.5 TTL at most.
+func sweepPeriod(ttl time.Duration) time.Duration {
+	if ttl > 0 && ttl/2 < holdSweep {
+		return ttl / 2
+	}
+	return holdSweep
+}
 
 // holdReleaser is what the reservation sweep needs of the store.
 type holdReleaser interface {

@@ -49,7 +49,19 @@ type Config struct {
 	// detector; Validate parses it into Redis (nil without it: each process limits alone).
 	RedisURL string
 	Redis    *redis.Options
+	// RedisPrefix is SVC_REDIS_PREFIX: what starts every key svc keeps in Redis ("" is
+	// redisconn.DefaultPrefix, svc:rl:). Replicas of one service share it; two services on
+	// one Redis (a staging and a production, or the test suite's) each take their own.
+	RedisPrefix string
+	// HoldTTL is SVC_HOLD_TTL: how long an answer's reservation lasts unless it is settled,
+	// so how long the money of a replica killed mid-answer stays held (DefaultHoldTTL).
+	HoldTTL time.Duration
 }
+
+// DefaultHoldTTL is SVC_HOLD_TTL's default: far above any answer (SVC_LLM_TIMEOUT with its
+// retries), so a live answer's hold never lapses, and short enough that a crashed replica's
+// holds come back within minutes.
+const DefaultHoldTTL = 5 * time.Minute
 
 // MinMetricsToken is the shortest SVC_METRICS_TOKEN accepted: the token guards a page that
 // shows traffic and spend, and a short one could be guessed.
@@ -114,6 +126,8 @@ func Load(getenv func(string) string) (Config, error) {
 		// Secrets pasted into environment files often carry a trailing newline.
 		MetricsToken: strings.TrimSpace(getenv("SVC_METRICS_TOKEN")),
 		RedisURL:     strings.TrimSpace(getenv("SVC_REDIS_URL")),
+		RedisPrefix:  strings.TrimSpace(getenv("SVC_REDIS_PREFIX")),
+		HoldTTL:      DefaultHoldTTL,
 	}
 	if v := getenv("SVC_CRAWL_INTERVAL"); v != "" {
 		d, err := parseInterval(v)
@@ -157,6 +171,13 @@ func Load(getenv func(string) string) (Config, error) {
 		if err := c.LogLevel.UnmarshalText([]byte(v)); err != nil {
 			return c, fmt.Errorf("SVC_LOG_LEVEL: %w", err)
 		}
+	}
+	if v := getenv("SVC_HOLD_TTL"); v != "" {
+		d, err := time.ParseDuration(v)
+		if err != nil {
+			return c, fmt.Errorf("SVC_HOLD_TTL: %w", err)
+		}
+		c.HoldTTL = d
 	}
 	if v := getenv("SVC_SHUTDOWN_TIMEOUT"); v != "" {
 		d, err := time.ParseDuration(v)
@@ -274,6 +295,10 @@ func (c *Config) Validate() error {
 	}
 	if c.ShutdownTimeout <= 0 {
 		return fmt.Errorf("SVC_SHUTDOWN_TIMEOUT must be positive")
+	}
+	// A zero HoldTTL is a Config built in code: the services take their default.
+	if c.HoldTTL != 0 && c.HoldTTL < time.Second {
+		return fmt.Errorf("SVC_HOLD_TTL must be at least 1s (default %s); keep it above the slowest answer", DefaultHoldTTL)
 	}
 	if err := c.validateMetrics(); err != nil {
 		return err

@@ -27,5 +27,23 @@ func (c *Config) validateRedis() error {
 		return fmt.Errorf("SVC_REDIS_URL must look like %s: %v", redisURLForm, err)
 	}
 	c.Redis = opts
+	return validateRedisPrefix(c.RedisPrefix)
+}
+
+// maxRedisPrefix bounds SVC_REDIS_PREFIX: it is repeated in every key.
+const maxRedisPrefix = 64
+
+// validateRedisPrefix accepts printable ASCII without spaces or braces: the surge
+// detector's keys put the token id in braces so a Redis Cluster keeps a token's two keys in
+// one slot, and a brace in the prefix would pick the slot instead.
+func validateRedisPrefix(p string) error {
+	if len(p) > maxRedisPrefix {
+		return fmt.Errorf("SVC_REDIS_PREFIX is longer than %d characters", maxRedisPrefix)
+	}
+	for _, r := range p {
+		if r <= ' ' || r > '~' || r == '{' || r == '}' {
+			return fmt.Errorf("SVC_REDIS_PREFIX must be printable ASCII without spaces or braces, such as svc:staging:")
+		}
+	}
 	return nil
 }

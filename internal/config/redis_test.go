@@ -3,6 +3,7 @@ package config
 import (
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestRedisURL(t *testing.T) {
@@ -34,5 +35,29 @@ func TestRedisURL(t *testing.T) {
 		if !strings.HasPrefix(err.Error(), "SVC_REDIS_URL must look like redis://") || strings.Contains(err.Error(), "s3cret") {
 			t.Errorf("%q: %v; want the expected form and never the password", bad, err)
 		}
+	}
+}
+
+func TestRedisPrefixAndHoldTTL(t *testing.T) {
+	c, _ := Load(env(map[string]string{"SVC_REDIS_URL": "redis://cache:6379/0", "SVC_REDIS_PREFIX": "svc:staging:",
+		"SVC_HOLD_TTL": "90s"}))
+	if err := c.Validate(); err != nil || c.RedisPrefix != "svc:staging:" || c.HoldTTL != 90*time.Second {
+		t.Fatalf("err %v, prefix %q, hold TTL %s", err, c.RedisPrefix, c.HoldTTL)
+	}
+	if c, _ := Load(env(nil)); c.HoldTTL != DefaultHoldTTL || c.RedisPrefix != "" {
+		t.Fatalf("defaults: hold TTL %s, prefix %q", c.HoldTTL, c.RedisPrefix)
+	}
+	for _, bad := range []string{"svc rl:", "svc:{x}:", "svc:é:", strings.Repeat("x", 65)} {
+		c, _ := Load(env(map[string]string{"SVC_REDIS_URL": "redis://cache:6379/0", "SVC_REDIS_PREFIX": bad}))
+		if err := c.Validate(); err == nil || !strings.HasPrefix(err.Error(), "SVC_REDIS_PREFIX") {
+			t.Errorf("prefix %q: %v", bad, err)
+		}
+	}
+	c, _ = Load(env(map[string]string{"SVC_HOLD_TTL": "500ms"}))
+	if err := c.Validate(); err == nil || !strings.HasPrefix(err.Error(), "SVC_HOLD_TTL") {
+		t.Errorf("a hold TTL under 1s: %v", err)
+	}
+	if _, err := Load(env(map[string]string{"SVC_HOLD_TTL": "soon"})); err == nil {
+		t.Error("an unparsable SVC_HOLD_TTL loaded")
 	}
 }

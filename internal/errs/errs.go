@@ -42,6 +42,10 @@ const (
 	// TooMany is a count limit of the account (such as active embed tokens): the request is
 	// refused until something is removed, so it is a 400, not a 429 to retry.
 	TooMany
+	// Unavailable is a dependency the request needs (the database) not answering: a 503
+	// with Retry-After, since the same request succeeds once it is back; it is the
+	// server's state, not the client's fault, so its code stays server_error.
+	Unavailable
 )
 
 // Error is an error with a message that is safe to show to the client and an optional

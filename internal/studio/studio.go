@@ -37,6 +37,7 @@ type Service struct {
 	limiter ratelimit.Limiter
 	now     func() time.Time
 	log     *slog.Logger
+	holdTTL time.Duration
 }
 
 // Deps are the Service's collaborators.
@@ -47,6 +48,9 @@ type Deps struct {
 	Limiter ratelimit.Limiter
 	Now     func() time.Time
 	Log     *slog.Logger
+	// HoldTTL is how long a generation's reservation lasts unless settled (SVC_HOLD_TTL);
+	// chat.DefaultHoldTTL's five minutes when zero.
+	HoldTTL time.Duration
 }
 
 // New returns a Service.
@@ -60,7 +64,10 @@ func New(d Deps) *Service {
 	if d.Limiter == nil {
 		d.Limiter = ratelimit.NewMemory()
 	}
-	return &Service{st: d.Store, eng: d.Engine, model: d.LLM, limiter: d.Limiter, now: d.Now, log: d.Log}
+	if d.HoldTTL <= 0 {
+		d.HoldTTL = defaultHoldTTL
+	}
+	return &Service{st: d.Store, eng: d.Engine, model: d.LLM, limiter: d.Limiter, now: d.Now, log: d.Log, holdTTL: d.HoldTTL}
 }
 
 // Meta is data.meta of both generators (SERVICE.md).
@@ -137,8 +144,9 @@ func (s *Service) settle(ctx context.Context, a store.Account, g generation, res
 	return c.InputTokens + c.OutputTokens, nil
 }
 
-// reserveTTL bounds how long a reservation outlives a process that died holding it.
-const reserveTTL = 5 * time.Minute
+// defaultHoldTTL bounds how long a reservation outlives a process that died holding it
+// (chat.DefaultHoldTTL; studio does not import chat).
+const defaultHoldTTL = 5 * time.Minute
 
 // callModel makes one model call under a reservation of its worst case. A provider failure
 // returns ok false (the caller composes with the built-in engine instead, free); the
@@ -171,7 +179,7 @@ func (s *Service) callModel(ctx context.Context, a store.Account, req llm.Reques
 // whole free balance held when it is below the worst case and nothing else holds any; the
 // settle caps the charge at what was taken).
 func (s *Service) reserve(ctx context.Context, a store.Account, worst int64) (store.Reservation, error) {
-	r, err := s.st.Reserve(ctx, a.ID, worst, reserveTTL, nil)
+	r, err := s.st.Reserve(ctx, a.ID, worst, s.holdTTL, nil)
 	if !errors.Is(err, store.ErrInsufficientBalance) {
 		return r, err
 	}
@@ -185,7 +193,7 @@ func (s *Service) reserve(ctx context.Context, a store.Account, worst int64) (st
 	case billing.Contended:
 		return r, billing.ErrContended
 	default:
-		r, err = s.st.Reserve(ctx, a.ID, free, reserveTTL, nil)
+		r, err = s.st.Reserve(ctx, a.ID, free, s.holdTTL, nil)
 		if errors.Is(err, store.ErrInsufficientBalance) {
 			return r, billing.ErrContended // another request took it in between
 		}

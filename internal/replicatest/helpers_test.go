@@ -1,0 +1,361 @@
+package replicatest
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"svc/internal/demo"
+
+	"github.com/emersion/go-smtp"
+	"github.com/jackc/pgx/v5"
+)
+
+// pgSchemaURL is a URL of the test PostgreSQL server (SVC_TEST_DATABASE_URL, else the local
+// one) whose connections use a fresh schema, dropped when the test ends (as cli's).
+func pgSchemaURL(t *testing.T) string {
+	t.Helper()
+	base := os.Getenv("SVC_TEST_DATABASE_URL")
+	if base == "" {
+		base = "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, base)
+	if err != nil {
+		if os.Getenv("SVC_REQUIRE_POSTGRES") == "1" {
+			t.Fatalf("PostgreSQL is required (SVC_REQUIRE_POSTGRES=1): %v", err)
+		}
+		t.Skipf("PostgreSQL unreachable (set SVC_TEST_DATABASE_URL, or SVC_REQUIRE_POSTGRES=1 to fail): %v", err)
+	}
+	defer conn.Close(context.Background())
+	var b [8]byte
+	rand.Read(b[:])
+	schema := "svc_test_" + hex.EncodeToString(b[:])
+	if _, err := conn.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
+		t.Fatalf("create schema: %v", err)
+	}
+	t.Cleanup(func() {
+		c, err := pgx.Connect(context.Background(), base)
+		if err != nil {
+			t.Errorf("drop schema %s: %v", schema, err)
+			return
+		}
+		defer c.Close(context.Background())
+		if _, err := c.Exec(context.Background(), "DROP SCHEMA "+schema+" CASCADE"); err != nil {
+			t.Errorf("drop schema %s: %v", schema, err)
+		}
+	})
+	u, err := url.Parse(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	q.Set("search_path", schema) // pgx passes unknown parameters to the server as settings
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+// buildSvc builds the svc binary once into a temporary directory.
+func buildSvc(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "svc")
+	cmd := exec.Command("go", "build", "-o", bin, "svc/cmd/svc")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// syncBuffer is a bytes.Buffer safe for a process's writer and the test's reader.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// replica is one `svc serve` process.
+type replica struct {
+	name   string
+	cmd    *exec.Cmd
+	base   string
+	stderr *syncBuffer
+	exited chan struct{}
+}
+
+// startReplica runs `svc serve --addr 127.0.0.1:0` with env, reads the address it printed
+// and waits for /readyz.
+func startReplica(t *testing.T, bin, name string, env []string) *replica {
+	t.Helper()
+	cmd := exec.Command(bin, "serve", "--addr", "127.0.0.1:0")
+	cmd.Env = env
+	r := &replica{name: name, cmd: cmd, stderr: &syncBuffer{}, exited: make(chan struct{})}
+	cmd.Stderr = r.stderr
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() { cmd.Wait(); close(r.exited) }()
+	t.Cleanup(func() {
+		if t.Failed() {
+			log := r.stderr.String()
+			if len(log) > 6000 {
+				log = log[len(log)-6000:]
+			}
+			t.Logf("%s's log (the end):\n%s", name, log)
+		}
+		select {
+		case <-r.exited:
+			return
+		default:
+		}
+		cmd.Process.Signal(os.Interrupt)
+		select {
+		case <-r.exited:
+		case <-time.After(15 * time.Second):
+			cmd.Process.Kill()
+			<-r.exited
+		}
+	})
+	line, err := bufio.NewReader(stdout).ReadBytes('\n')
+	if err != nil {
+		t.Fatalf("%s printed no address: %v\n%s", name, err, r.stderr.String())
+	}
+	go io.Copy(io.Discard, stdout)
+	var printed struct {
+		Addr string `json:"addr"`
+	}
+	if err := json.Unmarshal(line, &printed); err != nil || printed.Addr == "" {
+		t.Fatalf("%s printed %q", name, line)
+	}
+	r.base = "http://" + printed.Addr
+	waitFor(t, 20*time.Second, name+" ready", func() bool {
+		resp, err := http.Get(r.base + "/readyz")
+		if err != nil {
+			return false
+		}
+		resp.Body.Close()
+		return resp.StatusCode == 200
+	})
+	return r
+}
+
+// stop ends the replica gracefully (SIGINT) and waits for it.
+func (r *replica) stop(t *testing.T) {
+	t.Helper()
+	r.cmd.Process.Signal(os.Interrupt)
+	select {
+	case <-r.exited:
+	case <-time.After(15 * time.Second):
+		t.Fatalf("%s did not stop", r.name)
+	}
+}
+
+// waitFor polls cond until it holds or d passes.
+func waitFor(t *testing.T, d time.Duration, what string, cond func() bool) {
+	t.Helper()
+	for deadline := time.Now().Add(d); !cond(); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out after %s waiting for %s", d, what)
+		}
+	}
+}
+
+// clients are HTTP clients whose connections leave from one loopback address each, so the
+// server sees distinct client addresses (127.0.0.0/8 is all loopback on Linux).
+type clients struct {
+	mu sync.Mutex
+	by map[string]*http.Client
+}
+
+func (c *clients) from(ip string) *http.Client {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.by == nil {
+		c.by = map[string]*http.Client{}
+	}
+	if cl, ok := c.by[ip]; ok {
+		return cl
+	}
+	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(ip)}, Timeout: 5 * time.Second}
+	jar, _ := cookiejar.New(nil)
+	cl := &http.Client{Transport: &http.Transport{DialContext: d.DialContext, MaxIdleConnsPerHost: 8},
+		Timeout: 60 * time.Second, Jar: jar,
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	c.by[ip] = cl
+	return cl
+}
+
+// reply is one decoded response.
+type reply struct {
+	status     int
+	retryAfter string
+	body       string
+	env        struct {
+		Success bool            `json:"success"`
+		Data    json.RawMessage `json:"data"`
+		Error   string          `json:"error"`
+	}
+}
+
+func do(cl *http.Client, req *http.Request) (reply, error) {
+	resp, err := cl.Do(req)
+	if err != nil {
+		return reply{}, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return reply{}, err
+	}
+	r := reply{status: resp.StatusCode, retryAfter: resp.Header.Get("Retry-After"), body: string(b)}
+	_ = json.Unmarshal(b, &r.env)
+	return r, nil
+}
+
+// api calls a Chat API action with the secret key.
+func api(t *testing.T, cl *http.Client, base, method, action, key string, form url.Values) reply {
+	t.Helper()
+	req, err := http.NewRequest(method, base+"/api/v1/chat/"+action, strings.NewReader(form.Encode()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Authorization", "Bearer "+key)
+	r, err := do(cl, req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", method, action, err)
+	}
+	return r
+}
+
+// widgetOrigin is the page the widget's tokens allow.
+const widgetOrigin = "https://shop.example.com"
+
+// embedReq is a widget call: the token, the visitor's UUID and the page's Origin.
+func embedReq(t *testing.T, base, method, action, token, visitor string, body map[string]string) *http.Request {
+	t.Helper()
+	var rd io.Reader
+	if body != nil {
+		b, _ := json.Marshal(body)
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequest(method, base+"/api/v1/embed/"+action, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	req.Header.Set("X-SVC-Embed-Token", token)
+	req.Header.Set("X-SVC-Visitor", visitor)
+	req.Header.Set("Origin", widgetOrigin)
+	return req
+}
+
+// visitor is a well-formed visitor UUID numbered n within group g.
+func visitor(g, n int) string {
+	return "7d444840-9dc0-41d4-a716-" + pad(g, 4) + pad(n, 8)
+}
+
+func pad(n, width int) string {
+	s := strings.Repeat("0", width) + itoa(n)
+	return s[len(s)-width:]
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+// mailbox is an SMTP server that keeps what it receives.
+type mailbox struct {
+	addr string
+	mu   sync.Mutex
+	to   []string
+}
+
+func startMailbox(t *testing.T) *mailbox {
+	t.Helper()
+	mb := &mailbox{}
+	srv := smtp.NewServer(mb)
+	srv.Domain = "localhost"
+	srv.AllowInsecureAuth = true
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mb.addr = ln.Addr().String()
+	go func() { _ = srv.Serve(ln) }()
+	t.Cleanup(func() { srv.Close() })
+	return mb
+}
+
+// received is the recipients of every message delivered so far, one entry a message.
+func (mb *mailbox) received() []string {
+	mb.mu.Lock()
+	defer mb.mu.Unlock()
+	return append([]string(nil), mb.to...)
+}
+
+func (mb *mailbox) NewSession(*smtp.Conn) (smtp.Session, error) { return &mailSession{mb: mb}, nil }
+
+type mailSession struct {
+	mb *mailbox
+	to []string
+}
+
+func (s *mailSession) Reset()                                    { s.to = nil }
+func (s *mailSession) Logout() error                             { return nil }
+func (s *mailSession) Mail(string, *smtp.MailOptions) error      { return nil }
+func (s *mailSession) Rcpt(to string, _ *smtp.RcptOptions) error { s.to = append(s.to, to); return nil }
+func (s *mailSession) Data(r io.Reader) error {
+	if _, err := io.Copy(io.Discard, r); err != nil {
+		return err
+	}
+	s.mb.mu.Lock()
+	s.mb.to = append(s.mb.to, strings.Join(s.to, ","))
+	s.mb.mu.Unlock()
+	return nil
+}
+
+func stringsReader(s string) io.Reader { return strings.NewReader(s) }
+
+// writeDemoKB writes the demo knowledge base as JSON Lines to path.
+func writeDemoKB(t *testing.T, path string) {
+	t.Helper()
+	b, err := io.ReadAll(demo.Reader())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
