@@ -31,7 +31,7 @@ var accountTables = []string{
 func (s *Store) DeleteAccount(ctx context.Context, accountID int64) (store.AccountDeletion, error) {
 	now := s.now().UTC()
 	out := store.AccountDeletion{AccountID: accountID, DeletedAt: now}
-	err := s.inTx(ctx, func(tx *dbtx) error {
+	err := s.InTx(ctx, func(tx *dbtx) error {
 		// The knowledge-base lock, then the account's row lock (FOR UPDATE), the order every
 		// other transaction takes them in: no turn, hold or import of the account is half
 		// done when its rows go, and the final balance read is the final one.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"svc/internal/store"
+	"svc/internal/store/sqlstore"
 )
 
 // apiScope names the account's one rolling API conversation; widget visitors get other scopes.
@@ -23,7 +24,7 @@ func (s *Store) OpenConversation(ctx context.Context, accountID int64, lang stri
 		return c, nil
 	}
 	now := s.now().UTC()
-	err = s.inTx(ctx, func(tx *dbtx) error {
+	err = s.InTx(ctx, func(tx *dbtx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO conversations (account_id, scope, lang, created_at, updated_at)
 			VALUES (?, ?, ?, ?, ?) ON CONFLICT (account_id, scope) DO NOTHING`, accountID, apiScope, lang, ts(now), ts(now))
 		if err != nil {
@@ -165,7 +166,7 @@ func (s *Store) SaveTurn(ctx context.Context, t *store.Turn) error {
 	var notice bool
 	var err error
 	for attempt := 1; ; attempt++ {
-		err = s.inTx(ctx, func(tx *dbtx) error {
+		err = s.InTx(ctx, func(tx *dbtx) error {
 			settled = slices.Clone(charges)
 			if err := lockAccount(ctx, tx, t.AccountID); err != nil {
 				return err
@@ -269,8 +270,8 @@ func writeTurn(ctx context.Context, tx *dbtx, t *store.Turn, charges []store.Cha
 				return err
 			}
 		}
-		if err := touchConversation(ctx, tx, convTouch{account: t.AccountID, conv: t.ConversationID, lang: t.Lang,
-			at: now}); err != nil {
+		if err := sqlstore.TouchConversation(ctx, tx, sqlstore.ConvTouch{Account: t.AccountID, Conv: t.ConversationID, Lang: t.Lang,
+			At: now}); err != nil {
 			return err
 		}
 		if u := t.Summary; u != nil {
@@ -287,11 +288,11 @@ func writeTurn(ctx context.Context, tx *dbtx, t *store.Turn, charges []store.Cha
 			}
 		}
 		if t.CacheHitID != 0 {
-			if err := countCacheHit(ctx, tx, t.AccountID, t.CacheHitID); err != nil {
+			if err := sqlstore.CountCacheHit(ctx, tx, t.AccountID, t.CacheHitID); err != nil {
 				return err
 			}
 		}
-		return countArticleViews(ctx, tx, t.AccountID, t.Reply.DocIDs)
+		return sqlstore.CountArticleViews(ctx, tx, t.AccountID, t.Reply.DocIDs)
 	}()
 	return capped, noticeQueued, err
 }
@@ -481,7 +482,7 @@ func (s *Store) SimilarCached(ctx context.Context, accountID int64, lang string,
 		args = append(args, t)
 	}
 	args = append(args, limit, accountID)
-	tx, err := s.db.begin(ctx, snapshot())
+	tx, err := s.db.Begin(ctx, snapshot())
 	if err != nil {
 		return nil, fmt.Errorf("similar cached: %w", err)
 	}
@@ -547,11 +548,6 @@ func fillCacheTerms(ctx context.Context, tx *dbtx, accountID int64, entries []st
 		e.Terms = append(e.Terms, term)
 	}
 	return rows.Err()
-}
-
-// placeholders returns n comma-separated bind parameters.
-func placeholders(n int) string {
-	return strings.TrimSuffix(strings.Repeat("?,", n), ",")
 }
 
 // CountEvents counts usage events of one type since a time.

@@ -145,7 +145,7 @@ func (s *Store) Transcript(ctx context.Context, accountID, conversationID, befor
 	if beforeID <= 0 {
 		beforeID = math.MaxInt64
 	}
-	tx, err := s.db.begin(ctx, snapshot())
+	tx, err := s.db.Begin(ctx, snapshot())
 	if err != nil {
 		return nil, fmt.Errorf("transcript: %w", err)
 	}

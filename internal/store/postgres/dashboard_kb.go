@@ -24,7 +24,7 @@ func (s *Store) ListDocuments(ctx context.Context, accountID int64, q store.DocQ
 	}
 	q.Offset = max(q.Offset, 0)
 	where, args := documentsWhere(accountID, q)
-	tx, err := s.db.begin(ctx, snapshot())
+	tx, err := s.db.Begin(ctx, snapshot())
 	if err != nil {
 		return nil, 0, fmt.Errorf("list documents: %w", err)
 	}
@@ -107,7 +107,7 @@ var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 // DeleteDocument removes one of the account's documents the way a crawl drops a vanished one,
 // and withdraws the cached answers drawn from it, in one transaction.
 func (s *Store) DeleteDocument(ctx context.Context, accountID, docID int64) error {
-	return s.inTx(ctx, func(tx *dbtx) error {
+	return s.InTx(ctx, func(tx *dbtx) error {
 		if err := lockKB(ctx, tx, accountID); err != nil {
 			return err
 		}
@@ -126,7 +126,7 @@ func (s *Store) ReplaceDocument(ctx context.Context, accountID, oldID int64, doc
 		return fmt.Errorf("replace document %d: no document", oldID)
 	}
 	now := s.now().UTC()
-	return s.inTx(ctx, func(tx *dbtx) error {
+	return s.InTx(ctx, func(tx *dbtx) error {
 		if err := lockKB(ctx, tx, accountID); err != nil {
 			return err
 		}

@@ -11,9 +11,7 @@ package postgres
 
 import (
 	"context"
-	"database/sql"
 	"embed"
-	"errors"
 	"fmt"
 	"io/fs"
 	"time"
@@ -24,6 +22,7 @@ import (
 	"github.com/pressly/goose/v3"
 
 	"svc/internal/store"
+	"svc/internal/store/sqlstore"
 )
 
 //go:embed migrations/*.sql
@@ -41,6 +40,8 @@ type Options struct {
 
 // Store implements store.Store on PostgreSQL.
 type Store struct {
+	*sqlstore.Store // the methods both stores share, on db
+
 	pgx *pgxpool.Pool
 	db  *pool // the same pool through database/sql, with SQLite-style ? placeholders
 	now func() time.Time
@@ -74,7 +75,9 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 		p.Close()
 		return nil, fmt.Errorf("term counts: %w", err)
 	}
-	s := &Store{pgx: p, db: newPool(stdlib.OpenDBFromPool(p)), now: opts.Now, docFreqs: docFreqs}
+	db := sqlstore.NewPool(stdlib.OpenDBFromPool(p), sqlstore.PoolOptions{Rebind: rebind})
+	s := &Store{pgx: p, db: db, now: opts.Now, docFreqs: docFreqs}
+	s.Store = sqlstore.New(sqlstore.Config{Writer: db, Reader: db, Now: opts.Now, Snapshot: snapshot(), Dialect: dialect{}})
 	if err := s.migrate(ctx); err != nil {
 		s.Close()
 		return nil, err
@@ -126,20 +129,16 @@ func (s *Store) Close() error {
 	return err
 }
 
-// inTx runs fn in a transaction, committing when fn returns nil.
-func (s *Store) inTx(ctx context.Context, fn func(tx *dbtx) error) error {
-	tx, err := s.db.begin(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("begin: %w", err)
-	}
-	if err := fn(tx); err != nil {
-		_ = tx.Rollback()
-		return cancelled(ctx, err)
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("commit: %w", cancelled(ctx, err))
-	}
-	return nil
+// dialect is PostgreSQL's part of the shared store: writers run in parallel under READ
+// COMMITTED, so the rules that read before they write take locks first.
+type dialect struct{}
+
+func (dialect) LockAccount(ctx context.Context, tx *dbtx, accountID int64) error {
+	return lockAccount(ctx, tx, accountID)
+}
+
+func (dialect) LockKB(ctx context.Context, tx *dbtx, accountID int64) error {
+	return lockKB(ctx, tx, accountID)
 }
 
 // lockAccount takes the account's row lock for the rest of tx: every rule on an account's
@@ -175,12 +174,3 @@ const (
 
 // kbLockKey is the advisory lock key of an account's knowledge base.
 func kbLockKey(accountID int64) int64 { return accountID<<4 | kbLockKind }
-
-// cancelled names ctx's end as the cause when database/sql rolled the transaction back
-// because ctx ended.
-func cancelled(ctx context.Context, err error) error {
-	if ctx.Err() != nil && errors.Is(err, sql.ErrTxDone) {
-		return fmt.Errorf("%w (%w)", ctx.Err(), err)
-	}
-	return err
-}

@@ -78,7 +78,7 @@ func (s *Store) CreateEmbedToken(ctx context.Context, t *store.EmbedToken, maxAc
 		return err
 	}
 	now := s.now().UTC()
-	return s.inTx(ctx, func(tx *dbtx) error {
+	return s.InTx(ctx, func(tx *dbtx) error {
 		// The account's row lock makes the count and the insert one step: two creations in
 		// parallel cannot both see room for one more token.
 		if err := lockAccount(ctx, tx, t.AccountID); err != nil {
@@ -149,7 +149,7 @@ func (s *Store) UpdateEmbedToken(ctx context.Context, t *store.EmbedToken) error
 		return err
 	}
 	now := s.now().UTC()
-	return s.inTx(ctx, func(tx *dbtx) error {
+	return s.InTx(ctx, func(tx *dbtx) error {
 		status, err := tokenStatus(ctx, tx, t.AccountID, t.ID)
 		if err != nil {
 			return err
@@ -171,7 +171,7 @@ func (s *Store) UpdateEmbedToken(ctx context.Context, t *store.EmbedToken) error
 // RevokeEmbedToken revokes one of the account's tokens; a revoked token stays as it was.
 func (s *Store) RevokeEmbedToken(ctx context.Context, accountID, tokenID int64) error {
 	now := s.now().UTC()
-	return s.inTx(ctx, func(tx *dbtx) error {
+	return s.InTx(ctx, func(tx *dbtx) error {
 		status, err := tokenStatus(ctx, tx, accountID, tokenID)
 		if err != nil || status == store.EmbedRevoked {
 			return err
@@ -230,7 +230,7 @@ func (s *Store) TouchEmbedToken(ctx context.Context, tokenID int64, at time.Time
 // EmbedUsage reports each of the account's tokens that had any activity since a time. The four
 // aggregates are read in one read transaction, so they describe one moment.
 func (s *Store) EmbedUsage(ctx context.Context, accountID int64, since time.Time) (map[int64]store.EmbedUsage, error) {
-	tx, err := s.db.begin(ctx, snapshot())
+	tx, err := s.db.Begin(ctx, snapshot())
 	if err != nil {
 		return nil, fmt.Errorf("embed usage: %w", err)
 	}
@@ -318,7 +318,7 @@ func (s *Store) OpenVisitorConversation(ctx context.Context, accountID, tokenID 
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return c, err
 	}
-	err = s.inTx(ctx, func(tx *dbtx) error {
+	err = s.InTx(ctx, func(tx *dbtx) error {
 		// The token may have been revoked since the read above.
 		status, err := tokenStatus(ctx, tx, accountID, tokenID)
 		if err != nil {

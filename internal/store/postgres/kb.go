@@ -74,7 +74,7 @@ func (s *Store) ImportDocumentSeq(ctx context.Context, accountID int64, docs ite
 func (s *Store) importDocs(ctx context.Context, accountID int64, docs iter.Seq2[*store.Document, error]) (store.ImportResult, error) {
 	var res store.ImportResult
 	now := s.now().UTC()
-	err := s.inTx(ctx, func(tx *dbtx) error {
+	err := s.InTx(ctx, func(tx *dbtx) error {
 		if err := lockKB(ctx, tx, accountID); err != nil {
 			return err
 		}

@@ -101,7 +101,7 @@ func (s *Store) ActiveKeyAccounts(ctx context.Context, prefix string) ([]store.K
 // no instant at which both the old and the new key work.
 func (s *Store) RotateKey(ctx context.Context, accountID int64, key *store.APIKey) error {
 	now := s.now().UTC()
-	return s.inTx(ctx, func(tx *dbtx) error {
+	return s.InTx(ctx, func(tx *dbtx) error {
 		if _, err := getAccountTx(ctx, tx, accountID); err != nil {
 			return err
 		}

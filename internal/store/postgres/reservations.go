@@ -37,7 +37,7 @@ func (s *Store) Reserve(ctx context.Context, accountID, amountMicro int64, ttl t
 		r.EmbedTokenID = budget.TokenID
 	}
 	now := s.now().UTC()
-	err := s.inTx(ctx, func(tx *dbtx) error {
+	err := s.InTx(ctx, func(tx *dbtx) error {
 		if err := lockAccount(ctx, tx, accountID); err != nil {
 			return err
 		}
@@ -90,7 +90,7 @@ func (s *Store) Reserve(ctx context.Context, accountID, amountMicro int64, ttl t
 
 // Release gives a reservation of the account back; one already gone is not an error.
 func (s *Store) Release(ctx context.Context, accountID, reservationID int64) error {
-	return s.inTx(ctx, func(tx *dbtx) error {
+	return s.InTx(ctx, func(tx *dbtx) error {
 		// The account's lock first, as SaveTurn takes it before it deletes the same row:
 		// the other order deadlocked a release racing with a settle.
 		if err := lockAccount(ctx, tx, accountID); err != nil {
@@ -199,7 +199,7 @@ func charge(ctx context.Context, tx *dbtx, accountID, amount int64, capped bool,
 // racing with the sweep gives each amount back exactly once.
 func (s *Store) ReleaseReservations(ctx context.Context, expiredBy, createdBefore time.Time) (store.ReleasedReservations, error) {
 	var out store.ReleasedReservations
-	err := s.inTx(ctx, func(tx *dbtx) error {
+	err := s.InTx(ctx, func(tx *dbtx) error {
 		out = store.ReleasedReservations{}
 		// The accounts' row locks come first, in id order, as every transaction of an
 		// account takes its lock before it touches the account's reservations: deleting the

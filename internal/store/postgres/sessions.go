@@ -34,7 +34,7 @@ func (s *Store) CreateSession(ctx context.Context, x *store.Session) error {
 	if x.LastSeenAt.IsZero() {
 		x.LastSeenAt = x.CreatedAt
 	}
-	return s.inTx(ctx, func(tx *dbtx) error {
+	return s.InTx(ctx, func(tx *dbtx) error {
 		if err := checkUserTx(ctx, tx, x.AccountID, x.UserID); err != nil {
 			return err
 		}
@@ -88,7 +88,7 @@ func (s *Store) DeleteUserSessions(ctx context.Context, accountID, userID int64)
 // DeleteStaleSessions deletes idle and expired sessions and expired links in one transaction.
 func (s *Store) DeleteStaleSessions(ctx context.Context, idleBefore, now time.Time) (int, error) {
 	var n int64
-	err := s.inTx(ctx, func(tx *dbtx) error {
+	err := s.InTx(ctx, func(tx *dbtx) error {
 		res, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE last_seen_at < ? OR expires_at < ?`,
 			ts(idleBefore), ts(now))
 		if err != nil {

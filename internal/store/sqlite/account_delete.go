@@ -31,7 +31,7 @@ var accountTables = []string{
 func (s *Store) DeleteAccount(ctx context.Context, accountID int64) (store.AccountDeletion, error) {
 	now := s.now().UTC()
 	out := store.AccountDeletion{AccountID: accountID, DeletedAt: now}
-	err := s.inTx(ctx, func(tx *dbtx) error {
+	err := s.InTx(ctx, func(tx *dbtx) error {
 		var plan, created string
 		err := tx.QueryRowContext(ctx, `SELECT name, plan, balance_micro, created_at FROM accounts WHERE id = ?`,
 			accountID).Scan(&out.Name, &plan, &out.FinalBalanceMicro, &created)

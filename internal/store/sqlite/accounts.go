@@ -36,7 +36,7 @@ func accountFields(a *store.Account) (dest []any, finish func()) {
 // CreateAccount inserts the account, its first key and the opening top-up in one transaction.
 func (s *Store) CreateAccount(ctx context.Context, a *store.Account, key *store.APIKey) error {
 	now := s.now().UTC()
-	return s.inTx(ctx, func(tx *dbtx) error {
+	return s.InTx(ctx, func(tx *dbtx) error {
 		err := tx.QueryRowContext(ctx, `INSERT INTO accounts (name, email, plan, lang, balance_micro, sales_mode,
 			tone_preset, tone_custom, send_rate_per_min, daily_answers, input_rate_micro, output_rate_micro,
 			marketing_rate_per_min, intelligence_rate_per_min, created_at, updated_at)
@@ -86,7 +86,7 @@ func (s *Store) FindAccountByName(ctx context.Context, name string) (store.Accou
 // UpdateAccount writes the settable fields; the balance only moves through the ledger.
 func (s *Store) UpdateAccount(ctx context.Context, a *store.Account) error {
 	now := s.now().UTC()
-	return s.inTx(ctx, func(tx *dbtx) error {
+	return s.InTx(ctx, func(tx *dbtx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE accounts SET name = ?, email = ?, plan = ?, lang = ?, sales_mode = ?,
 			tone_preset = ?, tone_custom = ?, send_rate_per_min = ?, daily_answers = ?, input_rate_micro = ?,
 			output_rate_micro = ?, marketing_rate_per_min = ?, intelligence_rate_per_min = ?, updated_at = ? WHERE id = ?`,
@@ -107,7 +107,7 @@ func (s *Store) UpdateAccount(ctx context.Context, a *store.Account) error {
 func (s *Store) AddBalance(ctx context.Context, accountID int64, amountMicro int64, note string) (int64, error) {
 	now := s.now().UTC()
 	var balance int64
-	err := s.inTx(ctx, func(tx *dbtx) error {
+	err := s.InTx(ctx, func(tx *dbtx) error {
 		err := tx.QueryRowContext(ctx, `UPDATE accounts SET balance_micro = balance_micro + ?, updated_at = ?
 			WHERE id = ? AND balance_micro + ? >= 0 RETURNING balance_micro`,
 			amountMicro, ts(now), accountID, amountMicro).Scan(&balance)

@@ -26,7 +26,7 @@ func (s *Store) CreateAuthToken(ctx context.Context, t *store.AuthToken) error {
 		return fmt.Errorf("create link: the hash is required")
 	}
 	now := s.now().UTC()
-	return s.inTx(ctx, func(tx *dbtx) error {
+	return s.InTx(ctx, func(tx *dbtx) error {
 		if err := checkUserTx(ctx, tx, t.AccountID, t.UserID); err != nil {
 			return err
 		}
@@ -55,7 +55,7 @@ func (s *Store) AuthTokenByHash(ctx context.Context, hash []byte) (store.AuthTok
 // writers alike; SQLite's single IMMEDIATE writer serialises them besides.
 func (s *Store) RedeemAuthToken(ctx context.Context, hash []byte, now time.Time, passwordHash string) (store.User, error) {
 	var u store.User
-	err := s.inTx(ctx, func(tx *dbtx) error {
+	err := s.InTx(ctx, func(tx *dbtx) error {
 		t, err := scanAuthToken(tx.QueryRowContext(ctx, `SELECT `+authTokenColumns+` FROM auth_tokens WHERE hash = ?`, hash))
 		if err != nil {
 			return notFound(err, "redeem link")

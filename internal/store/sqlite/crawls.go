@@ -37,7 +37,7 @@ func (s *Store) PageStates(ctx context.Context, accountID, siteID int64) (map[st
 func (s *Store) SavePage(ctx context.Context, accountID, siteID int64, p store.PageState, docs []store.Document) (store.ImportResult, error) {
 	var res store.ImportResult
 	now := s.now().UTC()
-	err := s.inTx(ctx, func(tx *dbtx) error {
+	err := s.InTx(ctx, func(tx *dbtx) error {
 		if err := s.siteExists(ctx, tx, accountID, siteID); err != nil {
 			return err
 		}
@@ -80,7 +80,7 @@ func (s *Store) SavePage(ctx context.Context, accountID, siteID int64, p store.P
 
 // TouchPage updates a page's validators and fetch time without touching its documents.
 func (s *Store) TouchPage(ctx context.Context, accountID, siteID int64, p store.PageState) error {
-	return s.inTx(ctx, func(tx *dbtx) error {
+	return s.InTx(ctx, func(tx *dbtx) error {
 		if _, err := tx.ExecContext(ctx, `UPDATE site_pages SET etag = ?, last_modified = ?, links = ?, fetched_at = ?
 			WHERE site_id = ? AND account_id = ? AND url = ?`, p.ETag, p.LastModified, strings.Join(p.Links, "\n"),
 			ts(s.now()), siteID, accountID, p.URL); err != nil {
@@ -94,7 +94,7 @@ func (s *Store) TouchPage(ctx context.Context, accountID, siteID int64, p store.
 // answers drawn from those documents.
 func (s *Store) RemovePages(ctx context.Context, accountID, siteID int64, urls []string) (int, error) {
 	removed := 0
-	err := s.inTx(ctx, func(tx *dbtx) error {
+	err := s.InTx(ctx, func(tx *dbtx) error {
 		ids, err := sourceDocuments(ctx, tx, accountID, siteID, urls)
 		if err != nil {
 			return err

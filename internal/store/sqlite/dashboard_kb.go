@@ -24,7 +24,7 @@ func (s *Store) ListDocuments(ctx context.Context, accountID int64, q store.DocQ
 	}
 	q.Offset = max(q.Offset, 0)
 	where, args := documentsWhere(accountID, q)
-	tx, err := s.r.begin(ctx, nil)
+	tx, err := s.r.Begin(ctx, nil)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list documents: %w", err)
 	}
@@ -107,7 +107,7 @@ var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 // DeleteDocument removes one of the account's documents the way a crawl drops a vanished one,
 // and withdraws the cached answers drawn from it, in one transaction.
 func (s *Store) DeleteDocument(ctx context.Context, accountID, docID int64) error {
-	return s.inTx(ctx, func(tx *dbtx) error {
+	return s.InTx(ctx, func(tx *dbtx) error {
 		var ch docChanges
 		if err := deleteAccountDocument(ctx, tx, accountID, docID, &ch); err != nil {
 			return err
@@ -123,7 +123,7 @@ func (s *Store) ReplaceDocument(ctx context.Context, accountID, oldID int64, doc
 		return fmt.Errorf("replace document %d: no document", oldID)
 	}
 	now := s.now().UTC()
-	return s.inTx(ctx, func(tx *dbtx) error {
+	return s.InTx(ctx, func(tx *dbtx) error {
 		var ch docChanges
 		if err := deleteAccountDocument(ctx, tx, accountID, oldID, &ch); err != nil {
 			return err

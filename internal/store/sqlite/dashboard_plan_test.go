@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"svc/internal/store"
+	"svc/internal/store/sqlstore"
 )
 
 // planCase is one dashboard query with representative arguments, the indexes its plan must
@@ -57,12 +58,12 @@ func dashboardPlanCases(t *testing.T, f dashFixture) []planCase {
 	cases = append(cases,
 		planCase{"Transcript", transcriptQuery, []any{f.account, f.convs[1], int64(math.MaxInt64), 50},
 			[]string{"messages_conversation", "usage_events_message"}, "top"},
-		planCase{"DailyUsage days", usageDaysQuery, []any{f.account, "2025-01-01"}, nil, "top"},
-		planCase{"DailyUsage part", usagePartQuery, []any{f.account, at, ts(f.now)}, []string{"usage_events_account"}, ""},
-		planCase{"replies days", repliesDaysQuery, []any{f.account, "2025-01-01"}, nil, ""},
-		planCase{"replies part", repliesPartQuery, []any{f.account, at, ts(f.now), f.account, at, ts(f.now)},
+		planCase{"DailyUsage days", sqlstore.UsageDaysQuery, []any{f.account, "2025-01-01"}, nil, "top"},
+		planCase{"DailyUsage part", sqlstore.UsagePartQuery, []any{f.account, at, ts(f.now)}, []string{"usage_events_account"}, ""},
+		planCase{"replies days", sqlstore.RepliesDaysQuery, []any{f.account, "2025-01-01"}, nil, ""},
+		planCase{"replies part", sqlstore.RepliesPartQuery, []any{f.account, at, ts(f.now), f.account, at, ts(f.now)},
 			[]string{"messages_account_replies", "usage_events_account"}, ""},
-		planCase{"Unanswered", unansweredQuery, []any{f.account, at, 10}, []string{"fallback_questions_created"}, ""},
+		planCase{"Unanswered", sqlstore.UnansweredQuery, []any{f.account, at, 10}, []string{"fallback_questions_created"}, ""},
 		planCase{"ReviewQueue count", `SELECT COUNT(*) FROM (` + open + `) AS items`, args,
 			[]string{"fallback_questions_status", "feedback_account"}, ""},
 		planCase{"ReviewQueue page", reviewPage(open), append(args, 20, 0),

@@ -57,7 +57,7 @@ func (s *Store) ReviewQueue(ctx context.Context, accountID int64, kind string, o
 	if err != nil {
 		return nil, 0, fmt.Errorf("review queue: %w", err)
 	}
-	tx, err := s.r.begin(ctx, nil)
+	tx, err := s.r.Begin(ctx, nil)
 	if err != nil {
 		return nil, 0, fmt.Errorf("review queue: %w", err)
 	}
@@ -106,7 +106,7 @@ func (s *Store) ReviewItem(ctx context.Context, accountID int64, kind string, id
 	if err != nil {
 		return store.ReviewQueueItem{}, fmt.Errorf("review item %s: %w", kind, store.ErrNotFound)
 	}
-	tx, err := s.r.begin(ctx, nil)
+	tx, err := s.r.Begin(ctx, nil)
 	if err != nil {
 		return store.ReviewQueueItem{}, fmt.Errorf("review item: %w", err)
 	}
@@ -214,7 +214,7 @@ func reviewTexts(ctx context.Context, tx *dbtx, accountID int64, refs []reviewRe
 // check, so of concurrent closes of one item exactly one finds it open.
 func (s *Store) DismissReview(ctx context.Context, accountID int64, kind string, id int64) error {
 	now := s.now().UTC()
-	return s.inTx(ctx, func(tx *dbtx) error {
+	return s.InTx(ctx, func(tx *dbtx) error {
 		var res sql.Result
 		var err error
 		switch kind {
@@ -239,7 +239,7 @@ func (s *Store) ResolveFallback(ctx context.Context, accountID, messageID int64,
 		return fmt.Errorf("resolve fallback %d: %w", messageID, err)
 	}
 	now := s.now().UTC()
-	return s.inTx(ctx, func(tx *dbtx) error {
+	return s.InTx(ctx, func(tx *dbtx) error {
 		var key string
 		err := tx.QueryRowContext(ctx, `SELECT question_key FROM fallback_questions
 			WHERE message_id = ? AND account_id = ? AND status = ?`, messageID, accountID, fallbackOpen).Scan(&key)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"svc/internal/store"
+	"svc/internal/store/sqlstore"
 )
 
 // The charts read daily_replies and daily_usage for whole days and the rows for the part of
@@ -65,7 +66,7 @@ func rawDailyUsage(t *testing.T, f dashFixture, since time.Time) []store.DayUsag
 		if err := rows.Scan(&day, &u.EventType, &u.Count, &u.CostMicro); err != nil {
 			t.Fatal(err)
 		}
-		u.Day, _ = parseDay(day)
+		u.Day, _ = sqlstore.ParseDay(day)
 		out = append(out, u)
 	}
 	return out
@@ -95,7 +96,7 @@ func rawDailySources(t *testing.T, f dashFixture, since time.Time) []store.DaySo
 	for k, n := range counts {
 		var day, kind string
 		fmt.Sscan(k, &day, &kind)
-		d, _ := parseDay(day)
+		d, _ := sqlstore.ParseDay(day)
 		out = append(out, store.DaySource{Day: d, Source: kind, Count: n})
 	}
 	slices.SortFunc(out, func(a, b store.DaySource) int {

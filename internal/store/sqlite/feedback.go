@@ -14,7 +14,7 @@ import (
 // transaction, so the next identical question is answered afresh.
 func (s *Store) SaveFeedback(ctx context.Context, f *store.Feedback) error {
 	now := s.now().UTC()
-	return s.inTx(ctx, func(tx *dbtx) error {
+	return s.InTx(ctx, func(tx *dbtx) error {
 		var role string
 		var conversationID int64
 		err := tx.QueryRowContext(ctx, `SELECT role, conversation_id FROM messages WHERE id = ? AND account_id = ?`,
@@ -56,7 +56,7 @@ func (s *Store) ResolveReview(ctx context.Context, accountID, feedbackID int64, 
 		return fmt.Errorf("resolve review %d: %w", feedbackID, err)
 	}
 	now := s.now().UTC()
-	return s.inTx(ctx, func(tx *dbtx) error {
+	return s.InTx(ctx, func(tx *dbtx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE feedback SET resolved = 1 WHERE id = ? AND account_id = ? AND rating = ?`,
 			feedbackID, accountID, "not_helpful")
 		if err := oneRow(res, err, fmt.Sprintf("resolve review %d", feedbackID)); err != nil {

@@ -17,7 +17,7 @@ import (
 // queries per account.
 func (s *Store) CheckLedger(ctx context.Context, accountID int64, now time.Time) (store.LedgerReport, error) {
 	var rep store.LedgerReport
-	tx, err := s.r.begin(ctx, &sql.TxOptions{ReadOnly: true})
+	tx, err := s.r.Begin(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return rep, fmt.Errorf("check ledger: %w", err)
 	}

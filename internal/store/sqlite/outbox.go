@@ -26,7 +26,7 @@ func scanNotice(row interface{ Scan(...any) error }) (store.Notice, error) {
 func (s *Store) EnqueueNotice(ctx context.Context, n *store.Notice) (bool, error) {
 	now := s.now().UTC()
 	var queued bool
-	err := s.inTx(ctx, func(tx *dbtx) error {
+	err := s.InTx(ctx, func(tx *dbtx) error {
 		var err error
 		queued, err = insertNotice(ctx, tx, n, now)
 		return err
@@ -49,7 +49,7 @@ func (s *Store) ClaimNotices(ctx context.Context, now time.Time, lease time.Dura
 	}
 	until := now.Add(lease).UTC().Truncate(time.Microsecond) // as stored
 	out := []store.Notice{}
-	err := s.inTx(ctx, func(tx *dbtx) error {
+	err := s.InTx(ctx, func(tx *dbtx) error {
 		out = out[:0]
 		rows, err := tx.QueryContext(ctx, `SELECT `+noticeColumns+` FROM notices
 			WHERE status = ? AND next_attempt_at <= ? ORDER BY created_at, id LIMIT ?`,
@@ -86,7 +86,7 @@ func (s *Store) ClaimNotices(ctx context.Context, now time.Time, lease time.Dura
 
 // NoticeSent marks a notice sent at at. Marking a sent notice again keeps its first time.
 func (s *Store) NoticeSent(ctx context.Context, noticeID int64, at time.Time, clearPayload bool) error {
-	return s.inTx(ctx, func(tx *dbtx) error {
+	return s.InTx(ctx, func(tx *dbtx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE notices SET status = ?,
 			sent_at = CASE WHEN status = ? THEN sent_at ELSE ? END,
 			payload = CASE WHEN ? THEN '{}' ELSE payload END WHERE id = ?`,
@@ -110,7 +110,7 @@ func (s *Store) NoticeFailed(ctx context.Context, noticeID int64, errText string
 	if final {
 		status = store.NoticeFailed
 	}
-	return s.inTx(ctx, func(tx *dbtx) error {
+	return s.InTx(ctx, func(tx *dbtx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE notices SET attempts = attempts + 1, last_error = ?,
 			next_attempt_at = ?, status = ? WHERE id = ? AND status = ?`,
 			errText, ts(next), status, noticeID, store.NoticePending)

@@ -33,7 +33,7 @@ func (s *Store) DeleteStaleVisitorConversations(ctx context.Context, before time
 		return store.VisitorDeletion{}, fmt.Errorf("delete stale visitor conversations: limit %d", limit)
 	}
 	var out store.VisitorDeletion
-	err := s.inTx(ctx, func(tx *dbtx) error {
+	err := s.InTx(ctx, func(tx *dbtx) error {
 		ids, err := queryIDs(ctx, tx, staleConversationsQuery, ts(before), ts(before), limit)
 		if err != nil {
 			return fmt.Errorf("stale visitor conversations: %w", err)
@@ -50,7 +50,7 @@ func (s *Store) DeleteStaleVisitorConversations(ctx context.Context, before time
 // DeleteVisitor deletes every conversation of the visitor in the account.
 func (s *Store) DeleteVisitor(ctx context.Context, accountID int64, visitor string) (store.VisitorDeletion, error) {
 	var out store.VisitorDeletion
-	err := s.inTx(ctx, func(tx *dbtx) error {
+	err := s.InTx(ctx, func(tx *dbtx) error {
 		ids, err := queryIDs(ctx, tx, visitorConversationsQuery, accountID, visitor)
 		if err != nil {
 			return fmt.Errorf("visitor conversations: %w", err)
@@ -105,7 +105,7 @@ func deleteConversations(ctx context.Context, tx *dbtx, ids []int64) (store.Visi
 // so that the conversations, messages and feedback agree.
 func (s *Store) VisitorData(ctx context.Context, accountID int64, visitor string) (store.VisitorData, error) {
 	out := store.VisitorData{AccountID: accountID, Visitor: visitor}
-	tx, err := s.r.begin(ctx, nil)
+	tx, err := s.r.Begin(ctx, nil)
 	if err != nil {
 		return out, fmt.Errorf("visitor data: %w", err)
 	}

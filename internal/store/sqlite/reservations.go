@@ -39,7 +39,7 @@ func (s *Store) Reserve(ctx context.Context, accountID, amountMicro int64, ttl t
 		r.EmbedTokenID = budget.TokenID
 	}
 	now := s.now().UTC()
-	err := s.inTx(ctx, func(tx *dbtx) error {
+	err := s.InTx(ctx, func(tx *dbtx) error {
 		if budget != nil {
 			if _, err := tokenStatus(ctx, tx, accountID, budget.TokenID); err != nil {
 				return err
@@ -89,7 +89,7 @@ func (s *Store) Reserve(ctx context.Context, accountID, amountMicro int64, ttl t
 
 // Release gives a reservation of the account back; one already gone is not an error.
 func (s *Store) Release(ctx context.Context, accountID, reservationID int64) error {
-	return s.inTx(ctx, func(tx *dbtx) error {
+	return s.InTx(ctx, func(tx *dbtx) error {
 		return releaseReservation(ctx, tx, accountID, reservationID)
 	})
 }
@@ -191,7 +191,7 @@ func charge(ctx context.Context, tx *dbtx, accountID, amount int64, capped bool,
 // racing with the sweep gives each amount back exactly once.
 func (s *Store) ReleaseReservations(ctx context.Context, expiredBy, createdBefore time.Time) (store.ReleasedReservations, error) {
 	var out store.ReleasedReservations
-	err := s.inTx(ctx, func(tx *dbtx) error {
+	err := s.InTx(ctx, func(tx *dbtx) error {
 		out = store.ReleasedReservations{}
 		rows, err := tx.QueryContext(ctx, `DELETE FROM reservations WHERE expires_at <= ? OR created_at < ?
 			RETURNING account_id, amount_micro`, ts(expiredBy), ts(createdBefore))

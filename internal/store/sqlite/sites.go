@@ -21,7 +21,7 @@ func scanSite(row interface{ Scan(...any) error }) (store.Site, error) {
 // CreateSite stores a site; the URL is unique per account.
 func (s *Store) CreateSite(ctx context.Context, site *store.Site) error {
 	now := s.now().UTC()
-	return s.inTx(ctx, func(tx *dbtx) error {
+	return s.InTx(ctx, func(tx *dbtx) error {
 		var n int
 		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM sites WHERE account_id = ? AND url = ?`,
 			site.AccountID, site.URL).Scan(&n); err != nil {
@@ -82,7 +82,7 @@ func (s *Store) querySites(ctx context.Context, query string, args ...any) ([]st
 // site cannot both win.
 func (s *Store) ClaimSite(ctx context.Context, accountID, siteID int64, until time.Time) (bool, error) {
 	var won bool
-	err := s.inTx(ctx, func(tx *dbtx) error {
+	err := s.InTx(ctx, func(tx *dbtx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE sites SET lease_until = ? WHERE id = ? AND account_id = ? AND lease_until < ?`,
 			ts(until), siteID, accountID, ts(s.now()))
 		if err != nil {
@@ -110,7 +110,7 @@ func (s *Store) ClaimSite(ctx context.Context, accountID, siteID int64, until ti
 
 // ReleaseSite clears the lease and records the finished crawl when there is a summary.
 func (s *Store) ReleaseSite(ctx context.Context, accountID, siteID int64, finishedAt time.Time, summary string) error {
-	return s.inTx(ctx, func(tx *dbtx) error {
+	return s.InTx(ctx, func(tx *dbtx) error {
 		q, args := `UPDATE sites SET lease_until = '' WHERE id = ? AND account_id = ?`, []any{siteID, accountID}
 		if summary != "" {
 			q = `UPDATE sites SET lease_until = '', last_crawl_at = ?, last_crawl = ? WHERE id = ? AND account_id = ?`

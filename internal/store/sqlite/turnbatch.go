@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"svc/internal/store"
+	"svc/internal/store/sqlstore"
 )
 
 // maxTurnBatch bounds how many turns one transaction commits.
@@ -147,7 +148,7 @@ func (s *Store) writeBatch(batch []*turnReq, safe bool) (errs []error, retry boo
 		}
 		return errs, false
 	}
-	tx, err := s.w.begin(context.Background(), nil)
+	tx, err := s.w.Begin(context.Background(), nil)
 	if err != nil {
 		return fail(fmt.Errorf("begin: %w", err))
 	}
@@ -164,7 +165,7 @@ func (s *Store) writeBatch(batch []*turnReq, safe bool) (errs []error, retry boo
 		notice bool
 	}
 	outcomes := make([]outcome, len(batch))
-	var tally batchTally
+	var tally sqlstore.Tally
 	for i, r := range batch {
 		if err := r.ctx.Err(); err != nil {
 			errs[i] = err
@@ -172,8 +173,8 @@ func (s *Store) writeBatch(batch []*turnReq, safe bool) (errs []error, retry boo
 		}
 		// The previous turn's statements have all finished and closed their rows, so every
 		// text may use its cached statement again.
-		tx.queried = nil
-		tx.tally = &batchTally{}
+		tx.ForgetQueried()
+		tx.Tally = &sqlstore.Tally{}
 		savepoint := safe || mayRefuse(r.t, r.charges)
 		if savepoint {
 			if _, err := tx.ExecContext(context.Background(), `SAVEPOINT turn`); err != nil {
@@ -200,12 +201,12 @@ func (s *Store) writeBatch(batch []*turnReq, safe bool) (errs []error, retry boo
 			}
 		}
 		if errs[i] == nil {
-			tally.merge(tx.tally)
+			tally.Merge(tx.Tally)
 		}
 		outcomes[i] = outcome{capped, notice}
 	}
-	tx.tally = nil
-	if err := tally.write(context.Background(), tx); err != nil {
+	tx.Tally = nil
+	if err := tally.Write(context.Background(), tx); err != nil {
 		return fail(err)
 	}
 	if err := tx.Commit(); err != nil {

@@ -27,7 +27,7 @@ func (s *Store) ChargeUsage(ctx context.Context, accountID int64, c *store.Charg
 	now := s.now().UTC()
 	ch := *c
 	var capped int64
-	err := s.inTx(ctx, func(tx *dbtx) error {
+	err := s.InTx(ctx, func(tx *dbtx) error {
 		if _, err := getAccountTx(ctx, tx, accountID); err != nil {
 			return err
 		}

@@ -34,7 +34,7 @@ func tsOrNever(t time.Time) string {
 // concurrent creates of one address cannot both pass the check; the UNIQUE index backs it up.
 func (s *Store) CreateUser(ctx context.Context, u *store.User) error {
 	now := s.now().UTC()
-	return s.inTx(ctx, func(tx *dbtx) error {
+	return s.InTx(ctx, func(tx *dbtx) error {
 		if _, err := getAccountTx(ctx, tx, u.AccountID); err != nil {
 			return err
 		}
@@ -108,7 +108,7 @@ func (s *Store) UpdateUser(ctx context.Context, u *store.User) error {
 // RemoveUser deletes the user, its sessions and its links in one transaction, so that no
 // session of a removed user survives it.
 func (s *Store) RemoveUser(ctx context.Context, accountID, userID int64) error {
-	return s.inTx(ctx, func(tx *dbtx) error {
+	return s.InTx(ctx, func(tx *dbtx) error {
 		if err := checkUserTx(ctx, tx, accountID, userID); err != nil {
 			return err
 		}
@@ -127,7 +127,7 @@ func (s *Store) RemoveUser(ctx context.Context, accountID, userID int64) error {
 
 // SetPassword stores the password hash and ends the user's other sessions and unused links.
 func (s *Store) SetPassword(ctx context.Context, accountID, userID int64, hash string, at time.Time, keepSessionID int64) error {
-	return s.inTx(ctx, func(tx *dbtx) error {
+	return s.InTx(ctx, func(tx *dbtx) error {
 		return setPasswordTx(ctx, tx, accountID, userID, hash, at, keepSessionID)
 	})
 }

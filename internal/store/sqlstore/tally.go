@@ -1,4 +1,4 @@
-package sqlite
+package sqlstore
 
 import (
 	"context"
@@ -7,25 +7,25 @@ import (
 	"time"
 )
 
-// batchTally is what the turns of one group commit add to rows that many of them share,
+// Tally is what the turns of one group commit add to rows that many of them share,
 // written once per row at the end of the batch instead of once per turn: the daily totals
 // (today's replies of one source, today's events of one type), the conversation's language
 // and times, a cached entry's hits and the articles' views. Under load every turn of a batch
 // adds to the same few rows, and these were half of a turn's statements. Nothing a turn
 // writes reads them, so holding them until the batch's end changes no turn's outcome.
-type batchTally struct {
+type Tally struct {
 	replies map[replyKey]replyCount
 	usage   map[usageKey]usageCount
-	convs   map[int64]convTouch // by conversation id; the batch's last turn wins
+	convs   map[int64]ConvTouch // by conversation id; the batch's last turn wins
 	hits    map[[2]int64]int    // by account and cache entry
 	views   map[[2]int64]int    // by account and document
 }
 
-// convTouch is a turn's update of its conversation's language and times.
-type convTouch struct {
-	account, conv int64
-	lang          string
-	at            time.Time
+// ConvTouch is a turn's update of its conversation's language and times.
+type ConvTouch struct {
+	Account, Conv int64
+	Lang          string
+	At            time.Time
 }
 
 type replyKey struct {
@@ -45,7 +45,7 @@ type usageCount struct {
 	cost   int64
 }
 
-func (d *batchTally) addReply(k replyKey, n replyCount) {
+func (d *Tally) addReply(k replyKey, n replyCount) {
 	if d.replies == nil {
 		d.replies = map[replyKey]replyCount{}
 	}
@@ -53,7 +53,7 @@ func (d *batchTally) addReply(k replyKey, n replyCount) {
 	d.replies[k] = replyCount{replies: c.replies + n.replies, low: c.low + n.low, charged: c.charged + n.charged}
 }
 
-func (d *batchTally) addUsage(k usageKey, n usageCount) {
+func (d *Tally) addUsage(k usageKey, n usageCount) {
 	if d.usage == nil {
 		d.usage = map[usageKey]usageCount{}
 	}
@@ -61,11 +61,11 @@ func (d *batchTally) addUsage(k usageKey, n usageCount) {
 	d.usage[k] = usageCount{events: c.events + n.events, cost: c.cost + n.cost}
 }
 
-func (d *batchTally) touch(c convTouch) {
+func (d *Tally) touch(c ConvTouch) {
 	if d.convs == nil {
-		d.convs = map[int64]convTouch{}
+		d.convs = map[int64]ConvTouch{}
 	}
-	d.convs[c.conv] = c
+	d.convs[c.Conv] = c
 }
 
 func addCount(m *map[[2]int64]int, k [2]int64, n int) {
@@ -75,8 +75,8 @@ func addCount(m *map[[2]int64]int, k [2]int64, n int) {
 	(*m)[k] += n
 }
 
-// merge adds o's counts (a turn that committed its savepoint) to d.
-func (d *batchTally) merge(o *batchTally) {
+// Merge adds o's counts (a turn that committed its savepoint) to d.
+func (d *Tally) Merge(o *Tally) {
 	for k, n := range o.replies {
 		d.addReply(k, n)
 	}
@@ -94,8 +94,8 @@ func (d *batchTally) merge(o *batchTally) {
 	}
 }
 
-// write upserts every row of the tally.
-func (d *batchTally) write(ctx context.Context, tx *dbtx) error {
+// Write upserts every row of the tally.
+func (d *Tally) Write(ctx context.Context, tx *Tx) error {
 	for k, n := range d.replies {
 		if err := writeReplyCount(ctx, tx, k, n); err != nil {
 			return err
@@ -125,34 +125,34 @@ func (d *batchTally) write(ctx context.Context, tx *dbtx) error {
 	return nil
 }
 
-// touchConversation moves a turn's conversation to its language and time (in a batch, once
+// TouchConversation moves a turn's conversation to its language and time (in a batch, once
 // per conversation at the batch's end).
-func touchConversation(ctx context.Context, tx *dbtx, c convTouch) error {
-	if tx.tally != nil {
-		tx.tally.touch(c)
+func TouchConversation(ctx context.Context, tx *Tx, c ConvTouch) error {
+	if tx.Tally != nil {
+		tx.Tally.touch(c)
 		return nil
 	}
 	return writeConvTouch(ctx, tx, c)
 }
 
-func writeConvTouch(ctx context.Context, tx *dbtx, c convTouch) error {
+func writeConvTouch(ctx context.Context, tx *Tx, c ConvTouch) error {
 	if _, err := tx.ExecContext(ctx, `UPDATE conversations SET lang = ?, updated_at = ?, last_message_at = ?
-		WHERE id = ? AND account_id = ?`, c.lang, ts(c.at), ts(c.at), c.conv, c.account); err != nil {
+		WHERE id = ? AND account_id = ?`, c.Lang, TS(c.At), TS(c.At), c.Conv, c.Account); err != nil {
 		return fmt.Errorf("update conversation: %w", err)
 	}
 	return nil
 }
 
-// countCacheHit counts a reuse of a cached answer.
-func countCacheHit(ctx context.Context, tx *dbtx, accountID, entryID int64) error {
-	if tx.tally != nil {
-		addCount(&tx.tally.hits, [2]int64{accountID, entryID}, 1)
+// CountCacheHit counts a reuse of a cached answer.
+func CountCacheHit(ctx context.Context, tx *Tx, accountID, entryID int64) error {
+	if tx.Tally != nil {
+		addCount(&tx.Tally.hits, [2]int64{accountID, entryID}, 1)
 		return nil
 	}
 	return writeCacheHits(ctx, tx, accountID, entryID, 1)
 }
 
-func writeCacheHits(ctx context.Context, tx *dbtx, accountID, entryID int64, n int) error {
+func writeCacheHits(ctx context.Context, tx *Tx, accountID, entryID int64, n int) error {
 	if _, err := tx.ExecContext(ctx, `UPDATE answer_cache SET hits = hits + ? WHERE id = ? AND account_id = ?`,
 		n, entryID, accountID); err != nil {
 		return fmt.Errorf("count cache hit: %w", err)
@@ -160,16 +160,16 @@ func writeCacheHits(ctx context.Context, tx *dbtx, accountID, entryID int64, n i
 	return nil
 }
 
-// countArticleViews counts a view of every article among a reply's documents (a document
+// CountArticleViews counts a view of every article among a reply's documents (a document
 // that is no article changes nothing).
-func countArticleViews(ctx context.Context, tx *dbtx, accountID int64, docIDs []int64) error {
+func CountArticleViews(ctx context.Context, tx *Tx, accountID int64, docIDs []int64) error {
 	docIDs = slices.Compact(slices.Sorted(slices.Values(docIDs))) // a document named twice is one view
 	if len(docIDs) == 0 {
 		return nil
 	}
-	if tx.tally != nil {
+	if tx.Tally != nil {
 		for _, id := range docIDs {
-			addCount(&tx.tally.views, [2]int64{accountID, id}, 1)
+			addCount(&tx.Tally.views, [2]int64{accountID, id}, 1)
 		}
 		return nil
 	}
@@ -179,7 +179,7 @@ func countArticleViews(ctx context.Context, tx *dbtx, accountID int64, docIDs []
 		args = append(args, id)
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE articles SET view_count = view_count + 1 WHERE account_id = ?
-		AND document_id IN (`+placeholders(len(docIDs))+`)`, args...); err != nil {
+		AND document_id IN (`+Placeholders(len(docIDs))+`)`, args...); err != nil {
 		return fmt.Errorf("count article views: %w", err)
 	}
 	return nil

@@ -1,4 +1,4 @@
-package sqlite
+package sqlstore
 
 import (
 	"cmp"
@@ -17,24 +17,24 @@ const dayLayout = "2006-01-02"
 // The charts' queries: the daily rows of whole days, and the rows themselves for the part of
 // a day a window starts with.
 const (
-	usageDaysQuery = `SELECT day, event_type, events, cost_micro FROM daily_usage
+	UsageDaysQuery = `SELECT day, event_type, events, cost_micro FROM daily_usage
 		WHERE account_id = ? AND day >= ? ORDER BY day, event_type`
-	usagePartQuery = `SELECT event_type, COUNT(*), COALESCE(SUM(cost_micro), 0) FROM usage_events
+	UsagePartQuery = `SELECT event_type, COUNT(*), COALESCE(SUM(cost_micro), 0) FROM usage_events
 		WHERE account_id = ? AND created_at >= ? AND created_at < ? GROUP BY event_type ORDER BY event_type`
-	repliesDaysQuery = `SELECT day, source, via, replies, low_confidence, charged FROM daily_replies
+	RepliesDaysQuery = `SELECT day, source, via, replies, low_confidence, charged FROM daily_replies
 		WHERE account_id = ? AND day >= ?`
 	// A turn's usage events carry its reply's id and time, so the replies of the part day that
 	// cost something are the messages its charged events name.
-	repliesPartQuery = `SELECT m.source, m.via, COUNT(*), COALESCE(SUM(m.low_confidence), 0),
+	RepliesPartQuery = `SELECT m.source, m.via, COUNT(*), COALESCE(SUM(m.low_confidence), 0),
 		COALESCE(SUM(CASE WHEN m.id IN (SELECT u.message_id FROM usage_events u WHERE u.account_id = ?
 			AND u.created_at >= ? AND u.created_at < ? AND u.cost_micro > 0) THEN 1 ELSE 0 END), 0)
 		FROM messages m WHERE m.account_id = ? AND m.role = 'assistant' AND m.created_at >= ? AND m.created_at < ?
 		GROUP BY m.source, m.via`
 )
 
-// unansweredQuery groups the window's fallback questions by their key.
+// UnansweredQuery groups the window's fallback questions by their key.
 const (
-	unansweredQuery = `SELECT g.n, g.last_at, g.last_id, m.body, m.lang
+	UnansweredQuery = `SELECT g.n, g.last_at, g.last_id, m.body, m.lang
 		FROM (SELECT COUNT(*) AS n, MAX(created_at) AS last_at, MAX(message_id) AS last_id FROM fallback_questions
 			WHERE account_id = ? AND created_at >= ? GROUP BY question_key
 			ORDER BY n DESC, last_at DESC, last_id DESC LIMIT ?) AS g
@@ -44,7 +44,8 @@ const (
 
 func dayOf(t time.Time) string { return t.UTC().Format(dayLayout) }
 
-func parseDay(v string) (time.Time, error) {
+// ParseDay reads a day as daily_replies and daily_usage key it.
+func ParseDay(v string) (time.Time, error) {
 	d, err := time.Parse(dayLayout, v)
 	if err != nil {
 		return time.Time{}, fmt.Errorf("day %q: %w", v, err)
@@ -52,46 +53,48 @@ func parseDay(v string) (time.Time, error) {
 	return d.UTC(), nil
 }
 
-// countReply counts an assistant reply in its day's daily_replies row; charged tells whether
-// a usage event of its turn cost something. In a batch of turns (tx.tally set) the count is
-// kept and written with the batch's others.
-func countReply(ctx context.Context, tx *dbtx, m *store.Message, charged bool) error {
+// CountReply counts an assistant reply in its day's daily_replies row; charged tells whether
+// a usage event of its turn cost something. In a batch of turns (tx.Tally set) the count is
+// kept and written with the batch's others. (The upserts name the table in their SET: bare
+// names are ambiguous with excluded's on PostgreSQL, and SQLite reads both forms alike.)
+func CountReply(ctx context.Context, tx *Tx, m *store.Message, charged bool) error {
 	k := replyKey{account: m.AccountID, day: dayOf(m.CreatedAt), source: m.Source, via: m.Via}
-	n := replyCount{replies: 1, low: boolInt(m.LowConfidence), charged: boolInt(charged)}
-	if tx.tally != nil {
-		tx.tally.addReply(k, n)
+	n := replyCount{replies: 1, low: BoolInt(m.LowConfidence), charged: BoolInt(charged)}
+	if tx.Tally != nil {
+		tx.Tally.addReply(k, n)
 		return nil
 	}
 	return writeReplyCount(ctx, tx, k, n)
 }
 
-func writeReplyCount(ctx context.Context, tx *dbtx, k replyKey, n replyCount) error {
+func writeReplyCount(ctx context.Context, tx *Tx, k replyKey, n replyCount) error {
 	if _, err := tx.ExecContext(ctx, `INSERT INTO daily_replies (account_id, day, source, via, replies, low_confidence,
 		charged) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (account_id, day, source, via) DO UPDATE SET
-		replies = replies + excluded.replies, low_confidence = low_confidence + excluded.low_confidence,
-		charged = charged + excluded.charged`,
+		replies = daily_replies.replies + excluded.replies,
+		low_confidence = daily_replies.low_confidence + excluded.low_confidence,
+		charged = daily_replies.charged + excluded.charged`,
 		k.account, k.day, k.source, k.via, n.replies, n.low, n.charged); err != nil {
 		return fmt.Errorf("count reply: %w", err)
 	}
 	return nil
 }
 
-// countUsage counts a usage event in its day's daily_usage row (kept for the batch's write
-// when tx.tally is set, as countReply).
-func countUsage(ctx context.Context, tx *dbtx, accountID int64, c *store.Charge, at time.Time) error {
+// CountUsage counts a usage event in its day's daily_usage row (kept for the batch's write
+// when tx.Tally is set, as CountReply).
+func CountUsage(ctx context.Context, tx *Tx, accountID int64, c *store.Charge, at time.Time) error {
 	k := usageKey{account: accountID, day: dayOf(at), event: c.EventType}
 	n := usageCount{events: 1, cost: c.AmountMicro}
-	if tx.tally != nil {
-		tx.tally.addUsage(k, n)
+	if tx.Tally != nil {
+		tx.Tally.addUsage(k, n)
 		return nil
 	}
 	return writeUsageCount(ctx, tx, k, n)
 }
 
-func writeUsageCount(ctx context.Context, tx *dbtx, k usageKey, n usageCount) error {
+func writeUsageCount(ctx context.Context, tx *Tx, k usageKey, n usageCount) error {
 	if _, err := tx.ExecContext(ctx, `INSERT INTO daily_usage (account_id, day, event_type, events, cost_micro)
 		VALUES (?, ?, ?, ?, ?) ON CONFLICT (account_id, day, event_type) DO UPDATE SET
-		events = events + excluded.events, cost_micro = cost_micro + excluded.cost_micro`,
+		events = daily_usage.events + excluded.events, cost_micro = daily_usage.cost_micro + excluded.cost_micro`,
 		k.account, k.day, k.event, n.events, n.cost); err != nil {
 		return fmt.Errorf("count usage: %w", err)
 	}
@@ -115,20 +118,20 @@ func splitWindow(since time.Time) window {
 		return window{fromDay: dayOf(day)}
 	}
 	next := day.Add(24 * time.Hour)
-	return window{fromDay: dayOf(next), partial: true, partDay: day, since: ts(since), partEnd: ts(next)}
+	return window{fromDay: dayOf(next), partial: true, partDay: day, since: TS(since), partEnd: TS(next)}
 }
 
 // DailyUsage sums the account's usage events of the window by day and type.
 func (s *Store) DailyUsage(ctx context.Context, accountID int64, since time.Time) ([]store.DayUsage, error) {
 	w := splitWindow(since)
-	tx, err := s.r.begin(ctx, nil)
+	tx, err := s.ReadTx(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("daily usage: %w", err)
 	}
 	defer tx.Rollback()
 	out := []store.DayUsage{}
 	if w.partial {
-		rows, err := tx.QueryContext(ctx, usagePartQuery, accountID, w.since, w.partEnd)
+		rows, err := tx.QueryContext(ctx, UsagePartQuery, accountID, w.since, w.partEnd)
 		if err != nil {
 			return nil, fmt.Errorf("daily usage: %w", err)
 		}
@@ -146,7 +149,7 @@ func (s *Store) DailyUsage(ctx context.Context, accountID int64, since time.Time
 			return nil, fmt.Errorf("daily usage: %w", err)
 		}
 	}
-	rows, err := tx.QueryContext(ctx, usageDaysQuery, accountID, w.fromDay)
+	rows, err := tx.QueryContext(ctx, UsageDaysQuery, accountID, w.fromDay)
 	if err != nil {
 		return nil, fmt.Errorf("daily usage: %w", err)
 	}
@@ -157,7 +160,7 @@ func (s *Store) DailyUsage(ctx context.Context, accountID int64, since time.Time
 		if err := rows.Scan(&day, &u.EventType, &u.Count, &u.CostMicro); err != nil {
 			return nil, fmt.Errorf("daily usage: %w", err)
 		}
-		if u.Day, err = parseDay(day); err != nil {
+		if u.Day, err = ParseDay(day); err != nil {
 			return nil, fmt.Errorf("daily usage: %w", err)
 		}
 		out = append(out, u)
@@ -177,11 +180,11 @@ type replyCounts struct {
 }
 
 // replyGroups reads the account's replies of the window by day, source and via.
-func replyGroups(ctx context.Context, tx *dbtx, accountID int64, since time.Time) ([]replyCounts, error) {
+func replyGroups(ctx context.Context, tx *Tx, accountID int64, since time.Time) ([]replyCounts, error) {
 	w := splitWindow(since)
 	var out []replyCounts
 	if w.partial {
-		rows, err := tx.QueryContext(ctx, repliesPartQuery, accountID, w.since, w.partEnd, accountID, w.since, w.partEnd)
+		rows, err := tx.QueryContext(ctx, RepliesPartQuery, accountID, w.since, w.partEnd, accountID, w.since, w.partEnd)
 		if err != nil {
 			return nil, fmt.Errorf("replies: %w", err)
 		}
@@ -199,7 +202,7 @@ func replyGroups(ctx context.Context, tx *dbtx, accountID int64, since time.Time
 			return nil, fmt.Errorf("replies: %w", err)
 		}
 	}
-	rows, err := tx.QueryContext(ctx, repliesDaysQuery, accountID, w.fromDay)
+	rows, err := tx.QueryContext(ctx, RepliesDaysQuery, accountID, w.fromDay)
 	if err != nil {
 		return nil, fmt.Errorf("replies: %w", err)
 	}
@@ -210,7 +213,7 @@ func replyGroups(ctx context.Context, tx *dbtx, accountID int64, since time.Time
 		if err := rows.Scan(&day, &g.source, &g.via, &g.replies, &g.low, &g.charged); err != nil {
 			return nil, fmt.Errorf("replies: %w", err)
 		}
-		if g.day, err = parseDay(day); err != nil {
+		if g.day, err = ParseDay(day); err != nil {
 			return nil, fmt.Errorf("replies: %w", err)
 		}
 		out = append(out, g)
@@ -223,7 +226,7 @@ func replyGroups(ctx context.Context, tx *dbtx, accountID int64, since time.Time
 
 // DailySources counts the account's replies of the window by day and kind.
 func (s *Store) DailySources(ctx context.Context, accountID int64, since time.Time) ([]store.DaySource, error) {
-	tx, err := s.r.begin(ctx, nil)
+	tx, err := s.ReadTx(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("daily sources: %w", err)
 	}
@@ -256,7 +259,7 @@ func (s *Store) DailySources(ctx context.Context, accountID int64, since time.Ti
 // something are free.
 func (s *Store) ReplyStats(ctx context.Context, accountID int64, since time.Time) (store.ReplyStats, error) {
 	var st store.ReplyStats
-	tx, err := s.r.begin(ctx, nil)
+	tx, err := s.ReadTx(ctx)
 	if err != nil {
 		return st, fmt.Errorf("reply stats: %w", err)
 	}
@@ -279,12 +282,12 @@ func (s *Store) Unanswered(ctx context.Context, accountID int64, since time.Time
 	if limit <= 0 {
 		limit = 10
 	}
-	tx, err := s.r.begin(ctx, nil)
+	tx, err := s.ReadTx(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("unanswered: %w", err)
 	}
 	defer tx.Rollback()
-	rows, err := tx.QueryContext(ctx, unansweredQuery, accountID, ts(since), limit)
+	rows, err := tx.QueryContext(ctx, UnansweredQuery, accountID, TS(since), limit)
 	if err != nil {
 		return nil, fmt.Errorf("unanswered: %w", err)
 	}
@@ -296,7 +299,7 @@ func (s *Store) Unanswered(ctx context.Context, accountID int64, since time.Time
 		if err := rows.Scan(&q.Count, &last, &q.MessageID, &q.Question, &q.Lang); err != nil {
 			return nil, fmt.Errorf("unanswered: %w", err)
 		}
-		q.LastAskedAt = parseTS(last)
+		q.LastAskedAt = ParseTS(last)
 		out = append(out, q)
 	}
 	if err := rows.Err(); err != nil {

@@ -1,0 +1,66 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+)
+
+// Dialect is what a database does its own way inside a shared method: the write path's
+// concurrency (SQLite's single writer serialises every write; PostgreSQL takes row and
+// advisory locks) and SQL that differs by dialect. Each method is called where the shared
+// code needs it; SQLite's answers add no query where SQLite had none.
+type Dialect interface {
+	// LockAccount makes sure the account exists and, where writers run in parallel, holds
+	// its row lock for the rest of tx: every rule on an account's money, quota and holds
+	// reads after it, so two transactions of one account run one after the other.
+	LockAccount(ctx context.Context, tx *Tx, accountID int64) error
+	// LockKB serialises the writes of one account's knowledge base (documents, review items
+	// and their index) for the rest of tx; nothing where there is one writer.
+	LockKB(ctx context.Context, tx *Tx, accountID int64) error
+}
+
+// Config is what a store package hands the shared store.
+type Config struct {
+	Writer *Pool // where writes go (SQLite: its single writer connection)
+	Reader *Pool // where reads go; may be Writer
+	Now    func() time.Time
+	// Snapshot is the options of a read that spans several queries: nil where a read
+	// transaction already sees one consistent view (SQLite), repeatable read on PostgreSQL.
+	Snapshot *sql.TxOptions
+	Dialect  Dialect
+}
+
+// Store is the shared implementation of store.Store's methods whose SQL and rules are the
+// same on both databases; sqlite.Store and postgres.Store embed it.
+type Store struct {
+	w, r     *Pool
+	now      func() time.Time
+	snapshot *sql.TxOptions
+	d        Dialect
+}
+
+// New returns the shared store over c's pools.
+func New(c Config) *Store {
+	return &Store{w: c.Writer, r: c.Reader, now: c.Now, snapshot: c.Snapshot, d: c.Dialect}
+}
+
+// InTx runs fn in a write transaction, committing when fn returns nil.
+func (s *Store) InTx(ctx context.Context, fn func(tx *Tx) error) error {
+	tx, err := s.w.Begin(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin: %w", err)
+	}
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback()
+		return Cancelled(ctx, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit: %w", Cancelled(ctx, err))
+	}
+	return nil
+}
+
+// ReadTx begins a read transaction that sees one consistent view.
+func (s *Store) ReadTx(ctx context.Context) (*Tx, error) { return s.r.Begin(ctx, s.snapshot) }
