@@ -5,10 +5,9 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"unicode"
-	"unicode/utf8"
 
 	"svc/internal/store"
+	"svc/internal/store/sqlstore"
 	"svc/internal/textindex"
 )
 
@@ -115,7 +114,7 @@ func (s *Store) CatalogProducts(ctx context.Context, accountID int64, q store.Ca
 		if err := rows.Scan(&p.DocID, &p.Name, &p.URL, &p.Price, &p.Category, &p.Image, &body, &p.Lang); err != nil {
 			return nil, 0, fmt.Errorf("catalog products: %w", err)
 		}
-		p.Description = clipWords(body, descriptionLen)
+		p.Description = sqlstore.ClipWords(body, descriptionLen)
 		out = append(out, p)
 	}
 	if err := rows.Err(); err != nil {
@@ -132,7 +131,7 @@ func (s *Store) matchingCategories(ctx context.Context, accountID int64, cat str
 	if err != nil {
 		return nil, fmt.Errorf("catalog categories: %w", err)
 	}
-	all, err := scanStrings(rows)
+	all, err := sqlstore.ScanStrings(rows)
 	if err != nil {
 		return nil, fmt.Errorf("catalog categories: %w", err)
 	}
@@ -273,25 +272,4 @@ func (s *Store) CatalogCategories(ctx context.Context, accountID, siteID int64, 
 		return a.Slug < b.Slug
 	})
 	return out, nil
-}
-
-// clipWords shortens s to at most n characters, the ellipsis included, cutting at a word
-// boundary when one is in the second half of the allowance.
-func clipWords(s string, n int) string {
-	s = strings.TrimSpace(s)
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	all := []rune(s)
-	rs := all[:n-1]
-	cut := len(rs)
-	if !unicode.IsSpace(all[n-1]) {
-		for i := len(rs) - 1; i > len(rs)/2; i-- {
-			if unicode.IsSpace(rs[i]) {
-				cut = i
-				break
-			}
-		}
-	}
-	return strings.TrimRightFunc(string(rs[:cut]), unicode.IsSpace) + "…"
 }

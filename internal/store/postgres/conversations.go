@@ -2,12 +2,9 @@ package postgres
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strconv"
-	"strings"
 	"time"
 
 	"svc/internal/store"
@@ -36,101 +33,31 @@ func (s *Store) OpenConversation(ctx context.Context, accountID int64, lang stri
 	return c, err
 }
 
-type queryer interface {
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
-}
-
-func (s *Store) getConversation(ctx context.Context, q queryer, accountID int64) (store.Conversation, error) {
-	c, _, err := conversationByScope(ctx, q, accountID, apiScope)
+func (s *Store) getConversation(ctx context.Context, q sqlstore.Queryer, accountID int64) (store.Conversation, error) {
+	c, _, err := sqlstore.ConversationByScope(ctx, q, accountID, apiScope)
 	return c, err
-}
-
-// conversationByScope reads the account's conversation of a scope (the API's or a visitor's)
-// and when its visitor was last seen.
-func conversationByScope(ctx context.Context, q queryer, accountID int64, scope string) (store.Conversation, time.Time, error) {
-	var c store.Conversation
-	var seen string
-	err := scanConversation(q.QueryRowContext(ctx, `SELECT `+conversationColumns+`, c.last_seen_at
-		FROM conversations c WHERE c.account_id = ? AND c.scope = ?`, accountID, scope), &c, &seen)
-	if err != nil {
-		return c, time.Time{}, notFound(err, "get conversation")
-	}
-	return c, parseTS(seen), nil
-}
-
-const conversationColumns = `c.id, c.account_id, COALESCE(c.embed_token_id, 0), c.visitor, c.lang, c.summary,
-	c.summarized_through, c.created_at, c.updated_at`
-
-// scanConversation reads one row of conversationColumns into c, then the row's further
-// columns into extra.
-func scanConversation(row interface{ Scan(...any) error }, c *store.Conversation, extra ...any) error {
-	var created, updated string
-	dest := append([]any{&c.ID, &c.AccountID, &c.EmbedTokenID, &c.Visitor, &c.Lang, &c.Summary, &c.SummarizedThrough,
-		&created, &updated}, extra...)
-	if err := row.Scan(dest...); err != nil {
-		return err
-	}
-	c.CreatedAt, c.UpdatedAt = parseTS(created), parseTS(updated)
-	return nil
-}
-
-const messageColumns = `id, conversation_id, account_id, role, body, source, lang, low_confidence, products, doc_ids,
-	via, created_at`
-
-// scanMessage reads one row of messageColumns into m, then the row's further columns into
-// extra.
-func scanMessage(row interface{ Scan(...any) error }, m *store.Message, extra ...any) error {
-	var low int
-	var products, docIDs, created string
-	dest := append([]any{&m.ID, &m.ConversationID, &m.AccountID, &m.Role, &m.Body, &m.Source, &m.Lang, &low,
-		&products, &docIDs, &m.Via, &created}, extra...)
-	if err := row.Scan(dest...); err != nil {
-		return fmt.Errorf("scan message: %w", err)
-	}
-	m.LowConfidence = low != 0
-	m.CreatedAt = parseTS(created)
-	if products != "" {
-		if err := json.Unmarshal([]byte(products), &m.Products); err != nil {
-			return fmt.Errorf("message %d products: %w", m.ID, err)
-		}
-	}
-	m.DocIDs = parseIDs(docIDs)
-	return nil
-}
-
-func scanMessages(rows *sql.Rows) ([]store.Message, error) {
-	defer rows.Close()
-	out := []store.Message{}
-	for rows.Next() {
-		var m store.Message
-		if err := scanMessage(rows, &m); err != nil {
-			return nil, err
-		}
-		out = append(out, m)
-	}
-	return out, rows.Err()
 }
 
 // Messages returns messages after sinceID, oldest first.
 func (s *Store) Messages(ctx context.Context, accountID, conversationID, sinceID int64, limit int) ([]store.Message, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+messageColumns+` FROM messages
+	rows, err := s.db.QueryContext(ctx, `SELECT `+sqlstore.MessageColumns+` FROM messages
 		WHERE account_id = ? AND conversation_id = ? AND id > ? ORDER BY id LIMIT ?`,
 		accountID, conversationID, sinceID, limit)
 	if err != nil {
 		return nil, fmt.Errorf("messages: %w", err)
 	}
-	return scanMessages(rows)
+	return sqlstore.ScanMessages(rows)
 }
 
 // LastMessages returns the newest messages, oldest first.
 func (s *Store) LastMessages(ctx context.Context, accountID, conversationID int64, limit int) ([]store.Message, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+messageColumns+` FROM (SELECT `+messageColumns+` FROM messages
+	rows, err := s.db.QueryContext(ctx, `SELECT `+sqlstore.MessageColumns+` FROM (SELECT `+sqlstore.MessageColumns+` FROM messages
 		WHERE account_id = ? AND conversation_id = ? ORDER BY id DESC LIMIT ?) AS last ORDER BY id`,
 		accountID, conversationID, limit)
 	if err != nil {
 		return nil, fmt.Errorf("last messages: %w", err)
 	}
-	return scanMessages(rows)
+	return sqlstore.ScanMessages(rows)
 }
 
 // SaveTurn commits a question, its reply and everything that depends on the reply in one
@@ -260,7 +187,7 @@ func writeTurn(ctx context.Context, tx *dbtx, t *store.Turn, charges []store.Cha
 			}
 			if spend >= b.LimitMicro {
 				n := store.BudgetNotice(t.AccountID, *b, spend)
-				if noticeQueued, err = insertNotice(ctx, tx, &n, now); err != nil {
+				if noticeQueued, err = sqlstore.InsertNotice(ctx, tx, &n, now); err != nil {
 					return err
 				}
 			}
@@ -354,7 +281,7 @@ func saveCacheEntry(ctx context.Context, tx *dbtx, c *store.CacheEntry) error {
 		ON CONFLICT (account_id, lang, qkey) DO UPDATE SET question = excluded.question, answer = excluded.answer,
 		doc_ids = excluded.doc_ids, evidence = excluded.evidence, message_id = excluded.message_id,
 		created_at = excluded.created_at
-		RETURNING id`, c.AccountID, c.Lang, c.Key, c.Question, c.Answer, formatIDs(c.DocIDs), c.Evidence, c.MessageID,
+		RETURNING id`, c.AccountID, c.Lang, c.Key, c.Question, c.Answer, sqlstore.FormatIDs(c.DocIDs), c.Evidence, c.MessageID,
 		ts(c.CreatedAt)).Scan(&c.ID)
 	if err != nil {
 		return fmt.Errorf("store cache: %w", err)
@@ -414,7 +341,7 @@ func insertMessagePair(ctx context.Context, tx *dbtx, first, second *store.Messa
 			products = string(b)
 		}
 		args = append(args, m.ConversationID, m.AccountID, m.Role, m.Body, m.Source, m.Lang, boolInt(m.LowConfidence),
-			products, formatIDs(m.DocIDs), m.Via, ts(m.CreatedAt))
+			products, sqlstore.FormatIDs(m.DocIDs), m.Via, ts(m.CreatedAt))
 	}
 	// One statement for both rows. Concurrent inserts may interleave the identity's values,
 	// so the ids are read back rather than assumed consecutive; the rows take them in the
@@ -452,7 +379,7 @@ func scanCacheEntry(row interface{ Scan(...any) error }) (store.CacheEntry, erro
 	var docIDs, created string
 	err := row.Scan(&c.ID, &c.AccountID, &c.Lang, &c.Key, &c.Question, &c.Answer, &docIDs, &c.Evidence, &c.MessageID,
 		&c.Hits, &created)
-	c.DocIDs, c.CreatedAt = parseIDs(docIDs), parseTS(created)
+	c.DocIDs, c.CreatedAt = sqlstore.ParseIDs(docIDs), parseTS(created)
 	return c, err
 }
 
@@ -568,39 +495,5 @@ func (s *Store) TopQuestions(ctx context.Context, accountID int64, lang string, 
 	if err != nil {
 		return nil, fmt.Errorf("top questions: %w", err)
 	}
-	return scanStrings(rows)
-}
-
-func scanStrings(rows *sql.Rows) ([]string, error) {
-	defer rows.Close()
-	out := []string{}
-	for rows.Next() {
-		var v string
-		if err := rows.Scan(&v); err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, rows.Err()
-}
-
-func formatIDs(ids []int64) string {
-	parts := make([]string, len(ids))
-	for i, id := range ids {
-		parts[i] = strconv.FormatInt(id, 10)
-	}
-	return strings.Join(parts, ",")
-}
-
-func parseIDs(v string) []int64 {
-	if v == "" {
-		return nil
-	}
-	var out []int64
-	for _, p := range strings.Split(v, ",") {
-		if id, err := strconv.ParseInt(p, 10, 64); err == nil {
-			out = append(out, id)
-		}
-	}
-	return out
+	return sqlstore.ScanStrings(rows)
 }

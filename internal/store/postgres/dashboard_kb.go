@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"svc/internal/store"
+	"svc/internal/store/sqlstore"
 )
 
 // excerptLen is how many characters of a document's text the browser shows; excerptRead is
@@ -48,7 +49,7 @@ func (s *Store) ListDocuments(ctx context.Context, accountID int64, q store.DocQ
 			&d.Chunks, &pName, &pURL, &pPrice, &pCat, &pImg, &aSlug, &aExcerpt, &aCatSlug, &aCatName, &aViews); err != nil {
 			return nil, 0, fmt.Errorf("list documents: %w", err)
 		}
-		d.Excerpt, d.UpdatedAt = clipWords(body, excerptLen), parseTS(updated)
+		d.Excerpt, d.UpdatedAt = sqlstore.ClipWords(body, excerptLen), parseTS(updated)
 		if pName.Valid {
 			d.Product = &store.Product{Name: pName.String, URL: pURL.String, Price: pPrice.String,
 				Category: pCat.String, Image: pImg.String}

@@ -141,6 +141,16 @@ func (dialect) LockKB(ctx context.Context, tx *dbtx, accountID int64) error {
 	return lockKB(ctx, tx, accountID)
 }
 
+// UniqueViolation is a unique violation (SQLSTATE 23505): a check for an existing row and the
+// insert after it are two statements, and under READ COMMITTED another transaction can
+// insert the same key between them; the UNIQUE index then decides.
+func (dialect) UniqueViolation(err error) bool { return isUniqueViolation(err) }
+
+// SkipLocked: a worker of another process claiming at the same moment skips the rows this one
+// holds instead of reading them as still due, and this transaction moves their lease before
+// it lets them go.
+func (dialect) SkipLocked() string { return " FOR UPDATE SKIP LOCKED" }
+
 // lockAccount takes the account's row lock for the rest of tx: every rule on an account's
 // money, quota and holds reads after it, so two transactions of one account run one after
 // the other (as every write does on SQLite) while other accounts go on in parallel.

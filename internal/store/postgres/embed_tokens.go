@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"svc/internal/store"
+	"svc/internal/store/sqlstore"
 )
 
 // Embed tokens are public widget tokens. Their allowed domains are stored comma separated
@@ -205,7 +206,7 @@ func (s *Store) ActiveEmbedDomains(ctx context.Context) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("active embed domains: %w", err)
 	}
-	lists, err := scanStrings(rows)
+	lists, err := sqlstore.ScanStrings(rows)
 	if err != nil {
 		return nil, fmt.Errorf("active embed domains: %w", err)
 	}
@@ -311,7 +312,7 @@ func (s *Store) OpenVisitorConversation(ctx context.Context, accountID, tokenID 
 	if status != store.EmbedActive {
 		return store.Conversation{}, fmt.Errorf("embed token %d: %w", tokenID, store.ErrRevoked)
 	}
-	c, seen, err := conversationByScope(ctx, s.db, accountID, scope)
+	c, seen, err := sqlstore.ConversationByScope(ctx, s.db, accountID, scope)
 	if err == nil && !seen.Before(now.Add(-seenEvery)) {
 		return c, nil
 	}
@@ -337,7 +338,7 @@ func (s *Store) OpenVisitorConversation(ctx context.Context, accountID, tokenID 
 			ts(now), accountID, scope, ts(now.Add(-seenEvery))); err != nil {
 			return fmt.Errorf("record visitor seen: %w", err)
 		}
-		c, _, err = conversationByScope(ctx, tx, accountID, scope)
+		c, _, err = sqlstore.ConversationByScope(ctx, tx, accountID, scope)
 		return err
 	})
 	if err != nil {

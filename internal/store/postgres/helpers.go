@@ -14,11 +14,16 @@ import (
 // another transaction can insert the same key between them; the UNIQUE index then decides,
 // and the loser gets the error the check would have given.
 func conflictOnUnique(err error, what string) error {
-	var pgErr *pgconn.PgError
-	if errors.As(err, &pgErr) && pgErr.Code == "23505" {
+	if isUniqueViolation(err) {
 		return fmt.Errorf("%s: %w", what, store.ErrConflict)
 	}
 	return fmt.Errorf("%s: %w", what, err)
+}
+
+// isUniqueViolation reports whether err is PostgreSQL's unique violation (SQLSTATE 23505).
+func isUniqueViolation(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.Code == "23505"
 }
 
 // isDeadlock reports whether PostgreSQL aborted the transaction to break a deadlock.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"svc/internal/store"
+	"svc/internal/store/sqlstore"
 )
 
 // accountTables are the tables whose rows an account owns, each with an account_id column,
@@ -53,7 +54,7 @@ func (s *Store) DeleteAccount(ctx context.Context, accountID int64) (store.Accou
 			ts(now)); err != nil {
 			return fmt.Errorf("record deleted account: %w", err)
 		}
-		if out.LedgerKept, err = execCount(ctx, tx, `INSERT INTO ledger_archive (id, account_id, kind, amount_micro,
+		if out.LedgerKept, err = sqlstore.ExecCount(ctx, tx, `INSERT INTO ledger_archive (id, account_id, kind, amount_micro,
 			balance_after, message_id, note, created_at) SELECT id, account_id, kind, amount_micro, balance_after,
 			message_id, note, created_at FROM ledger WHERE account_id = ? ORDER BY id`, accountID); err != nil {
 			return fmt.Errorf("archive ledger: %w", err)
@@ -70,7 +71,7 @@ func (s *Store) DeleteAccount(ctx context.Context, accountID int64) (store.Accou
 			"documents": &out.Documents, "sites": &out.Sites, "embed_tokens": &out.EmbedTokens, "users": &out.Users,
 			"api_keys": &out.Keys, "notices": &out.Notices}
 		for _, table := range accountTables {
-			n, err := execCount(ctx, tx, `DELETE FROM `+table+` WHERE account_id = ?`, accountID)
+			n, err := sqlstore.ExecCount(ctx, tx, `DELETE FROM `+table+` WHERE account_id = ?`, accountID)
 			if err != nil {
 				return fmt.Errorf("delete %s: %w", table, err)
 			}
@@ -104,7 +105,7 @@ func (s *Store) DeletedAccount(ctx context.Context, accountID int64) (store.Dele
 
 // ArchivedLedger returns a deleted account's kept ledger rows, oldest first.
 func (s *Store) ArchivedLedger(ctx context.Context, accountID int64) ([]store.LedgerEntry, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT `+ledgerColumns+` FROM ledger_archive WHERE account_id = ? ORDER BY id`,
+	rows, err := s.r.QueryContext(ctx, `SELECT `+sqlstore.LedgerColumns+` FROM ledger_archive WHERE account_id = ? ORDER BY id`,
 		accountID)
 	if err != nil {
 		return nil, fmt.Errorf("archived ledger: %w", err)
@@ -112,7 +113,7 @@ func (s *Store) ArchivedLedger(ctx context.Context, accountID int64) ([]store.Le
 	defer rows.Close()
 	out := []store.LedgerEntry{}
 	for rows.Next() {
-		e, err := scanLedgerEntry(rows)
+		e, err := sqlstore.ScanLedgerEntry(rows)
 		if err != nil {
 			return nil, fmt.Errorf("archived ledger: %w", err)
 		}

@@ -41,7 +41,7 @@ func dashboardPlanCases(t *testing.T, f dashFixture) []planCase {
 		{"rating", store.ConversationFilter{Rating: store.RatingNotHelpful}},
 		{"fallback", store.ConversationFilter{HadFallback: true}},
 	} {
-		q, args, err := conversationPage(f.account, c.filter)
+		q, args, err := sqlstore.ConversationPage(f.account, c.filter)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -56,7 +56,7 @@ func dashboardPlanCases(t *testing.T, f dashFixture) []planCase {
 		t.Fatal(err)
 	}
 	cases = append(cases,
-		planCase{"Transcript", transcriptQuery, []any{f.account, f.convs[1], int64(math.MaxInt64), 50},
+		planCase{"Transcript", sqlstore.TranscriptQuery, []any{f.account, f.convs[1], int64(math.MaxInt64), 50},
 			[]string{"messages_conversation", "usage_events_message"}, "top"},
 		planCase{"DailyUsage days", sqlstore.UsageDaysQuery, []any{f.account, "2025-01-01"}, nil, "top"},
 		planCase{"DailyUsage part", sqlstore.UsagePartQuery, []any{f.account, at, ts(f.now)}, []string{"usage_events_account"}, ""},
@@ -71,7 +71,7 @@ func dashboardPlanCases(t *testing.T, f dashFixture) []planCase {
 		planCase{"ResolveFallback close", closeQuestionQuery,
 			[]any{fallbackResolved, at, 1, f.account, "kargo 1 ne kadar surer?", fallbackOpen},
 			[]string{"fallback_questions_key"}, ""},
-		planCase{"LedgerPage", ledgerPageQuery, []any{f.account, int64(math.MaxInt64), 50}, []string{"ledger_account"}, "top"},
+		planCase{"LedgerPage", sqlstore.LedgerPageQuery, []any{f.account, int64(math.MaxInt64), 50}, []string{"ledger_account"}, "top"},
 	)
 	for _, q := range []store.DocQuery{{}, {Type: store.DocQA, Query: "ship"}} {
 		where, args := documentsWhere(f.account, q)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"svc/internal/store"
+	"svc/internal/store/sqlstore"
 )
 
 // Embed tokens are public widget tokens. Their allowed domains are stored comma separated
@@ -81,7 +82,7 @@ func (s *Store) CreateEmbedToken(ctx context.Context, t *store.EmbedToken, maxAc
 	}
 	now := s.now().UTC()
 	return s.InTx(ctx, func(tx *dbtx) error {
-		if _, err := getAccountTx(ctx, tx, t.AccountID); err != nil {
+		if _, err := sqlstore.GetAccountTx(ctx, tx, t.AccountID); err != nil {
 			return err
 		}
 		var active int
@@ -203,7 +204,7 @@ func (s *Store) ActiveEmbedDomains(ctx context.Context) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("active embed domains: %w", err)
 	}
-	lists, err := scanStrings(rows)
+	lists, err := sqlstore.ScanStrings(rows)
 	if err != nil {
 		return nil, fmt.Errorf("active embed domains: %w", err)
 	}
@@ -309,7 +310,7 @@ func (s *Store) OpenVisitorConversation(ctx context.Context, accountID, tokenID 
 	if status != store.EmbedActive {
 		return store.Conversation{}, fmt.Errorf("embed token %d: %w", tokenID, store.ErrRevoked)
 	}
-	c, seen, err := conversationByScope(ctx, s.r, accountID, scope)
+	c, seen, err := sqlstore.ConversationByScope(ctx, s.r, accountID, scope)
 	if err == nil && !seen.Before(now.Add(-seenEvery)) {
 		return c, nil
 	}
@@ -335,7 +336,7 @@ func (s *Store) OpenVisitorConversation(ctx context.Context, accountID, tokenID 
 			ts(now), accountID, scope, ts(now.Add(-seenEvery))); err != nil {
 			return fmt.Errorf("record visitor seen: %w", err)
 		}
-		c, _, err = conversationByScope(ctx, tx, accountID, scope)
+		c, _, err = sqlstore.ConversationByScope(ctx, tx, accountID, scope)
 		return err
 	})
 	if err != nil {

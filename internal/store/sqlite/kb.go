@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"svc/internal/store"
+	"svc/internal/store/sqlstore"
 )
 
 // naturalKey is the identity under which a document is upserted, so that importing the same
@@ -501,7 +502,7 @@ func (s *Store) QAQuestions(ctx context.Context, accountID int64, lang string, l
 	if err != nil {
 		return nil, fmt.Errorf("qa questions: %w", err)
 	}
-	return scanStrings(rows)
+	return sqlstore.ScanStrings(rows)
 }
 
 // Articles lists the account's articles, those in lang first, most viewed first.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"svc/internal/store/sqlstore"
 	"testing"
 	"time"
 )
@@ -75,8 +76,8 @@ func TestPrivacyQueriesUseTheirIndexes(t *testing.T) {
 		name, query, index string
 		args               []any
 	}{
-		{"stale conversations", staleConversationsQuery, "conversations_retention", []any{now, now, 500}},
-		{"visitor conversations", visitorConversationsQuery, "conversations_visitor",
+		{"stale conversations", sqlstore.StaleConversationsQuery, "conversations_retention", []any{now, now, 500}},
+		{"visitor conversations", sqlstore.VisitorConversationsQuery, "conversations_visitor",
 			[]any{int64(1), "6f1c2a3e-1111-4a4a-8b8b-000000000001"}},
 	} {
 		rows, err := s.r.QueryContext(ctx, "EXPLAIN QUERY PLAN "+c.query, c.args...)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"svc/internal/store"
+	"svc/internal/store/sqlstore"
 )
 
 // Reservations hold part of an account's balance for an answer in progress. accounts.reserved_micro
@@ -68,7 +69,7 @@ func (s *Store) Reserve(ctx context.Context, accountID, amountMicro int64, ttl t
 			return fmt.Errorf("reserve: %w", err)
 		}
 		if n == 0 {
-			if _, err := getAccountTx(ctx, tx, accountID); err != nil {
+			if _, err := sqlstore.GetAccountTx(ctx, tx, accountID); err != nil {
 				return err
 			}
 			return fmt.Errorf("reserve %d micro-USD: %w", amountMicro, store.ErrInsufficientBalance)

@@ -39,9 +39,15 @@ type dialect struct{}
 
 // LockAccount only checks that the account exists: no other writer runs meanwhile.
 func (dialect) LockAccount(ctx context.Context, tx *dbtx, accountID int64) error {
-	_, err := getAccountTx(ctx, tx, accountID)
+	_, err := sqlstore.GetAccountTx(ctx, tx, accountID)
 	return err
 }
 
 // LockKB does nothing: no other writer runs meanwhile.
 func (dialect) LockKB(context.Context, *dbtx, int64) error { return nil }
+
+// UniqueViolation is false: with one writer, no row appears between a check and its insert.
+func (dialect) UniqueViolation(error) bool { return false }
+
+// SkipLocked is empty: one writer claims at a time, and its lease hides the rows it took.
+func (dialect) SkipLocked() string { return "" }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"svc/internal/store"
+	"svc/internal/store/sqlstore"
 )
 
 // ChargeUsage records one usage event outside any conversation (a marketing or Intelligence
@@ -28,7 +29,7 @@ func (s *Store) ChargeUsage(ctx context.Context, accountID int64, c *store.Charg
 	ch := *c
 	var capped int64
 	err := s.InTx(ctx, func(tx *dbtx) error {
-		if _, err := getAccountTx(ctx, tx, accountID); err != nil {
+		if _, err := sqlstore.GetAccountTx(ctx, tx, accountID); err != nil {
 			return err
 		}
 		if err := releaseLapsed(ctx, tx, accountID, now); err != nil {

@@ -19,6 +19,14 @@ type Dialect interface {
 	// LockKB serialises the writes of one account's knowledge base (documents, review items
 	// and their index) for the rest of tx; nothing where there is one writer.
 	LockKB(ctx context.Context, tx *Tx, accountID int64) error
+	// UniqueViolation reports whether err is a UNIQUE index refusing a row that a
+	// concurrent writer inserted after this transaction checked for it (never, with one
+	// writer).
+	UniqueViolation(err error) bool
+	// SkipLocked is the clause after a SELECT of rows this transaction is about to lease
+	// (the outbox): where several processes claim at once, it locks the rows read and skips
+	// those another claim holds; "" where one writer claims at a time.
+	SkipLocked() string
 }
 
 // Config is what a store package hands the shared store.
@@ -39,11 +47,14 @@ type Store struct {
 	now      func() time.Time
 	snapshot *sql.TxOptions
 	d        Dialect
+
+	claimNotices string // claimNoticesQuery with the dialect's SkipLocked clause, built once
 }
 
 // New returns the shared store over c's pools.
 func New(c Config) *Store {
-	return &Store{w: c.Writer, r: c.Reader, now: c.Now, snapshot: c.Snapshot, d: c.Dialect}
+	return &Store{w: c.Writer, r: c.Reader, now: c.Now, snapshot: c.Snapshot, d: c.Dialect,
+		claimNotices: claimNoticesQuery + c.Dialect.SkipLocked()}
 }
 
 // InTx runs fn in a write transaction, committing when fn returns nil.

@@ -1,4 +1,4 @@
-package postgres
+package sqlstore
 
 import (
 	"context"
@@ -29,28 +29,28 @@ func accountFields(a *store.Account) (dest []any, finish func()) {
 			&a.ToneCustom, &a.SendRatePerMin, &a.DailyAnswers, &a.InputRate, &a.OutputRate, &a.ReservedMicro,
 			&a.MarketingRatePerMin, &a.IntelligenceRatePerMin, &created, &updated}, func() {
 			a.SalesMode = sales != 0
-			a.CreatedAt, a.UpdatedAt = parseTS(created), parseTS(updated)
+			a.CreatedAt, a.UpdatedAt = ParseTS(created), ParseTS(updated)
 		}
 }
 
 // CreateAccount inserts the account, its first key and the opening top-up in one transaction.
 func (s *Store) CreateAccount(ctx context.Context, a *store.Account, key *store.APIKey) error {
 	now := s.now().UTC()
-	return s.InTx(ctx, func(tx *dbtx) error {
+	return s.InTx(ctx, func(tx *Tx) error {
 		err := tx.QueryRowContext(ctx, `INSERT INTO accounts (name, email, plan, lang, balance_micro, sales_mode,
 			tone_preset, tone_custom, send_rate_per_min, daily_answers, input_rate_micro, output_rate_micro,
 			marketing_rate_per_min, intelligence_rate_per_min, created_at, updated_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-			a.Name, a.Email, a.Plan, a.Lang, a.BalanceMicro, boolInt(a.SalesMode), a.TonePreset, a.ToneCustom,
+			a.Name, a.Email, a.Plan, a.Lang, a.BalanceMicro, BoolInt(a.SalesMode), a.TonePreset, a.ToneCustom,
 			a.SendRatePerMin, a.DailyAnswers, a.InputRate, a.OutputRate, a.MarketingRatePerMin, a.IntelligenceRatePerMin,
-			ts(now), ts(now)).Scan(&a.ID)
+			TS(now), TS(now)).Scan(&a.ID)
 		if err != nil {
 			return fmt.Errorf("insert account: %w", err)
 		}
 		a.CreatedAt, a.UpdatedAt = now, now
 		if a.BalanceMicro > 0 {
 			if _, err := tx.ExecContext(ctx, `INSERT INTO ledger (account_id, kind, amount_micro, balance_after, note, created_at)
-				VALUES (?, 'topup', ?, ?, 'opening balance', ?)`, a.ID, a.BalanceMicro, a.BalanceMicro, ts(now)); err != nil {
+				VALUES (?, 'topup', ?, ?, 'opening balance', ?)`, a.ID, a.BalanceMicro, a.BalanceMicro, TS(now)); err != nil {
 				return fmt.Errorf("insert opening balance: %w", err)
 			}
 		}
@@ -66,19 +66,19 @@ func (s *Store) CreateAccount(ctx context.Context, a *store.Account, key *store.
 
 // GetAccount reads one account.
 func (s *Store) GetAccount(ctx context.Context, accountID int64) (store.Account, error) {
-	a, err := scanAccount(s.db.QueryRowContext(ctx, `SELECT `+accountColumns+` FROM accounts WHERE id = ?`, accountID))
+	a, err := scanAccount(s.r.QueryRowContext(ctx, `SELECT `+accountColumns+` FROM accounts WHERE id = ?`, accountID))
 	if err != nil {
-		return a, notFound(err, "get account")
+		return a, NotFound(err, "get account")
 	}
 	return a, nil
 }
 
 // FindAccountByName returns the oldest account with that name.
 func (s *Store) FindAccountByName(ctx context.Context, name string) (store.Account, error) {
-	a, err := scanAccount(s.db.QueryRowContext(ctx,
+	a, err := scanAccount(s.r.QueryRowContext(ctx,
 		`SELECT `+accountColumns+` FROM accounts WHERE name = ? ORDER BY id LIMIT 1`, name))
 	if err != nil {
-		return a, notFound(err, "find account")
+		return a, NotFound(err, "find account")
 	}
 	return a, nil
 }
@@ -86,12 +86,12 @@ func (s *Store) FindAccountByName(ctx context.Context, name string) (store.Accou
 // UpdateAccount writes the settable fields; the balance only moves through the ledger.
 func (s *Store) UpdateAccount(ctx context.Context, a *store.Account) error {
 	now := s.now().UTC()
-	return s.InTx(ctx, func(tx *dbtx) error {
+	return s.InTx(ctx, func(tx *Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE accounts SET name = ?, email = ?, plan = ?, lang = ?, sales_mode = ?,
 			tone_preset = ?, tone_custom = ?, send_rate_per_min = ?, daily_answers = ?, input_rate_micro = ?,
 			output_rate_micro = ?, marketing_rate_per_min = ?, intelligence_rate_per_min = ?, updated_at = ? WHERE id = ?`,
-			a.Name, a.Email, a.Plan, a.Lang, boolInt(a.SalesMode), a.TonePreset, a.ToneCustom, a.SendRatePerMin,
-			a.DailyAnswers, a.InputRate, a.OutputRate, a.MarketingRatePerMin, a.IntelligenceRatePerMin, ts(now), a.ID)
+			a.Name, a.Email, a.Plan, a.Lang, BoolInt(a.SalesMode), a.TonePreset, a.ToneCustom, a.SendRatePerMin,
+			a.DailyAnswers, a.InputRate, a.OutputRate, a.MarketingRatePerMin, a.IntelligenceRatePerMin, TS(now), a.ID)
 		if err != nil {
 			return fmt.Errorf("update account: %w", err)
 		}
@@ -107,12 +107,12 @@ func (s *Store) UpdateAccount(ctx context.Context, a *store.Account) error {
 func (s *Store) AddBalance(ctx context.Context, accountID int64, amountMicro int64, note string) (int64, error) {
 	now := s.now().UTC()
 	var balance int64
-	err := s.InTx(ctx, func(tx *dbtx) error {
+	err := s.InTx(ctx, func(tx *Tx) error {
 		err := tx.QueryRowContext(ctx, `UPDATE accounts SET balance_micro = balance_micro + ?, updated_at = ?
 			WHERE id = ? AND balance_micro + ? >= 0 RETURNING balance_micro`,
-			amountMicro, ts(now), accountID, amountMicro).Scan(&balance)
+			amountMicro, TS(now), accountID, amountMicro).Scan(&balance)
 		if err == sql.ErrNoRows {
-			if _, gerr := getAccountTx(ctx, tx, accountID); gerr != nil {
+			if _, gerr := GetAccountTx(ctx, tx, accountID); gerr != nil {
 				return gerr
 			}
 			return fmt.Errorf("add balance: %w", store.ErrInsufficientBalance)
@@ -121,7 +121,7 @@ func (s *Store) AddBalance(ctx context.Context, accountID int64, amountMicro int
 			return fmt.Errorf("add balance: %w", err)
 		}
 		_, err = tx.ExecContext(ctx, `INSERT INTO ledger (account_id, kind, amount_micro, balance_after, note, created_at)
-			VALUES (?, 'topup', ?, ?, ?, ?)`, accountID, amountMicro, balance, note, ts(now))
+			VALUES (?, 'topup', ?, ?, ?, ?)`, accountID, amountMicro, balance, note, TS(now))
 		if err != nil {
 			return fmt.Errorf("insert ledger: %w", err)
 		}
@@ -130,24 +130,24 @@ func (s *Store) AddBalance(ctx context.Context, accountID int64, amountMicro int
 	return balance, err
 }
 
-func getAccountTx(ctx context.Context, tx *dbtx, accountID int64) (store.Account, error) {
+func GetAccountTx(ctx context.Context, tx *Tx, accountID int64) (store.Account, error) {
 	a, err := scanAccount(tx.QueryRowContext(ctx, `SELECT `+accountColumns+` FROM accounts WHERE id = ?`, accountID))
 	if err != nil {
-		return a, notFound(err, "get account")
+		return a, NotFound(err, "get account")
 	}
 	return a, nil
 }
 
 // Ledger lists the account's balance movements, oldest first.
 func (s *Store) Ledger(ctx context.Context, accountID int64) ([]store.LedgerEntry, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+ledgerColumns+` FROM ledger WHERE account_id = ? ORDER BY id`, accountID)
+	rows, err := s.r.QueryContext(ctx, `SELECT `+LedgerColumns+` FROM ledger WHERE account_id = ? ORDER BY id`, accountID)
 	if err != nil {
 		return nil, fmt.Errorf("ledger: %w", err)
 	}
 	defer rows.Close()
 	var out []store.LedgerEntry
 	for rows.Next() {
-		e, err := scanLedgerEntry(rows)
+		e, err := ScanLedgerEntry(rows)
 		if err != nil {
 			return nil, fmt.Errorf("ledger: %w", err)
 		}
@@ -156,12 +156,12 @@ func (s *Store) Ledger(ctx context.Context, accountID int64) ([]store.LedgerEntr
 	return out, rows.Err()
 }
 
-const ledgerColumns = `id, account_id, kind, amount_micro, balance_after, COALESCE(message_id, 0), note, created_at`
+const LedgerColumns = `id, account_id, kind, amount_micro, balance_after, COALESCE(message_id, 0), note, created_at`
 
-func scanLedgerEntry(row interface{ Scan(...any) error }) (store.LedgerEntry, error) {
+func ScanLedgerEntry(row interface{ Scan(...any) error }) (store.LedgerEntry, error) {
 	var e store.LedgerEntry
 	var created string
 	err := row.Scan(&e.ID, &e.AccountID, &e.Kind, &e.AmountMicro, &e.BalanceAfter, &e.MessageID, &e.Note, &created)
-	e.CreatedAt = parseTS(created)
+	e.CreatedAt = ParseTS(created)
 	return e, err
 }

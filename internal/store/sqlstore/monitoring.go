@@ -1,4 +1,4 @@
-package postgres
+package sqlstore
 
 import (
 	"context"
@@ -14,12 +14,12 @@ import (
 // waiting for the writer.
 func (s *Store) OpsStats(ctx context.Context, now time.Time) (store.OpsStats, error) {
 	var o store.OpsStats
-	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(amount_micro), 0),
-		COUNT(*) FILTER (WHERE expires_at <= ?) FROM reservations`, ts(now)).
+	if err := s.r.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(amount_micro), 0),
+		COUNT(*) FILTER (WHERE expires_at <= ?) FROM reservations`, TS(now)).
 		Scan(&o.Reservations, &o.ReservedMicro, &o.LapsedReservations); err != nil {
 		return o, fmt.Errorf("reservation stats: %w", err)
 	}
-	if err := s.db.QueryRowContext(ctx, `SELECT
+	if err := s.r.QueryRowContext(ctx, `SELECT
 		(SELECT COUNT(*) FROM notices WHERE status = ?),
 		(SELECT COUNT(*) FROM notices WHERE status = ?)`, store.NoticePending, store.NoticeFailed).
 		Scan(&o.PendingNotices, &o.FailedNotices); err != nil {

@@ -1,4 +1,4 @@
-package sqlite
+package sqlstore
 
 import (
 	"context"
@@ -16,7 +16,7 @@ func scanAuthToken(row interface{ Scan(...any) error }) (store.AuthToken, error)
 	var t store.AuthToken
 	var created, expires, used string
 	err := row.Scan(&t.ID, &t.Hash, &t.UserID, &t.AccountID, &t.Kind, &created, &expires, &used)
-	t.CreatedAt, t.ExpiresAt, t.UsedAt = parseTS(created), parseTS(expires), parseTS(used)
+	t.CreatedAt, t.ExpiresAt, t.UsedAt = ParseTS(created), ParseTS(expires), ParseTS(used)
 	return t, err
 }
 
@@ -26,16 +26,16 @@ func (s *Store) CreateAuthToken(ctx context.Context, t *store.AuthToken) error {
 		return fmt.Errorf("create link: the hash is required")
 	}
 	now := s.now().UTC()
-	return s.InTx(ctx, func(tx *dbtx) error {
+	return s.InTx(ctx, func(tx *Tx) error {
 		if err := checkUserTx(ctx, tx, t.AccountID, t.UserID); err != nil {
 			return err
 		}
 		if err := tx.QueryRowContext(ctx, `INSERT INTO auth_tokens (hash, user_id, account_id, kind, created_at,
 			expires_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING id`,
-			t.Hash, t.UserID, t.AccountID, t.Kind, ts(now), ts(t.ExpiresAt)).Scan(&t.ID); err != nil {
+			t.Hash, t.UserID, t.AccountID, t.Kind, TS(now), TS(t.ExpiresAt)).Scan(&t.ID); err != nil {
 			return fmt.Errorf("insert link: %w", err)
 		}
-		t.CreatedAt, t.ExpiresAt, t.UsedAt = parseTS(ts(now)), parseTS(ts(t.ExpiresAt)), time.Time{} // as stored
+		t.CreatedAt, t.ExpiresAt, t.UsedAt = ParseTS(TS(now)), ParseTS(TS(t.ExpiresAt)), time.Time{} // as stored
 		return nil
 	})
 }
@@ -44,7 +44,7 @@ func (s *Store) CreateAuthToken(ctx context.Context, t *store.AuthToken) error {
 func (s *Store) AuthTokenByHash(ctx context.Context, hash []byte) (store.AuthToken, error) {
 	t, err := scanAuthToken(s.r.QueryRowContext(ctx, `SELECT `+authTokenColumns+` FROM auth_tokens WHERE hash = ?`, hash))
 	if err != nil {
-		return store.AuthToken{}, notFound(err, "link by hash")
+		return store.AuthToken{}, NotFound(err, "link by hash")
 	}
 	return t, nil
 }
@@ -52,17 +52,17 @@ func (s *Store) AuthTokenByHash(ctx context.Context, hash []byte) (store.AuthTok
 // RedeemAuthToken uses a link once and sets the password. The link is claimed by a
 // conditional UPDATE (unused and unexpired) whose row count decides the winner, so of
 // concurrent redemptions exactly one succeeds here and on an engine with real concurrent
-// writers alike; SQLite's single IMMEDIATE writer serialises them besides.
+// writers alike (PostgreSQL); SQLite's single IMMEDIATE writer serialises them besides.
 func (s *Store) RedeemAuthToken(ctx context.Context, hash []byte, now time.Time, passwordHash string) (store.User, error) {
 	var u store.User
-	err := s.InTx(ctx, func(tx *dbtx) error {
+	err := s.InTx(ctx, func(tx *Tx) error {
 		t, err := scanAuthToken(tx.QueryRowContext(ctx, `SELECT `+authTokenColumns+` FROM auth_tokens WHERE hash = ?`, hash))
 		if err != nil {
-			return notFound(err, "redeem link")
+			return NotFound(err, "redeem link")
 		}
 		res, err := tx.ExecContext(ctx, `UPDATE auth_tokens SET used_at = ? WHERE id = ? AND used_at = '' AND expires_at > ?`,
-			ts(now), t.ID, ts(now))
-		if err := oneRow(res, err, "redeem link"); err != nil {
+			TS(now), t.ID, TS(now))
+		if err := OneRow(res, err, "redeem link"); err != nil {
 			return err // used, or expired
 		}
 		if err := setPasswordTx(ctx, tx, t.AccountID, t.UserID, passwordHash, now, 0); err != nil {
@@ -71,7 +71,7 @@ func (s *Store) RedeemAuthToken(ctx context.Context, hash []byte, now time.Time,
 		u, err = scanUser(tx.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE id = ? AND account_id = ?`,
 			t.UserID, t.AccountID))
 		if err != nil {
-			return notFound(err, "redeem link: read user")
+			return NotFound(err, "redeem link: read user")
 		}
 		return nil
 	})

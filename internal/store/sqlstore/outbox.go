@@ -1,4 +1,4 @@
-package sqlite
+package sqlstore
 
 import (
 	"context"
@@ -18,7 +18,7 @@ func scanNotice(row interface{ Scan(...any) error }) (store.Notice, error) {
 	var next, created, sent string
 	err := row.Scan(&n.ID, &n.AccountID, &n.Kind, &n.DedupeKey, &n.Payload, &n.Status, &n.Attempts, &next,
 		&n.LastError, &created, &sent)
-	n.NextAttemptAt, n.CreatedAt, n.SentAt = parseTS(next), parseTS(created), parseTS(sent)
+	n.NextAttemptAt, n.CreatedAt, n.SentAt = ParseTS(next), ParseTS(created), ParseTS(sent)
 	return n, err
 }
 
@@ -26,9 +26,9 @@ func scanNotice(row interface{ Scan(...any) error }) (store.Notice, error) {
 func (s *Store) EnqueueNotice(ctx context.Context, n *store.Notice) (bool, error) {
 	now := s.now().UTC()
 	var queued bool
-	err := s.InTx(ctx, func(tx *dbtx) error {
+	err := s.InTx(ctx, func(tx *Tx) error {
 		var err error
-		queued, err = insertNotice(ctx, tx, n, now)
+		queued, err = InsertNotice(ctx, tx, n, now)
 		return err
 	})
 	if err != nil {
@@ -36,6 +36,10 @@ func (s *Store) EnqueueNotice(ctx context.Context, n *store.Notice) (bool, error
 	}
 	return queued, nil
 }
+
+// claimNoticesQuery selects the due notices; the dialect's SkipLocked clause follows it.
+const claimNoticesQuery = `SELECT ` + noticeColumns + ` FROM notices
+	WHERE status = ? AND next_attempt_at <= ? ORDER BY created_at, id LIMIT ?`
 
 // ClaimNotices leases up to limit due pending notices, oldest first: their next attempt moves
 // to now+lease in the same write transaction, so a concurrent claim (another worker, another
@@ -49,11 +53,9 @@ func (s *Store) ClaimNotices(ctx context.Context, now time.Time, lease time.Dura
 	}
 	until := now.Add(lease).UTC().Truncate(time.Microsecond) // as stored
 	out := []store.Notice{}
-	err := s.InTx(ctx, func(tx *dbtx) error {
+	err := s.InTx(ctx, func(tx *Tx) error {
 		out = out[:0]
-		rows, err := tx.QueryContext(ctx, `SELECT `+noticeColumns+` FROM notices
-			WHERE status = ? AND next_attempt_at <= ? ORDER BY created_at, id LIMIT ?`,
-			store.NoticePending, ts(now), limit)
+		rows, err := tx.QueryContext(ctx, s.claimNotices, store.NoticePending, TS(now), limit)
 		if err != nil {
 			return fmt.Errorf("claim notices: %w", err)
 		}
@@ -71,7 +73,7 @@ func (s *Store) ClaimNotices(ctx context.Context, now time.Time, lease time.Dura
 		}
 		for i := range out {
 			if _, err := tx.ExecContext(ctx, `UPDATE notices SET next_attempt_at = ? WHERE id = ?`,
-				ts(until), out[i].ID); err != nil {
+				TS(until), out[i].ID); err != nil {
 				return fmt.Errorf("claim notice %d: %w", out[i].ID, err)
 			}
 			out[i].NextAttemptAt = until
@@ -86,11 +88,11 @@ func (s *Store) ClaimNotices(ctx context.Context, now time.Time, lease time.Dura
 
 // NoticeSent marks a notice sent at at. Marking a sent notice again keeps its first time.
 func (s *Store) NoticeSent(ctx context.Context, noticeID int64, at time.Time, clearPayload bool) error {
-	return s.InTx(ctx, func(tx *dbtx) error {
+	return s.InTx(ctx, func(tx *Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE notices SET status = ?,
 			sent_at = CASE WHEN status = ? THEN sent_at ELSE ? END,
 			payload = CASE WHEN ? THEN '{}' ELSE payload END WHERE id = ?`,
-			store.NoticeSent, store.NoticeSent, ts(at), clearPayload, noticeID)
+			store.NoticeSent, store.NoticeSent, TS(at), clearPayload, noticeID)
 		if err != nil {
 			return fmt.Errorf("notice sent: %w", err)
 		}
@@ -110,10 +112,10 @@ func (s *Store) NoticeFailed(ctx context.Context, noticeID int64, errText string
 	if final {
 		status = store.NoticeFailed
 	}
-	return s.InTx(ctx, func(tx *dbtx) error {
+	return s.InTx(ctx, func(tx *Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE notices SET attempts = attempts + 1, last_error = ?,
 			next_attempt_at = ?, status = ? WHERE id = ? AND status = ?`,
-			errText, ts(next), status, noticeID, store.NoticePending)
+			errText, TS(next), status, noticeID, store.NoticePending)
 		if err != nil {
 			return fmt.Errorf("notice failed: %w", err)
 		}

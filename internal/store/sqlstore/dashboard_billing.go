@@ -1,4 +1,4 @@
-package postgres
+package sqlstore
 
 import (
 	"context"
@@ -17,7 +17,7 @@ func (s *Store) LedgerPage(ctx context.Context, accountID, beforeID int64, limit
 	if beforeID <= 0 {
 		beforeID = math.MaxInt64
 	}
-	tx, err := s.db.Begin(ctx, snapshot())
+	tx, err := s.r.Begin(ctx, nil)
 	if err != nil {
 		return nil, 0, fmt.Errorf("ledger page: %w", err)
 	}
@@ -26,14 +26,14 @@ func (s *Store) LedgerPage(ctx context.Context, accountID, beforeID int64, limit
 	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM ledger WHERE account_id = ?`, accountID).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("ledger page: %w", err)
 	}
-	rows, err := tx.QueryContext(ctx, ledgerPageQuery, accountID, beforeID, limit)
+	rows, err := tx.QueryContext(ctx, LedgerPageQuery, accountID, beforeID, limit)
 	if err != nil {
 		return nil, 0, fmt.Errorf("ledger page: %w", err)
 	}
 	defer rows.Close()
 	out := []store.LedgerEntry{}
 	for rows.Next() {
-		e, err := scanLedgerEntry(rows)
+		e, err := ScanLedgerEntry(rows)
 		if err != nil {
 			return nil, 0, fmt.Errorf("ledger page: %w", err)
 		}
@@ -45,15 +45,15 @@ func (s *Store) LedgerPage(ctx context.Context, accountID, beforeID int64, limit
 	return out, total, nil
 }
 
-const ledgerPageQuery = `SELECT ` + ledgerColumns + ` FROM ledger WHERE account_id = ? AND id < ? ORDER BY id DESC LIMIT ?`
+const LedgerPageQuery = `SELECT ` + LedgerColumns + ` FROM ledger WHERE account_id = ? AND id < ? ORDER BY id DESC LIMIT ?`
 
 // ActiveKey reads the account's newest active key. RotateKey leaves one, but the newest wins
 // should a race or a hand edit have left more.
 func (s *Store) ActiveKey(ctx context.Context, accountID int64) (store.APIKey, error) {
-	k, err := scanKey(s.db.QueryRowContext(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE account_id = ? AND status = ?
+	k, err := scanKey(s.r.QueryRowContext(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE account_id = ? AND status = ?
 		ORDER BY id DESC LIMIT 1`, accountID, store.KeyActive))
 	if err != nil {
-		return k, notFound(err, "active key")
+		return k, NotFound(err, "active key")
 	}
 	return k, nil
 }

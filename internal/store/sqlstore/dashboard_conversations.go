@@ -1,4 +1,4 @@
-package postgres
+package sqlstore
 
 import (
 	"context"
@@ -18,11 +18,11 @@ const previewLen = 160
 // messages. The filters that need other tables are a set built once (rating) or a probe of
 // one conversation (fallback).
 func (s *Store) ListConversations(ctx context.Context, accountID int64, f store.ConversationFilter) ([]store.ConversationRow, error) {
-	query, args, err := conversationPage(accountID, f)
+	query, args, err := ConversationPage(accountID, f)
 	if err != nil {
 		return nil, fmt.Errorf("list conversations: %w", err)
 	}
-	rows, err := s.db.QueryContext(ctx, query, args...)
+	rows, err := s.r.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, fmt.Errorf("list conversations: %w", err)
 	}
@@ -35,7 +35,7 @@ func (s *Store) ListConversations(ctx context.Context, accountID int64, f store.
 			&r.Helpful, &r.NotHelpful, &r.CostMicro); err != nil {
 			return nil, fmt.Errorf("list conversations: %w", err)
 		}
-		r.LastMessageAt, r.Preview = parseTS(last), clipWords(r.Preview, previewLen)
+		r.LastMessageAt, r.Preview = ParseTS(last), ClipWords(r.Preview, previewLen)
 		out = append(out, r)
 	}
 	if err := rows.Err(); err != nil {
@@ -44,8 +44,8 @@ func (s *Store) ListConversations(ctx context.Context, accountID int64, f store.
 	return out, nil
 }
 
-// conversationPage is ListConversations' query.
-func conversationPage(accountID int64, f store.ConversationFilter) (string, []any, error) {
+// ConversationPage is ListConversations' query.
+func ConversationPage(accountID int64, f store.ConversationFilter) (string, []any, error) {
 	limit := f.Limit
 	if limit <= 0 {
 		limit = 50
@@ -70,17 +70,17 @@ func conversationPage(accountID int64, f store.ConversationFilter) (string, []an
 	}
 	if !f.Since.IsZero() {
 		where += ` AND c.last_message_at >= ?`
-		args = append(args, ts(f.Since))
+		args = append(args, TS(f.Since))
 	}
 	if !f.Until.IsZero() {
 		where += ` AND c.last_message_at < ?`
-		args = append(args, ts(f.Until))
+		args = append(args, TS(f.Until))
 	}
 	if !f.BeforeAt.IsZero() {
 		// The first bound alone is a range on the index; the second drops the ties at BeforeAt
 		// already shown.
 		where += ` AND c.last_message_at <= ? AND (c.last_message_at < ? OR c.id < ?)`
-		args = append(args, ts(f.BeforeAt), ts(f.BeforeAt), f.BeforeID)
+		args = append(args, TS(f.BeforeAt), TS(f.BeforeAt), f.BeforeID)
 	}
 	switch f.Rating {
 	case "":
@@ -113,10 +113,10 @@ func conversationPage(accountID int64, f store.ConversationFilter) (string, []an
 		ORDER BY c.last_message_at DESC, c.id DESC`, append(args, limit), nil
 }
 
-// transcriptQuery reads a page of a conversation's messages with their usage and rating. The
+// TranscriptQuery reads a page of a conversation's messages with their usage and rating. The
 // events and the rating are found by the message alone, which is the account's: also naming
 // the account made SQLite walk the account's events for every message.
-const transcriptQuery = `SELECT ` + messageColumns + `,
+const TranscriptQuery = `SELECT ` + MessageColumns + `,
 	COALESCE((SELECT u.event_type FROM usage_events u WHERE u.message_id = m.id ORDER BY u.id LIMIT 1), ''),
 	(SELECT COALESCE(SUM(u.cost_micro), 0) FROM usage_events u WHERE u.message_id = m.id),
 	COALESCE((SELECT r.rating FROM feedback r WHERE r.message_id = m.id), ''),
@@ -126,10 +126,10 @@ const transcriptQuery = `SELECT ` + messageColumns + `,
 // GetConversation reads one of the account's conversations.
 func (s *Store) GetConversation(ctx context.Context, accountID, conversationID int64) (store.Conversation, error) {
 	var c store.Conversation
-	err := scanConversation(s.db.QueryRowContext(ctx, `SELECT `+conversationColumns+` FROM conversations c
+	err := scanConversation(s.r.QueryRowContext(ctx, `SELECT `+conversationColumns+` FROM conversations c
 		WHERE c.id = ? AND c.account_id = ?`, conversationID, accountID), &c)
 	if err != nil {
-		return store.Conversation{}, notFound(err, "get conversation")
+		return store.Conversation{}, NotFound(err, "get conversation")
 	}
 	return c, nil
 }
@@ -145,7 +145,7 @@ func (s *Store) Transcript(ctx context.Context, accountID, conversationID, befor
 	if beforeID <= 0 {
 		beforeID = math.MaxInt64
 	}
-	tx, err := s.db.Begin(ctx, snapshot())
+	tx, err := s.r.Begin(ctx, nil)
 	if err != nil {
 		return nil, fmt.Errorf("transcript: %w", err)
 	}
@@ -153,9 +153,9 @@ func (s *Store) Transcript(ctx context.Context, accountID, conversationID, befor
 	var id int64
 	if err := tx.QueryRowContext(ctx, `SELECT id FROM conversations WHERE id = ? AND account_id = ?`,
 		conversationID, accountID).Scan(&id); err != nil {
-		return nil, notFound(err, "transcript")
+		return nil, NotFound(err, "transcript")
 	}
-	rows, err := tx.QueryContext(ctx, transcriptQuery, accountID, conversationID, beforeID, limit)
+	rows, err := tx.QueryContext(ctx, TranscriptQuery, accountID, conversationID, beforeID, limit)
 	if err != nil {
 		return nil, fmt.Errorf("transcript: %w", err)
 	}

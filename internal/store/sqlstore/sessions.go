@@ -1,4 +1,4 @@
-package sqlite
+package sqlstore
 
 import (
 	"context"
@@ -17,7 +17,7 @@ func scanSession(row interface{ Scan(...any) error }) (store.Session, error) {
 	var x store.Session
 	var created, seen, expires string
 	err := row.Scan(&x.ID, &x.Hash, &x.UserID, &x.AccountID, &x.UserAgent, &created, &seen, &expires)
-	x.CreatedAt, x.LastSeenAt, x.ExpiresAt = parseTS(created), parseTS(seen), parseTS(expires)
+	x.CreatedAt, x.LastSeenAt, x.ExpiresAt = ParseTS(created), ParseTS(seen), ParseTS(expires)
 	return x, err
 }
 
@@ -34,17 +34,17 @@ func (s *Store) CreateSession(ctx context.Context, x *store.Session) error {
 	if x.LastSeenAt.IsZero() {
 		x.LastSeenAt = x.CreatedAt
 	}
-	return s.InTx(ctx, func(tx *dbtx) error {
+	return s.InTx(ctx, func(tx *Tx) error {
 		if err := checkUserTx(ctx, tx, x.AccountID, x.UserID); err != nil {
 			return err
 		}
 		if err := tx.QueryRowContext(ctx, `INSERT INTO sessions (hash, user_id, account_id, user_agent, created_at,
 			last_seen_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-			x.Hash, x.UserID, x.AccountID, x.UserAgent, ts(x.CreatedAt), ts(x.LastSeenAt), ts(x.ExpiresAt)).Scan(&x.ID); err != nil {
+			x.Hash, x.UserID, x.AccountID, x.UserAgent, TS(x.CreatedAt), TS(x.LastSeenAt), TS(x.ExpiresAt)).Scan(&x.ID); err != nil {
 			return fmt.Errorf("insert session: %w", err)
 		}
 		// As stored, so that the caller's copy equals what SessionByHash returns.
-		x.CreatedAt, x.LastSeenAt, x.ExpiresAt = parseTS(ts(x.CreatedAt)), parseTS(ts(x.LastSeenAt)), parseTS(ts(x.ExpiresAt))
+		x.CreatedAt, x.LastSeenAt, x.ExpiresAt = ParseTS(TS(x.CreatedAt)), ParseTS(TS(x.LastSeenAt)), ParseTS(TS(x.ExpiresAt))
 		return nil
 	})
 }
@@ -53,7 +53,7 @@ func (s *Store) CreateSession(ctx context.Context, x *store.Session) error {
 func (s *Store) SessionByHash(ctx context.Context, hash []byte) (store.Session, error) {
 	x, err := scanSession(s.r.QueryRowContext(ctx, `SELECT `+sessionColumns+` FROM sessions WHERE hash = ?`, hash))
 	if err != nil {
-		return store.Session{}, notFound(err, "session by hash")
+		return store.Session{}, NotFound(err, "session by hash")
 	}
 	return x, nil
 }
@@ -62,7 +62,7 @@ func (s *Store) SessionByHash(ctx context.Context, hash []byte) (store.Session, 
 // that finishes late cannot shorten an idle window another request extended).
 func (s *Store) TouchSession(ctx context.Context, sessionID int64, at time.Time) error {
 	if _, err := s.w.ExecContext(ctx, `UPDATE sessions SET last_seen_at = ? WHERE id = ? AND last_seen_at < ?`,
-		ts(at), sessionID, ts(at)); err != nil {
+		TS(at), sessionID, TS(at)); err != nil {
 		return fmt.Errorf("touch session: %w", err)
 	}
 	return nil
@@ -88,16 +88,16 @@ func (s *Store) DeleteUserSessions(ctx context.Context, accountID, userID int64)
 // DeleteStaleSessions deletes idle and expired sessions and expired links in one transaction.
 func (s *Store) DeleteStaleSessions(ctx context.Context, idleBefore, now time.Time) (int, error) {
 	var n int64
-	err := s.InTx(ctx, func(tx *dbtx) error {
+	err := s.InTx(ctx, func(tx *Tx) error {
 		res, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE last_seen_at < ? OR expires_at < ?`,
-			ts(idleBefore), ts(now))
+			TS(idleBefore), TS(now))
 		if err != nil {
 			return fmt.Errorf("delete stale sessions: %w", err)
 		}
 		if n, err = res.RowsAffected(); err != nil {
 			return fmt.Errorf("delete stale sessions: %w", err)
 		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM auth_tokens WHERE expires_at < ?`, ts(now)); err != nil {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM auth_tokens WHERE expires_at < ?`, TS(now)); err != nil {
 			return fmt.Errorf("delete expired links: %w", err)
 		}
 		return nil

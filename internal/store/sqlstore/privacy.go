@@ -1,4 +1,4 @@
-package postgres
+package sqlstore
 
 import (
 	"context"
@@ -20,9 +20,9 @@ import (
 // text (fixed-width UTC); a conversation without messages has an empty last_message_at and is
 // judged by its visitor's last visit alone.
 const (
-	staleConversationsQuery = `SELECT id FROM conversations WHERE embed_token_id IS NOT NULL
+	StaleConversationsQuery = `SELECT id FROM conversations WHERE embed_token_id IS NOT NULL
 		AND last_message_at < ? AND last_seen_at < ? ORDER BY last_message_at, last_seen_at LIMIT ?`
-	visitorConversationsQuery = `SELECT id FROM conversations WHERE account_id = ? AND visitor = ?
+	VisitorConversationsQuery = `SELECT id FROM conversations WHERE account_id = ? AND visitor = ?
 		AND embed_token_id IS NOT NULL ORDER BY id`
 )
 
@@ -33,8 +33,8 @@ func (s *Store) DeleteStaleVisitorConversations(ctx context.Context, before time
 		return store.VisitorDeletion{}, fmt.Errorf("delete stale visitor conversations: limit %d", limit)
 	}
 	var out store.VisitorDeletion
-	err := s.InTx(ctx, func(tx *dbtx) error {
-		ids, err := queryIDs(ctx, tx, staleConversationsQuery, ts(before), ts(before), limit)
+	err := s.InTx(ctx, func(tx *Tx) error {
+		ids, err := queryIDs(ctx, tx, StaleConversationsQuery, TS(before), TS(before), limit)
 		if err != nil {
 			return fmt.Errorf("stale visitor conversations: %w", err)
 		}
@@ -50,8 +50,8 @@ func (s *Store) DeleteStaleVisitorConversations(ctx context.Context, before time
 // DeleteVisitor deletes every conversation of the visitor in the account.
 func (s *Store) DeleteVisitor(ctx context.Context, accountID int64, visitor string) (store.VisitorDeletion, error) {
 	var out store.VisitorDeletion
-	err := s.InTx(ctx, func(tx *dbtx) error {
-		ids, err := queryIDs(ctx, tx, visitorConversationsQuery, accountID, visitor)
+	err := s.InTx(ctx, func(tx *Tx) error {
+		ids, err := queryIDs(ctx, tx, VisitorConversationsQuery, accountID, visitor)
 		if err != nil {
 			return fmt.Errorf("visitor conversations: %w", err)
 		}
@@ -69,12 +69,12 @@ func (s *Store) DeleteVisitor(ctx context.Context, accountID int64, visitor stri
 
 // deleteConversations deletes the conversations ids and what belongs only to them, children
 // before parents (foreign keys are on).
-func deleteConversations(ctx context.Context, tx *dbtx, ids []int64) (store.VisitorDeletion, error) {
+func deleteConversations(ctx context.Context, tx *Tx, ids []int64) (store.VisitorDeletion, error) {
 	var out store.VisitorDeletion
 	if len(ids) == 0 {
 		return out, nil
 	}
-	in := placeholders(len(ids))
+	in := Placeholders(len(ids))
 	args := make([]any, len(ids))
 	for i, id := range ids {
 		args[i] = id
@@ -92,7 +92,7 @@ func deleteConversations(ctx context.Context, tx *dbtx, ids []int64) (store.Visi
 		{"conversations", `DELETE FROM conversations WHERE id IN (` + in + `)`, &out.Conversations},
 	}
 	for _, st := range steps {
-		n, err := execCount(ctx, tx, st.query, args...)
+		n, err := ExecCount(ctx, tx, st.query, args...)
 		if err != nil {
 			return store.VisitorDeletion{}, fmt.Errorf("delete %s: %w", st.what, err)
 		}
@@ -105,7 +105,7 @@ func deleteConversations(ctx context.Context, tx *dbtx, ids []int64) (store.Visi
 // so that the conversations, messages and feedback agree.
 func (s *Store) VisitorData(ctx context.Context, accountID int64, visitor string) (store.VisitorData, error) {
 	out := store.VisitorData{AccountID: accountID, Visitor: visitor}
-	tx, err := s.db.Begin(ctx, snapshot())
+	tx, err := s.r.Begin(ctx, nil)
 	if err != nil {
 		return out, fmt.Errorf("visitor data: %w", err)
 	}
@@ -123,7 +123,7 @@ func (s *Store) VisitorData(ctx context.Context, accountID int64, visitor string
 			rows.Close()
 			return out, fmt.Errorf("visitor data: %w", err)
 		}
-		vc.LastMessageAt, vc.LastSeenAt = parseTS(last), parseTS(seen)
+		vc.LastMessageAt, vc.LastSeenAt = ParseTS(last), ParseTS(seen)
 		out.Conversations = append(out.Conversations, vc)
 	}
 	err = rows.Err()
@@ -136,12 +136,12 @@ func (s *Store) VisitorData(ctx context.Context, accountID int64, visitor string
 	}
 	for i := range out.Conversations {
 		vc := &out.Conversations[i]
-		mrows, err := tx.QueryContext(ctx, `SELECT `+messageColumns+` FROM messages
+		mrows, err := tx.QueryContext(ctx, `SELECT `+MessageColumns+` FROM messages
 			WHERE account_id = ? AND conversation_id = ? ORDER BY id`, accountID, vc.ID)
 		if err != nil {
 			return out, fmt.Errorf("visitor messages: %w", err)
 		}
-		if vc.Messages, err = scanMessages(mrows); err != nil {
+		if vc.Messages, err = ScanMessages(mrows); err != nil {
 			return out, fmt.Errorf("visitor messages: %w", err)
 		}
 		if vc.Feedback, err = conversationFeedback(ctx, tx, accountID, vc.ID); err != nil {
@@ -152,7 +152,7 @@ func (s *Store) VisitorData(ctx context.Context, accountID int64, visitor string
 }
 
 // conversationFeedback reads the ratings of a conversation's replies, oldest first.
-func conversationFeedback(ctx context.Context, tx *dbtx, accountID, conversationID int64) ([]store.Feedback, error) {
+func conversationFeedback(ctx context.Context, tx *Tx, accountID, conversationID int64) ([]store.Feedback, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT f.id, f.message_id, f.rating, f.comment, f.created_at
 		FROM feedback f JOIN messages m ON m.id = f.message_id
 		WHERE f.account_id = ? AND m.conversation_id = ? ORDER BY f.id`, accountID, conversationID)
@@ -167,14 +167,14 @@ func conversationFeedback(ctx context.Context, tx *dbtx, accountID, conversation
 		if err := rows.Scan(&f.ID, &f.MessageID, &f.Rating, &f.Comment, &created); err != nil {
 			return nil, fmt.Errorf("visitor feedback: %w", err)
 		}
-		f.CreatedAt = parseTS(created)
+		f.CreatedAt = ParseTS(created)
 		out = append(out, f)
 	}
 	return out, rows.Err()
 }
 
 // queryIDs runs a query of one integer column.
-func queryIDs(ctx context.Context, tx *dbtx, query string, args ...any) ([]int64, error) {
+func queryIDs(ctx context.Context, tx *Tx, query string, args ...any) ([]int64, error) {
 	rows, err := tx.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
@@ -191,8 +191,8 @@ func queryIDs(ctx context.Context, tx *dbtx, query string, args ...any) ([]int64
 	return ids, rows.Err()
 }
 
-// execCount runs a statement and reports how many rows it touched.
-func execCount(ctx context.Context, tx *dbtx, query string, args ...any) (int, error) {
+// ExecCount runs a statement and reports how many rows it touched.
+func ExecCount(ctx context.Context, tx *Tx, query string, args ...any) (int, error) {
 	res, err := tx.ExecContext(ctx, query, args...)
 	if err != nil {
 		return 0, err

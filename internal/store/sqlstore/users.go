@@ -1,4 +1,4 @@
-package sqlite
+package sqlstore
 
 import (
 	"context"
@@ -18,7 +18,7 @@ func scanUser(row interface{ Scan(...any) error }) (store.User, error) {
 	var u store.User
 	var created, signIn, changed string
 	err := row.Scan(&u.ID, &u.AccountID, &u.Email, &u.Role, &u.PasswordHash, &u.Lang, &created, &signIn, &changed)
-	u.CreatedAt, u.LastSignInAt, u.PasswordChangedAt = parseTS(created), parseTS(signIn), parseTS(changed)
+	u.CreatedAt, u.LastSignInAt, u.PasswordChangedAt = ParseTS(created), ParseTS(signIn), ParseTS(changed)
 	return u, err
 }
 
@@ -27,15 +27,17 @@ func tsOrNever(t time.Time) string {
 	if t.IsZero() {
 		return ""
 	}
-	return ts(t)
+	return TS(t)
 }
 
-// CreateUser inserts u. The e-mail check and the insert are one IMMEDIATE transaction, so two
-// concurrent creates of one address cannot both pass the check; the UNIQUE index backs it up.
+// CreateUser inserts u. On SQLite the e-mail check and the insert are one IMMEDIATE
+// transaction, so two concurrent creates of one address cannot both pass the check; on
+// PostgreSQL both can, and the UNIQUE index then refuses the second, reported as the check's
+// ErrConflict.
 func (s *Store) CreateUser(ctx context.Context, u *store.User) error {
 	now := s.now().UTC()
-	return s.InTx(ctx, func(tx *dbtx) error {
-		if _, err := getAccountTx(ctx, tx, u.AccountID); err != nil {
+	return s.InTx(ctx, func(tx *Tx) error {
+		if _, err := GetAccountTx(ctx, tx, u.AccountID); err != nil {
 			return err
 		}
 		var n int
@@ -47,12 +49,15 @@ func (s *Store) CreateUser(ctx context.Context, u *store.User) error {
 		}
 		if err := tx.QueryRowContext(ctx, `INSERT INTO users (account_id, email, role, password_hash, lang,
 			created_at, password_changed_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-			u.AccountID, u.Email, u.Role, u.PasswordHash, u.Lang, ts(now), tsOrNever(u.PasswordChangedAt)).Scan(&u.ID); err != nil {
+			u.AccountID, u.Email, u.Role, u.PasswordHash, u.Lang, TS(now), tsOrNever(u.PasswordChangedAt)).Scan(&u.ID); err != nil {
+			if s.d.UniqueViolation(err) {
+				return fmt.Errorf("create user: the e-mail is taken: %w", store.ErrConflict)
+			}
 			return fmt.Errorf("insert user: %w", err)
 		}
-		u.CreatedAt, u.LastSignInAt = parseTS(ts(now)), time.Time{} // as stored
+		u.CreatedAt, u.LastSignInAt = ParseTS(TS(now)), time.Time{} // as stored
 		if !u.PasswordChangedAt.IsZero() {
-			u.PasswordChangedAt = parseTS(ts(u.PasswordChangedAt)) // as stored
+			u.PasswordChangedAt = ParseTS(TS(u.PasswordChangedAt)) // as stored
 		}
 		return nil
 	})
@@ -63,7 +68,7 @@ func (s *Store) GetUser(ctx context.Context, accountID, userID int64) (store.Use
 	u, err := scanUser(s.r.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE id = ? AND account_id = ?`,
 		userID, accountID))
 	if err != nil {
-		return store.User{}, notFound(err, "get user")
+		return store.User{}, NotFound(err, "get user")
 	}
 	return u, nil
 }
@@ -72,7 +77,7 @@ func (s *Store) GetUser(ctx context.Context, accountID, userID int64) (store.Use
 func (s *Store) UserByEmail(ctx context.Context, email string) (store.User, error) {
 	u, err := scanUser(s.r.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE email = ?`, email))
 	if err != nil {
-		return store.User{}, notFound(err, "user by e-mail")
+		return store.User{}, NotFound(err, "user by e-mail")
 	}
 	return u, nil
 }
@@ -102,13 +107,13 @@ func (s *Store) ListUsers(ctx context.Context, accountID int64) ([]store.User, e
 func (s *Store) UpdateUser(ctx context.Context, u *store.User) error {
 	res, err := s.w.ExecContext(ctx, `UPDATE users SET role = ?, lang = ? WHERE id = ? AND account_id = ?`,
 		u.Role, u.Lang, u.ID, u.AccountID)
-	return oneRow(res, err, fmt.Sprintf("update user %d", u.ID))
+	return OneRow(res, err, fmt.Sprintf("update user %d", u.ID))
 }
 
 // RemoveUser deletes the user, its sessions and its links in one transaction, so that no
 // session of a removed user survives it.
 func (s *Store) RemoveUser(ctx context.Context, accountID, userID int64) error {
-	return s.InTx(ctx, func(tx *dbtx) error {
+	return s.InTx(ctx, func(tx *Tx) error {
 		if err := checkUserTx(ctx, tx, accountID, userID); err != nil {
 			return err
 		}
@@ -127,17 +132,17 @@ func (s *Store) RemoveUser(ctx context.Context, accountID, userID int64) error {
 
 // SetPassword stores the password hash and ends the user's other sessions and unused links.
 func (s *Store) SetPassword(ctx context.Context, accountID, userID int64, hash string, at time.Time, keepSessionID int64) error {
-	return s.InTx(ctx, func(tx *dbtx) error {
+	return s.InTx(ctx, func(tx *Tx) error {
 		return setPasswordTx(ctx, tx, accountID, userID, hash, at, keepSessionID)
 	})
 }
 
 // setPasswordTx is SetPassword inside tx, shared with RedeemAuthToken. keepSessionID 0 keeps
 // none (session ids start at 1).
-func setPasswordTx(ctx context.Context, tx *dbtx, accountID, userID int64, hash string, at time.Time, keepSessionID int64) error {
+func setPasswordTx(ctx context.Context, tx *Tx, accountID, userID int64, hash string, at time.Time, keepSessionID int64) error {
 	res, err := tx.ExecContext(ctx, `UPDATE users SET password_hash = ?, password_changed_at = ?
-		WHERE id = ? AND account_id = ?`, hash, ts(at), userID, accountID)
-	if err := oneRow(res, err, fmt.Sprintf("set password of user %d", userID)); err != nil {
+		WHERE id = ? AND account_id = ?`, hash, TS(at), userID, accountID)
+	if err := OneRow(res, err, fmt.Sprintf("set password of user %d", userID)); err != nil {
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM sessions WHERE user_id = ? AND account_id = ? AND id <> ?`,
@@ -154,17 +159,17 @@ func setPasswordTx(ctx context.Context, tx *dbtx, accountID, userID int64, hash 
 // RecordSignIn sets the user's last sign-in time.
 func (s *Store) RecordSignIn(ctx context.Context, accountID, userID int64, at time.Time) error {
 	res, err := s.w.ExecContext(ctx, `UPDATE users SET last_sign_in_at = ? WHERE id = ? AND account_id = ?`,
-		ts(at), userID, accountID)
-	return oneRow(res, err, fmt.Sprintf("record sign-in of user %d", userID))
+		TS(at), userID, accountID)
+	return OneRow(res, err, fmt.Sprintf("record sign-in of user %d", userID))
 }
 
 // checkUserTx is the first statement on a user in a transaction that changes it or its rows;
 // an engine with row locks takes the user's lock here (PostgreSQL: SELECT ... FOR UPDATE).
-func checkUserTx(ctx context.Context, tx *dbtx, accountID, userID int64) error {
+func checkUserTx(ctx context.Context, tx *Tx, accountID, userID int64) error {
 	var id int64
 	err := tx.QueryRowContext(ctx, `SELECT id FROM users WHERE id = ? AND account_id = ?`, userID, accountID).Scan(&id)
 	if err != nil {
-		return notFound(err, fmt.Sprintf("user %d", userID))
+		return NotFound(err, fmt.Sprintf("user %d", userID))
 	}
 	return nil
 }

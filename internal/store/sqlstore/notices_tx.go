@@ -1,4 +1,4 @@
-package sqlite
+package sqlstore
 
 import (
 	"context"
@@ -8,11 +8,11 @@ import (
 	"svc/internal/store"
 )
 
-// insertNotice queues n inside tx, due at now, unless a notice with its dedupe key exists. It
+// InsertNotice queues n inside tx, due at now, unless a notice with its dedupe key exists. It
 // is shared by EnqueueNotice and by SaveTurn, which queues the budget notice in the
 // transaction of the charge that reached the budget, so the notice exists exactly when the
 // charge does.
-func insertNotice(ctx context.Context, tx *dbtx, n *store.Notice, now time.Time) (bool, error) {
+func InsertNotice(ctx context.Context, tx *Tx, n *store.Notice, now time.Time) (bool, error) {
 	if n.Kind == "" || n.DedupeKey == "" || n.AccountID == 0 {
 		return false, fmt.Errorf("queue notice: kind, dedupe key and account are required")
 	}
@@ -21,7 +21,7 @@ func insertNotice(ctx context.Context, tx *dbtx, n *store.Notice, now time.Time)
 	}
 	res, err := tx.ExecContext(ctx, `INSERT INTO notices (account_id, kind, dedupe_key, payload, status, attempts,
 		next_attempt_at, created_at) VALUES (?, ?, ?, ?, ?, 0, ?, ?) ON CONFLICT (dedupe_key) DO NOTHING`,
-		n.AccountID, n.Kind, n.DedupeKey, n.Payload, store.NoticePending, ts(now), ts(now))
+		n.AccountID, n.Kind, n.DedupeKey, n.Payload, store.NoticePending, TS(now), TS(now))
 	if err != nil {
 		return false, fmt.Errorf("queue notice: %w", err)
 	}

@@ -1,4 +1,4 @@
-package sqlite
+package sqlstore
 
 import (
 	"context"
@@ -14,14 +14,14 @@ func scanSite(row interface{ Scan(...any) error }) (store.Site, error) {
 	var s store.Site
 	var created, last string
 	err := row.Scan(&s.ID, &s.AccountID, &s.URL, &s.Host, &s.Name, &created, &last, &s.LastCrawl)
-	s.CreatedAt, s.LastCrawlAt = parseTS(created), parseTS(last)
+	s.CreatedAt, s.LastCrawlAt = ParseTS(created), ParseTS(last)
 	return s, err
 }
 
 // CreateSite stores a site; the URL is unique per account.
 func (s *Store) CreateSite(ctx context.Context, site *store.Site) error {
 	now := s.now().UTC()
-	return s.InTx(ctx, func(tx *dbtx) error {
+	return s.InTx(ctx, func(tx *Tx) error {
 		var n int
 		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM sites WHERE account_id = ? AND url = ?`,
 			site.AccountID, site.URL).Scan(&n); err != nil {
@@ -31,7 +31,11 @@ func (s *Store) CreateSite(ctx context.Context, site *store.Site) error {
 			return fmt.Errorf("create site %q: %w", site.URL, store.ErrConflict)
 		}
 		if err := tx.QueryRowContext(ctx, `INSERT INTO sites (account_id, url, host, name, created_at)
-			VALUES (?, ?, ?, ?, ?) RETURNING id`, site.AccountID, site.URL, site.Host, site.Name, ts(now)).Scan(&site.ID); err != nil {
+			VALUES (?, ?, ?, ?, ?) RETURNING id`, site.AccountID, site.URL, site.Host, site.Name, TS(now)).Scan(&site.ID); err != nil {
+			if s.d.UniqueViolation(err) {
+				// Another writer inserted the same site between the check and the insert.
+				return fmt.Errorf("create site %q: %w", site.URL, store.ErrConflict)
+			}
 			return fmt.Errorf("create site: %w", err)
 		}
 		site.CreatedAt = now
@@ -44,7 +48,7 @@ func (s *Store) GetSite(ctx context.Context, accountID, siteID int64) (store.Sit
 	site, err := scanSite(s.r.QueryRowContext(ctx, `SELECT `+siteColumns+` FROM sites WHERE id = ? AND account_id = ?`,
 		siteID, accountID))
 	if err != nil {
-		return store.Site{}, notFound(err, "get site")
+		return store.Site{}, NotFound(err, "get site")
 	}
 	return site, nil
 }
@@ -58,7 +62,7 @@ func (s *Store) ListSites(ctx context.Context, accountID int64) ([]store.Site, e
 // Empty last_crawl_at sorts before every timestamp, so never-crawled sites come first.
 func (s *Store) DueSites(ctx context.Context, finishedBefore time.Time, limit int) ([]store.Site, error) {
 	return s.querySites(ctx, `SELECT `+siteColumns+` FROM sites WHERE last_crawl_at < ? AND lease_until < ?
-		ORDER BY last_crawl_at, id LIMIT ?`, ts(finishedBefore), ts(s.now()), limit)
+		ORDER BY last_crawl_at, id LIMIT ?`, TS(finishedBefore), TS(s.now()), limit)
 }
 
 func (s *Store) querySites(ctx context.Context, query string, args ...any) ([]store.Site, error) {
@@ -82,9 +86,9 @@ func (s *Store) querySites(ctx context.Context, query string, args ...any) ([]st
 // site cannot both win.
 func (s *Store) ClaimSite(ctx context.Context, accountID, siteID int64, until time.Time) (bool, error) {
 	var won bool
-	err := s.InTx(ctx, func(tx *dbtx) error {
+	err := s.InTx(ctx, func(tx *Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE sites SET lease_until = ? WHERE id = ? AND account_id = ? AND lease_until < ?`,
-			ts(until), siteID, accountID, ts(s.now()))
+			TS(until), siteID, accountID, TS(s.now()))
 		if err != nil {
 			return fmt.Errorf("claim site: %w", err)
 		}
@@ -110,11 +114,11 @@ func (s *Store) ClaimSite(ctx context.Context, accountID, siteID int64, until ti
 
 // ReleaseSite clears the lease and records the finished crawl when there is a summary.
 func (s *Store) ReleaseSite(ctx context.Context, accountID, siteID int64, finishedAt time.Time, summary string) error {
-	return s.InTx(ctx, func(tx *dbtx) error {
+	return s.InTx(ctx, func(tx *Tx) error {
 		q, args := `UPDATE sites SET lease_until = '' WHERE id = ? AND account_id = ?`, []any{siteID, accountID}
 		if summary != "" {
 			q = `UPDATE sites SET lease_until = '', last_crawl_at = ?, last_crawl = ? WHERE id = ? AND account_id = ?`
-			args = []any{ts(finishedAt), summary, siteID, accountID}
+			args = []any{TS(finishedAt), summary, siteID, accountID}
 		}
 		if _, err := tx.ExecContext(ctx, q, args...); err != nil {
 			return fmt.Errorf("release site: %w", err)

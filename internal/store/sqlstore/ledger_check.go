@@ -1,4 +1,4 @@
-package postgres
+package sqlstore
 
 import (
 	"cmp"
@@ -17,7 +17,7 @@ import (
 // queries per account.
 func (s *Store) CheckLedger(ctx context.Context, accountID int64, now time.Time) (store.LedgerReport, error) {
 	var rep store.LedgerReport
-	tx, err := s.db.Begin(ctx, &sql.TxOptions{ReadOnly: true})
+	tx, err := s.r.Begin(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return rep, fmt.Errorf("check ledger: %w", err)
 	}
@@ -65,7 +65,7 @@ func (s *Store) CheckLedger(ctx context.Context, accountID int64, now time.Time)
 		return rep, fmt.Errorf("check ledger: ledger sums: %w", err)
 	}
 
-	due := ts(now)
+	due := TS(now)
 	if err := eachRow(ctx, tx, `SELECT account_id, COUNT(*), SUM(amount_micro),
 		SUM(CASE WHEN expires_at <= ? THEN 1 ELSE 0 END), SUM(CASE WHEN expires_at <= ? THEN amount_micro ELSE 0 END),
 		MIN(CASE WHEN expires_at <= ? THEN expires_at END)
@@ -79,7 +79,7 @@ func (s *Store) CheckLedger(ctx context.Context, accountID int64, now time.Time)
 			}
 			if a := byID[id]; a != nil {
 				a.Reservations, a.ReservationsMicro, a.Expired, a.ExpiredMicro = n, sum, expired, expiredSum
-				a.OldestExpiry = nullTS(oldest)
+				a.OldestExpiry = NullTS(oldest)
 			}
 			return nil
 		}); err != nil {
@@ -139,7 +139,7 @@ func (s *Store) CheckLedger(ctx context.Context, accountID int64, now time.Time)
 				if err := r.Scan(&e.EventID, &created); err != nil {
 					return err
 				}
-				e.CreatedAt = parseTS(created)
+				e.CreatedAt = ParseTS(created)
 				a.Unledgered = append(a.Unledgered, e)
 				return nil
 			}); err != nil {
@@ -162,7 +162,7 @@ func accountScope(col string, accountID int64) (string, []any) {
 }
 
 // eachRow runs a query in tx and calls fn for every row.
-func eachRow(ctx context.Context, tx *dbtx, query string, args []any, fn func(*sql.Rows) error) error {
+func eachRow(ctx context.Context, tx *Tx, query string, args []any, fn func(*sql.Rows) error) error {
 	rows, err := tx.QueryContext(ctx, query, args...)
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-package postgres
+package sqlstore
 
 import (
 	"context"
@@ -10,11 +10,11 @@ import (
 	"svc/internal/store"
 )
 
-func insertKey(ctx context.Context, tx *dbtx, key *store.APIKey, now time.Time) error {
+func insertKey(ctx context.Context, tx *Tx, key *store.APIKey, now time.Time) error {
 	key.Status = store.KeyActive
 	key.CreatedAt = now
 	err := tx.QueryRowContext(ctx, `INSERT INTO api_keys (account_id, prefix, hash, status, created_at)
-		VALUES (?, ?, ?, ?, ?) RETURNING id`, key.AccountID, key.Prefix, key.Hash, key.Status, ts(now)).Scan(&key.ID)
+		VALUES (?, ?, ?, ?, ?) RETURNING id`, key.AccountID, key.Prefix, key.Hash, key.Status, TS(now)).Scan(&key.ID)
 	if err != nil {
 		return fmt.Errorf("insert key: %w", err)
 	}
@@ -35,7 +35,7 @@ func keyFields(k *store.APIKey) (dest []any, finish func()) {
 	var created string
 	var used sql.NullString
 	return []any{&k.ID, &k.AccountID, &k.Prefix, &k.Hash, &k.Status, &created, &used}, func() {
-		k.CreatedAt, k.LastUsedAt = parseTS(created), nullTS(used)
+		k.CreatedAt, k.LastUsedAt = ParseTS(created), NullTS(used)
 	}
 }
 
@@ -43,7 +43,7 @@ const keyColumns = `id, account_id, prefix, hash, status, created_at, last_used_
 
 // ActiveKeysByPrefix returns candidate keys; the caller compares hashes in constant time.
 func (s *Store) ActiveKeysByPrefix(ctx context.Context, prefix string) ([]store.APIKey, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE prefix = ? AND status = ?`,
+	rows, err := s.r.QueryContext(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE prefix = ? AND status = ?`,
 		prefix, store.KeyActive)
 	if err != nil {
 		return nil, fmt.Errorf("keys by prefix: %w", err)
@@ -77,7 +77,7 @@ func qualify(alias, columns string) string {
 // ActiveKeyAccounts returns candidate keys with their accounts in one read (authentication
 // made two on every request).
 func (s *Store) ActiveKeyAccounts(ctx context.Context, prefix string) ([]store.KeyAccount, error) {
-	rows, err := s.db.QueryContext(ctx, keyAccountQuery, prefix, store.KeyActive)
+	rows, err := s.r.QueryContext(ctx, keyAccountQuery, prefix, store.KeyActive)
 	if err != nil {
 		return nil, fmt.Errorf("keys by prefix: %w", err)
 	}
@@ -101,12 +101,12 @@ func (s *Store) ActiveKeyAccounts(ctx context.Context, prefix string) ([]store.K
 // no instant at which both the old and the new key work.
 func (s *Store) RotateKey(ctx context.Context, accountID int64, key *store.APIKey) error {
 	now := s.now().UTC()
-	return s.InTx(ctx, func(tx *dbtx) error {
-		if _, err := getAccountTx(ctx, tx, accountID); err != nil {
+	return s.InTx(ctx, func(tx *Tx) error {
+		if _, err := GetAccountTx(ctx, tx, accountID); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE api_keys SET status = ?, revoked_at = ? WHERE account_id = ? AND status = ?`,
-			store.KeyRevoked, ts(now), accountID, store.KeyActive); err != nil {
+			store.KeyRevoked, TS(now), accountID, store.KeyActive); err != nil {
 			return fmt.Errorf("revoke keys: %w", err)
 		}
 		key.AccountID = accountID
@@ -116,10 +116,10 @@ func (s *Store) RotateKey(ctx context.Context, accountID int64, key *store.APIKe
 
 // GetKey reads one key of the account.
 func (s *Store) GetKey(ctx context.Context, accountID, keyID int64) (store.APIKey, error) {
-	k, err := scanKey(s.db.QueryRowContext(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE id = ? AND account_id = ?`,
+	k, err := scanKey(s.r.QueryRowContext(ctx, `SELECT `+keyColumns+` FROM api_keys WHERE id = ? AND account_id = ?`,
 		keyID, accountID))
 	if err != nil {
-		return k, notFound(err, "get key")
+		return k, NotFound(err, "get key")
 	}
 	return k, nil
 }
@@ -127,8 +127,8 @@ func (s *Store) GetKey(ctx context.Context, accountID, keyID int64) (store.APIKe
 // TouchKey records use at most once a minute per key, so that every request does not become
 // a write.
 func (s *Store) TouchKey(ctx context.Context, keyID int64, at time.Time) error {
-	_, err := s.db.ExecContext(ctx, `UPDATE api_keys SET last_used_at = ? WHERE id = ?
-		AND (last_used_at IS NULL OR last_used_at < ?)`, ts(at), keyID, ts(at.Add(-time.Minute)))
+	_, err := s.w.ExecContext(ctx, `UPDATE api_keys SET last_used_at = ? WHERE id = ?
+		AND (last_used_at IS NULL OR last_used_at < ?)`, TS(at), keyID, TS(at.Add(-time.Minute)))
 	if err != nil {
 		return fmt.Errorf("touch key: %w", err)
 	}
