@@ -17,7 +17,7 @@ func (s *Store) LedgerPage(ctx context.Context, accountID, beforeID int64, limit
 	if beforeID <= 0 {
 		beforeID = math.MaxInt64
 	}
-	tx, err := s.r.Begin(ctx, nil)
+	tx, err := s.ReadTx(ctx)
 	if err != nil {
 		return nil, 0, fmt.Errorf("ledger page: %w", err)
 	}

@@ -145,7 +145,7 @@ func (s *Store) Transcript(ctx context.Context, accountID, conversationID, befor
 	if beforeID <= 0 {
 		beforeID = math.MaxInt64
 	}
-	tx, err := s.r.Begin(ctx, nil)
+	tx, err := s.ReadTx(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("transcript: %w", err)
 	}

@@ -105,7 +105,7 @@ func deleteConversations(ctx context.Context, tx *Tx, ids []int64) (store.Visito
 // so that the conversations, messages and feedback agree.
 func (s *Store) VisitorData(ctx context.Context, accountID int64, visitor string) (store.VisitorData, error) {
 	out := store.VisitorData{AccountID: accountID, Visitor: visitor}
-	tx, err := s.r.Begin(ctx, nil)
+	tx, err := s.ReadTx(ctx)
 	if err != nil {
 		return out, fmt.Errorf("visitor data: %w", err)
 	}
