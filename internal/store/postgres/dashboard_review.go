@@ -7,37 +7,8 @@ import (
 	"strings"
 
 	"svc/internal/store"
-	"svc/internal/textindex"
+	"svc/internal/store/sqlstore"
 )
-
-// States of a fallback question (fallback_questions.status).
-const (
-	fallbackOpen      = "open"
-	fallbackDismissed = "dismissed"
-	fallbackResolved  = "resolved"
-)
-
-// feedbackDismissed is feedback.resolved for a not_helpful rating closed without an answer;
-// ResolveReview writes 1 and ReviewList reads anything but 0 as resolved.
-const feedbackDismissed = 2
-
-// questionKey is what two fallback questions must share to be the same question: the text
-// trimmed, its inner spaces collapsed and case-folded as the index folds it (Turkish İ and ı
-// included, which neither strings.ToLower nor SQL lower() gets right).
-func questionKey(text string) string {
-	return textindex.Fold(strings.Join(strings.Fields(text), " "))
-}
-
-// recordFallback makes the question of a turn answered by a fallback an open review item, in
-// the turn's transaction. The messages have their ids by now.
-func recordFallback(ctx context.Context, tx *dbtx, t *store.Turn) error {
-	if _, err := tx.ExecContext(ctx, `INSERT INTO fallback_questions (message_id, account_id, conversation_id, reply_id,
-		question_key, status, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)`, t.User.ID, t.AccountID, t.ConversationID,
-		t.Reply.ID, questionKey(t.User.Body), fallbackOpen, ts(t.User.CreatedAt)); err != nil {
-		return fmt.Errorf("record fallback question: %w", err)
-	}
-	return nil
-}
 
 // reviewRef is one open review item of a page, before its texts are read.
 type reviewRef struct {
@@ -143,7 +114,7 @@ func openReviewItems(accountID int64, kind string) (string, []any, error) {
 	if kind == "" || kind == store.ReviewFallback {
 		parts = append(parts, `SELECT 'fallback' AS kind, message_id AS id, created_at FROM fallback_questions
 			WHERE account_id = ? AND status = ?`)
-		args = append(args, accountID, fallbackOpen)
+		args = append(args, accountID, sqlstore.FallbackOpen)
 	}
 	if kind == "" || kind == store.ReviewNotHelpful {
 		parts = append(parts, `SELECT 'not_helpful' AS kind, id, created_at FROM feedback
@@ -223,11 +194,11 @@ func (s *Store) DismissReview(ctx context.Context, accountID int64, kind string,
 		switch kind {
 		case store.ReviewFallback:
 			res, err = tx.ExecContext(ctx, `UPDATE fallback_questions SET status = ?, closed_at = ?
-				WHERE message_id = ? AND account_id = ? AND status = ?`, fallbackDismissed, ts(now), id, accountID, fallbackOpen)
+				WHERE message_id = ? AND account_id = ? AND status = ?`, sqlstore.FallbackDismissed, ts(now), id, accountID, sqlstore.FallbackOpen)
 		case store.ReviewNotHelpful:
 			res, err = tx.ExecContext(ctx, `UPDATE feedback SET resolved = ?
 				WHERE id = ? AND account_id = ? AND rating = ? AND resolved = 0`,
-				feedbackDismissed, id, accountID, store.RatingNotHelpful)
+				sqlstore.FeedbackDismissed, id, accountID, store.RatingNotHelpful)
 		default:
 			return fmt.Errorf("dismiss review: kind %q: %w", kind, store.ErrNotFound)
 		}
@@ -248,15 +219,15 @@ func (s *Store) ResolveFallback(ctx context.Context, accountID, messageID int64,
 		}
 		var key string
 		err := tx.QueryRowContext(ctx, `SELECT question_key FROM fallback_questions
-			WHERE message_id = ? AND account_id = ? AND status = ?`, messageID, accountID, fallbackOpen).Scan(&key)
+			WHERE message_id = ? AND account_id = ? AND status = ?`, messageID, accountID, sqlstore.FallbackOpen).Scan(&key)
 		if err != nil {
 			return notFound(err, fmt.Sprintf("resolve fallback %d", messageID))
 		}
 		if err := upsertCurated(ctx, tx, accountID, doc, now, docChanges{}); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, closeQuestionQuery, fallbackResolved, ts(now), doc.ID, accountID, key,
-			fallbackOpen); err != nil {
+		if _, err := tx.ExecContext(ctx, closeQuestionQuery, sqlstore.FallbackResolved, ts(now), doc.ID, accountID, key,
+			sqlstore.FallbackOpen); err != nil {
 			return fmt.Errorf("resolve fallback: %w", err)
 		}
 		return nil

@@ -141,6 +141,52 @@ func (dialect) LockKB(ctx context.Context, tx *dbtx, accountID int64) error {
 	return lockKB(ctx, tx, accountID)
 }
 
+func (dialect) LockExistingAccount(ctx context.Context, tx *dbtx, accountID int64) error {
+	return lockAccount(ctx, tx, accountID)
+}
+
+func (dialect) LockReleasable(ctx context.Context, tx *dbtx, expiredBy, createdBefore time.Time) ([]int64, bool, error) {
+	ids, err := lockAccountsWithReleasable(ctx, tx, expiredBy, createdBefore)
+	return ids, false, err
+}
+
+// InsertID reads the new row's id with RETURNING.
+func (dialect) InsertID(ctx context.Context, tx *dbtx, query string, args ...any) (int64, error) {
+	var id int64
+	err := tx.QueryRowContext(ctx, query+" RETURNING id", args...).Scan(&id)
+	return id, err
+}
+
+// InsertPairIDs reads both ids with RETURNING. Concurrent inserts may interleave the
+// identity's values, so the ids are read back rather than assumed consecutive; the rows take
+// them in the order of VALUES, so the smaller is the first row's. RETURNING's own order is
+// not promised, hence min and max.
+func (dialect) InsertPairIDs(ctx context.Context, tx *dbtx, query string, args ...any) (int64, int64, error) {
+	rows, err := tx.QueryContext(ctx, query+" RETURNING id", args...)
+	if err != nil {
+		return 0, 0, err
+	}
+	defer rows.Close()
+	ids := make([]int64, 0, 2)
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return 0, 0, err
+		}
+		ids = append(ids, id)
+	}
+	if err := rows.Err(); err != nil {
+		return 0, 0, err
+	}
+	if len(ids) != 2 {
+		return 0, 0, fmt.Errorf("%d ids returned, want 2", len(ids))
+	}
+	return min(ids[0], ids[1]), max(ids[0], ids[1]), nil
+}
+
+// ForUpdate row-locks what a SELECT reads (the embed token before its budget check).
+func (dialect) ForUpdate() string { return " FOR UPDATE" }
+
 // UniqueViolation is a unique violation (SQLSTATE 23505): a check for an existing row and the
 // insert after it are two statements, and under READ COMMITTED another transaction can
 // insert the same key between them; the UNIQUE index then decides.

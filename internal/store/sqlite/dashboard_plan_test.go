@@ -69,7 +69,7 @@ func dashboardPlanCases(t *testing.T, f dashFixture) []planCase {
 		planCase{"ReviewQueue page", reviewPage(open), append(args, 20, 0),
 			[]string{"fallback_questions_status", "feedback_account"}, ""},
 		planCase{"ResolveFallback close", closeQuestionQuery,
-			[]any{fallbackResolved, at, 1, f.account, "kargo 1 ne kadar surer?", fallbackOpen},
+			[]any{sqlstore.FallbackResolved, at, 1, f.account, "kargo 1 ne kadar surer?", sqlstore.FallbackOpen},
 			[]string{"fallback_questions_key"}, ""},
 		planCase{"LedgerPage", sqlstore.LedgerPageQuery, []any{f.account, int64(math.MaxInt64), 50}, []string{"ledger_account"}, "top"},
 	)

@@ -175,7 +175,7 @@ func (s *Store) writeBatch(batch []*turnReq, safe bool) (errs []error, retry boo
 		// text may use its cached statement again.
 		tx.ForgetQueried()
 		tx.Tally = &sqlstore.Tally{}
-		savepoint := safe || mayRefuse(r.t, r.charges)
+		savepoint := safe || sqlstore.MayRefuse(r.t, r.charges)
 		if savepoint {
 			if _, err := tx.ExecContext(context.Background(), `SAVEPOINT turn`); err != nil {
 				return fail(fmt.Errorf("savepoint: %w", err))
@@ -185,7 +185,7 @@ func (s *Store) writeBatch(batch []*turnReq, safe bool) (errs []error, retry boo
 		// The statements run without the caller's cancellation: a context that can end makes
 		// the driver watch it from a goroutine of its own for every statement, and a request
 		// that ends after its turn began is no reason to undo the turn (its commit is near).
-		capped, notice, err := writeTurn(context.WithoutCancel(r.ctx), tx, r.t, settled[i], now)
+		capped, notice, err := s.WriteTurn(context.WithoutCancel(r.ctx), tx, r.t, settled[i], now)
 		if err != nil && !savepoint {
 			return nil, true // the deferred rollback undoes the attempt
 		}

@@ -12,10 +12,25 @@ import (
 // advisory locks) and SQL that differs by dialect. Each method is called where the shared
 // code needs it; SQLite's answers add no query where SQLite had none.
 type Dialect interface {
-	// LockAccount makes sure the account exists and, where writers run in parallel, holds
-	// its row lock for the rest of tx: every rule on an account's money, quota and holds
-	// reads after it, so two transactions of one account run one after the other.
+	// LockAccount holds the account's row lock for the rest of tx where writers run in
+	// parallel (ErrNotFound for no account): every rule on an account's money, quota and
+	// holds reads after it, so two transactions of one account run one after the other, as
+	// every write does on SQLite, where it does nothing.
 	LockAccount(ctx context.Context, tx *Tx, accountID int64) error
+	// LockExistingAccount is LockAccount, and ErrNotFound for no account on every database
+	// (SQLite reads the account's row).
+	LockExistingAccount(ctx context.Context, tx *Tx, accountID int64) error
+	// LockReleasable locks, in id order, the accounts with a reservation that expired by
+	// expiredBy or was created before createdBefore, and returns their ids; every is true
+	// where no lock is needed and every such reservation may go at once.
+	LockReleasable(ctx context.Context, tx *Tx, expiredBy, createdBefore time.Time) (locked []int64, every bool, err error)
+	// InsertID runs an INSERT of one row and returns the row's id (SQLite: the last insert
+	// id, without RETURNING's cost; PostgreSQL: RETURNING id).
+	InsertID(ctx context.Context, tx *Tx, query string, args ...any) (int64, error)
+	// InsertPairIDs runs an INSERT of two rows and returns their ids in the order of VALUES.
+	InsertPairIDs(ctx context.Context, tx *Tx, query string, args ...any) (first, second int64, err error)
+	// ForUpdate is the clause that row-locks what a SELECT reads ("" with one writer).
+	ForUpdate() string
 	// LockKB serialises the writes of one account's knowledge base (documents, review items
 	// and their index) for the rest of tx; nothing where there is one writer.
 	LockKB(ctx context.Context, tx *Tx, accountID int64) error
@@ -48,13 +63,16 @@ type Store struct {
 	snapshot *sql.TxOptions
 	d        Dialect
 
-	claimNotices string // claimNoticesQuery with the dialect's SkipLocked clause, built once
+	// Queries that end in a dialect's clause, built once.
+	claimNotices     string // claimNoticesQuery + SkipLocked
+	tokenStatusQuery string // tokenStatusQuery + ForUpdate
 }
 
 // New returns the shared store over c's pools.
 func New(c Config) *Store {
 	return &Store{w: c.Writer, r: c.Reader, now: c.Now, snapshot: c.Snapshot, d: c.Dialect,
-		claimNotices: claimNoticesQuery + c.Dialect.SkipLocked()}
+		claimNotices:     claimNoticesQuery + c.Dialect.SkipLocked(),
+		tokenStatusQuery: tokenStatusQuery + c.Dialect.ForUpdate()}
 }
 
 // InTx runs fn in a write transaction, committing when fn returns nil.

@@ -1,11 +1,10 @@
-package sqlite
+package sqlstore
 
 import (
 	"context"
 	"fmt"
 
 	"svc/internal/store"
-	"svc/internal/store/sqlstore"
 )
 
 // ChargeUsage records one usage event outside any conversation (a marketing or Intelligence
@@ -28,8 +27,8 @@ func (s *Store) ChargeUsage(ctx context.Context, accountID int64, c *store.Charg
 	now := s.now().UTC()
 	ch := *c
 	var capped int64
-	err := s.InTx(ctx, func(tx *dbtx) error {
-		if _, err := sqlstore.GetAccountTx(ctx, tx, accountID); err != nil {
+	err := s.InTx(ctx, func(tx *Tx) error {
+		if err := s.d.LockExistingAccount(ctx, tx, accountID); err != nil {
 			return err
 		}
 		if err := releaseLapsed(ctx, tx, accountID, now); err != nil {
@@ -49,7 +48,7 @@ func (s *Store) ChargeUsage(ctx context.Context, accountID int64, c *store.Charg
 			capped = ch.AmountMicro - taken
 			ch.AmountMicro, balance = taken, after
 		}
-		return recordCharge(ctx, tx, accountID, 0, 0, &ch, balance, now)
+		return s.recordCharge(ctx, tx, accountID, 0, 0, &ch, balance, now)
 	})
 	if err != nil {
 		return 0, err

@@ -1,14 +1,12 @@
-package postgres
+package sqlstore
 
 import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"time"
 
 	"svc/internal/store"
-	"svc/internal/store/sqlstore"
 )
 
 // apiScope names the account's one rolling API conversation; widget visitors get other scopes.
@@ -16,14 +14,14 @@ const apiScope = "api"
 
 // OpenConversation returns the account's conversation, creating it on first use.
 func (s *Store) OpenConversation(ctx context.Context, accountID int64, lang string) (store.Conversation, error) {
-	c, err := s.getConversation(ctx, s.db, accountID)
+	c, err := s.getConversation(ctx, s.r, accountID)
 	if err == nil {
 		return c, nil
 	}
 	now := s.now().UTC()
-	err = s.InTx(ctx, func(tx *dbtx) error {
+	err = s.InTx(ctx, func(tx *Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO conversations (account_id, scope, lang, created_at, updated_at)
-			VALUES (?, ?, ?, ?, ?) ON CONFLICT (account_id, scope) DO NOTHING`, accountID, apiScope, lang, ts(now), ts(now))
+			VALUES (?, ?, ?, ?, ?) ON CONFLICT (account_id, scope) DO NOTHING`, accountID, apiScope, lang, TS(now), TS(now))
 		if err != nil {
 			return fmt.Errorf("create conversation: %w", err)
 		}
@@ -33,34 +31,36 @@ func (s *Store) OpenConversation(ctx context.Context, accountID int64, lang stri
 	return c, err
 }
 
-func (s *Store) getConversation(ctx context.Context, q sqlstore.Queryer, accountID int64) (store.Conversation, error) {
-	c, _, err := sqlstore.ConversationByScope(ctx, q, accountID, apiScope)
+func (s *Store) getConversation(ctx context.Context, q Queryer, accountID int64) (store.Conversation, error) {
+	c, _, err := ConversationByScope(ctx, q, accountID, apiScope)
 	return c, err
 }
 
 // Messages returns messages after sinceID, oldest first.
 func (s *Store) Messages(ctx context.Context, accountID, conversationID, sinceID int64, limit int) ([]store.Message, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+sqlstore.MessageColumns+` FROM messages
+	rows, err := s.r.QueryContext(ctx, `SELECT `+MessageColumns+` FROM messages
 		WHERE account_id = ? AND conversation_id = ? AND id > ? ORDER BY id LIMIT ?`,
 		accountID, conversationID, sinceID, limit)
 	if err != nil {
 		return nil, fmt.Errorf("messages: %w", err)
 	}
-	return sqlstore.ScanMessages(rows)
+	return ScanMessages(rows)
 }
 
 // LastMessages returns the newest messages, oldest first.
 func (s *Store) LastMessages(ctx context.Context, accountID, conversationID int64, limit int) ([]store.Message, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+sqlstore.MessageColumns+` FROM (SELECT `+sqlstore.MessageColumns+` FROM messages
+	rows, err := s.r.QueryContext(ctx, `SELECT `+MessageColumns+` FROM (SELECT `+MessageColumns+` FROM messages
 		WHERE account_id = ? AND conversation_id = ? ORDER BY id DESC LIMIT ?) AS last ORDER BY id`,
 		accountID, conversationID, limit)
 	if err != nil {
 		return nil, fmt.Errorf("last messages: %w", err)
 	}
-	return sqlstore.ScanMessages(rows)
+	return ScanMessages(rows)
 }
 
-// SaveTurn commits a question, its reply and everything that depends on the reply in one
+// TurnCharges checks a turn before SaveTurn writes it and returns its charges, t.Charge
+// first. SaveTurn (each store's own: SQLite commits turns in groups, PostgreSQL one per
+// transaction under the account's row lock) commits a question, its reply and everything that depends on the reply in one
 // transaction. The balance only moves through a conditional UPDATE (see charge), so concurrent
 // turns can never take it below what reservations hold; the quota is re-counted inside the
 // transaction for the same reason. With t.Budget, the token's spend is summed after the charges,
@@ -69,65 +69,33 @@ func (s *Store) LastMessages(ctx context.Context, accountID, conversationID int6
 // transaction has committed, so a failed turn can be retried as it was. For the dashboard, the
 // turn also moves the conversation's last message time, counts its reply in the day's totals
 // and, when the reply is a fallback, makes the question an open review item.
-func (s *Store) SaveTurn(ctx context.Context, t *store.Turn) error {
+func TurnCharges(t *store.Turn) ([]store.Charge, error) {
 	charges := make([]store.Charge, 0, 1+len(t.Extra))
 	charges = append(append(charges, t.Charge), t.Extra...)
 	for i, c := range charges {
 		switch {
 		case c.AmountMicro < 0:
-			return fmt.Errorf("save turn: charge %d is negative (%d micro-USD)", i, c.AmountMicro)
+			return nil, fmt.Errorf("save turn: charge %d is negative (%d micro-USD)", i, c.AmountMicro)
 		case c.EventType == "" && (i > 0 || len(c.Calls) > 0):
-			return fmt.Errorf("save turn: charge %d has provider calls or is extra but no event type", i)
+			return nil, fmt.Errorf("save turn: charge %d has provider calls or is extra but no event type", i)
 		}
 	}
 	if b := t.Budget; b != nil && b.TokenID != t.EmbedTokenID {
-		return fmt.Errorf("save turn: the budget of embed token %d on a turn of embed token %d", b.TokenID, t.EmbedTokenID)
+		return nil, fmt.Errorf("save turn: the budget of embed token %d on a turn of embed token %d", b.TokenID, t.EmbedTokenID)
 	}
-	// Each turn is its own transaction (no group commit: PostgreSQL takes writers in parallel).
-	// The account's row lock comes first, so the quota recount, the reservation's release,
-	// the capped charge and the budget's notice read what no other transaction of the
-	// account can change before this one commits. Charges are settled in a copy kept only
-	// once committed, so a failed turn can be retried as it was.
-	var settled []store.Charge
-	var capped int64
-	var notice bool
-	var err error
-	for attempt := 1; ; attempt++ {
-		err = s.InTx(ctx, func(tx *dbtx) error {
-			settled = slices.Clone(charges)
-			if err := lockAccount(ctx, tx, t.AccountID); err != nil {
-				return err
-			}
-			var err error
-			capped, notice, err = writeTurn(ctx, tx, t, settled, s.now().UTC())
-			return err
-		})
-		// A turn's row locks (a cached entry's hits, an article's views) can meet an import's
-		// in the other order; PostgreSQL then aborts one of them, and the turn, rolled back
-		// whole, is written again.
-		if !isDeadlock(err) || attempt == turnAttempts {
-			break
-		}
-	}
-	if err != nil {
-		return err
-	}
-	t.Charge = settled[0]
-	copy(t.Extra, settled[1:])
-	t.Capped, t.NoticeQueued = capped, notice
-	return nil
+	return charges, nil
 }
 
-// writeTurn writes one turn in tx (see SaveTurn); charges are the turn's charges, which it
+// WriteTurn writes one turn in tx (see SaveTurn); charges are the turn's charges, which it
 // settles in place. It reports what the charges left uncovered and whether a budget notice
 // was queued; the caller applies them to the turn once the transaction has committed.
-func writeTurn(ctx context.Context, tx *dbtx, t *store.Turn, charges []store.Charge, now time.Time) (capped int64,
+func (s *Store) WriteTurn(ctx context.Context, tx *Tx, t *store.Turn, charges []store.Charge, now time.Time) (capped int64,
 	noticeQueued bool, err error) {
 	err = func() error {
 		if t.Charge.EventType == store.EventAnswer && t.QuotaLimit > 0 {
 			var used int
 			if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM usage_events WHERE account_id = ?
-				AND event_type = ? AND created_at >= ?`, t.AccountID, store.EventAnswer, ts(t.QuotaSince)).Scan(&used); err != nil {
+				AND event_type = ? AND created_at >= ?`, t.AccountID, store.EventAnswer, TS(t.QuotaSince)).Scan(&used); err != nil {
 				return fmt.Errorf("count quota: %w", err)
 			}
 			if used >= t.QuotaLimit {
@@ -163,18 +131,18 @@ func writeTurn(ctx context.Context, tx *dbtx, t *store.Turn, charges []store.Cha
 		for _, m := range []*store.Message{&t.User, &t.Reply} {
 			m.AccountID, m.ConversationID, m.CreatedAt = t.AccountID, t.ConversationID, now
 		}
-		if err := insertMessagePair(ctx, tx, &t.User, &t.Reply); err != nil {
+		if err := s.insertMessagePair(ctx, tx, &t.User, &t.Reply); err != nil {
 			return err
 		}
 		charged := false
 		for i := range charges {
-			if err := recordCharge(ctx, tx, t.AccountID, t.Reply.ID, t.EmbedTokenID, &charges[i], balances[i], now); err != nil {
+			if err := s.recordCharge(ctx, tx, t.AccountID, t.Reply.ID, t.EmbedTokenID, &charges[i], balances[i], now); err != nil {
 				return err
 			}
 			charged = charged || (charges[i].EventType != "" && charges[i].AmountMicro > 0)
 		}
 		if t.Reply.Role == store.RoleAssistant {
-			if err := countReply(ctx, tx, &t.Reply, charged); err != nil {
+			if err := CountReply(ctx, tx, &t.Reply, charged); err != nil {
 				return err
 			}
 		}
@@ -187,17 +155,17 @@ func writeTurn(ctx context.Context, tx *dbtx, t *store.Turn, charges []store.Cha
 			}
 			if spend >= b.LimitMicro {
 				n := store.BudgetNotice(t.AccountID, *b, spend)
-				if noticeQueued, err = sqlstore.InsertNotice(ctx, tx, &n, now); err != nil {
+				if noticeQueued, err = InsertNotice(ctx, tx, &n, now); err != nil {
 					return err
 				}
 			}
 		}
 		if t.Reply.Source == store.SourceFallback {
-			if err := recordFallback(ctx, tx, t); err != nil {
+			if err := RecordFallback(ctx, tx, t); err != nil {
 				return err
 			}
 		}
-		if err := sqlstore.TouchConversation(ctx, tx, sqlstore.ConvTouch{Account: t.AccountID, Conv: t.ConversationID, Lang: t.Lang,
+		if err := TouchConversation(ctx, tx, ConvTouch{Account: t.AccountID, Conv: t.ConversationID, Lang: t.Lang,
 			At: now}); err != nil {
 			return err
 		}
@@ -215,13 +183,19 @@ func writeTurn(ctx context.Context, tx *dbtx, t *store.Turn, charges []store.Cha
 			}
 		}
 		if t.CacheHitID != 0 {
-			if err := sqlstore.CountCacheHit(ctx, tx, t.AccountID, t.CacheHitID); err != nil {
+			if err := CountCacheHit(ctx, tx, t.AccountID, t.CacheHitID); err != nil {
 				return err
 			}
 		}
-		return sqlstore.CountArticleViews(ctx, tx, t.AccountID, t.Reply.DocIDs)
+		return CountArticleViews(ctx, tx, t.AccountID, t.Reply.DocIDs)
 	}()
 	return capped, noticeQueued, err
+}
+
+// MayRefuse reports whether writing t can fail by a rule: it moves money (movesMoney) or
+// re-counts the daily quota. Any other turn fails only on an error.
+func MayRefuse(t *store.Turn, charges []store.Charge) bool {
+	return movesMoney(t, charges) || (t.Charge.EventType == store.EventAnswer && t.QuotaLimit > 0)
 }
 
 // movesMoney reports whether a turn settles a reservation, charges, or counts against a
@@ -242,26 +216,26 @@ func movesMoney(t *store.Turn, charges []store.Charge) bool {
 // the embed token, when not 0, and counted in the day's totals) and the event's provider
 // calls, and sets c.EventID. A charge without an event type records no event. messageID 0 (a
 // charge outside any conversation, ChargeUsage) is stored as NULL in both rows.
-func recordCharge(ctx context.Context, tx *dbtx, accountID, messageID, embedTokenID int64, c *store.Charge,
+func (s *Store) recordCharge(ctx context.Context, tx *Tx, accountID, messageID, embedTokenID int64, c *store.Charge,
 	balance int64, now time.Time) error {
 	if c.AmountMicro > 0 {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO ledger (account_id, kind, amount_micro, balance_after, message_id,
-			note, created_at) VALUES (?, 'charge', ?, ?, ?, ?, ?)`, accountID, -c.AmountMicro, balance, nullInt(messageID),
-			c.EventType, ts(now)); err != nil {
+			note, created_at) VALUES (?, 'charge', ?, ?, ?, ?, ?)`, accountID, -c.AmountMicro, balance, NullInt(messageID),
+			c.EventType, TS(now)); err != nil {
 			return fmt.Errorf("insert ledger: %w", err)
 		}
 	}
 	if c.EventType == "" {
 		return nil
 	}
-	err := tx.QueryRowContext(ctx, `INSERT INTO usage_events (account_id, event_type, cost_micro, input_tokens,
-		output_tokens, message_id, embed_token_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, accountID,
-		c.EventType, c.AmountMicro, c.InputTokens, c.OutputTokens, nullInt(messageID), nullInt(embedTokenID),
-		ts(now)).Scan(&c.EventID)
+	id, err := s.d.InsertID(ctx, tx, `INSERT INTO usage_events (account_id, event_type, cost_micro, input_tokens,
+		output_tokens, message_id, embed_token_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, accountID,
+		c.EventType, c.AmountMicro, c.InputTokens, c.OutputTokens, NullInt(messageID), NullInt(embedTokenID), TS(now))
 	if err != nil {
 		return fmt.Errorf("insert usage: %w", err)
 	}
-	if err := countUsage(ctx, tx, accountID, c, now); err != nil {
+	c.EventID = id
+	if err := CountUsage(ctx, tx, accountID, c, now); err != nil {
 		return err
 	}
 	for i, call := range c.Calls {
@@ -275,14 +249,14 @@ func recordCharge(ctx context.Context, tx *dbtx, accountID, messageID, embedToke
 }
 
 // saveCacheEntry upserts c under (account, lang, key) and replaces its term and document rows.
-func saveCacheEntry(ctx context.Context, tx *dbtx, c *store.CacheEntry) error {
+func saveCacheEntry(ctx context.Context, tx *Tx, c *store.CacheEntry) error {
 	err := tx.QueryRowContext(ctx, `INSERT INTO answer_cache (account_id, lang, qkey, question, answer, doc_ids,
 		evidence, message_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (account_id, lang, qkey) DO UPDATE SET question = excluded.question, answer = excluded.answer,
 		doc_ids = excluded.doc_ids, evidence = excluded.evidence, message_id = excluded.message_id,
 		created_at = excluded.created_at
-		RETURNING id`, c.AccountID, c.Lang, c.Key, c.Question, c.Answer, sqlstore.FormatIDs(c.DocIDs), c.Evidence, c.MessageID,
-		ts(c.CreatedAt)).Scan(&c.ID)
+		RETURNING id`, c.AccountID, c.Lang, c.Key, c.Question, c.Answer, FormatIDs(c.DocIDs), c.Evidence, c.MessageID,
+		TS(c.CreatedAt)).Scan(&c.ID)
 	if err != nil {
 		return fmt.Errorf("store cache: %w", err)
 	}
@@ -329,7 +303,7 @@ func distinctTerms(terms []string) []string {
 // insertMessagePair inserts a turn's question and reply with one statement (they were two of
 // a turn's statements) and sets their ids: the rows are inserted in the order given, so the
 // smaller id is the first message's. RETURNING's own order is not promised, hence the sort.
-func insertMessagePair(ctx context.Context, tx *dbtx, first, second *store.Message) error {
+func (s *Store) insertMessagePair(ctx context.Context, tx *Tx, first, second *store.Message) error {
 	args := make([]any, 0, 22)
 	for _, m := range []*store.Message{first, second} {
 		products := ""
@@ -340,34 +314,17 @@ func insertMessagePair(ctx context.Context, tx *dbtx, first, second *store.Messa
 			}
 			products = string(b)
 		}
-		args = append(args, m.ConversationID, m.AccountID, m.Role, m.Body, m.Source, m.Lang, boolInt(m.LowConfidence),
-			products, sqlstore.FormatIDs(m.DocIDs), m.Via, ts(m.CreatedAt))
+		args = append(args, m.ConversationID, m.AccountID, m.Role, m.Body, m.Source, m.Lang, BoolInt(m.LowConfidence),
+			products, FormatIDs(m.DocIDs), m.Via, TS(m.CreatedAt))
 	}
-	// One statement for both rows. Concurrent inserts may interleave the identity's values,
-	// so the ids are read back rather than assumed consecutive; the rows take them in the
-	// order of VALUES, so the smaller is the first message's.
-	rows, err := tx.QueryContext(ctx, `INSERT INTO messages (conversation_id, account_id, role, body, source, lang,
-		low_confidence, products, doc_ids, via, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?),
-		(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`, args...)
+	// One statement for both rows; how their ids are read back is the dialect's (InsertPairIDs).
+	var err error
+	first.ID, second.ID, err = s.d.InsertPairIDs(ctx, tx, `INSERT INTO messages (conversation_id, account_id, role, body,
+		source, lang, low_confidence, products, doc_ids, via, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?),
+		(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...)
 	if err != nil {
 		return fmt.Errorf("insert messages: %w", err)
 	}
-	defer rows.Close()
-	ids := make([]int64, 0, 2)
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return fmt.Errorf("insert messages: %w", err)
-		}
-		ids = append(ids, id)
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("insert messages: %w", err)
-	}
-	if len(ids) != 2 {
-		return fmt.Errorf("insert messages: %d ids returned, want 2", len(ids))
-	}
-	first.ID, second.ID = min(ids[0], ids[1]), max(ids[0], ids[1])
 	return nil
 }
 
@@ -379,16 +336,16 @@ func scanCacheEntry(row interface{ Scan(...any) error }) (store.CacheEntry, erro
 	var docIDs, created string
 	err := row.Scan(&c.ID, &c.AccountID, &c.Lang, &c.Key, &c.Question, &c.Answer, &docIDs, &c.Evidence, &c.MessageID,
 		&c.Hits, &created)
-	c.DocIDs, c.CreatedAt = sqlstore.ParseIDs(docIDs), parseTS(created)
+	c.DocIDs, c.CreatedAt = ParseIDs(docIDs), ParseTS(created)
 	return c, err
 }
 
 // CachedAnswer looks up the account's cached answer for a normalised question.
 func (s *Store) CachedAnswer(ctx context.Context, accountID int64, lang, key string) (store.CacheEntry, error) {
-	c, err := scanCacheEntry(s.db.QueryRowContext(ctx, `SELECT `+cacheColumns+` FROM answer_cache e
+	c, err := scanCacheEntry(s.r.QueryRowContext(ctx, `SELECT `+cacheColumns+` FROM answer_cache e
 		WHERE e.account_id = ? AND e.lang = ? AND e.qkey = ?`, accountID, lang, key))
 	if err != nil {
-		return c, notFound(err, "cached answer")
+		return c, NotFound(err, "cached answer")
 	}
 	return c, nil
 }
@@ -409,14 +366,14 @@ func (s *Store) SimilarCached(ctx context.Context, accountID int64, lang string,
 		args = append(args, t)
 	}
 	args = append(args, limit, accountID)
-	tx, err := s.db.Begin(ctx, snapshot())
+	tx, err := s.ReadTx(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("similar cached: %w", err)
 	}
 	defer tx.Rollback()
 	rows, err := tx.QueryContext(ctx, `SELECT `+cacheColumns+`
 		FROM (SELECT entry_id, COUNT(*) AS shared FROM answer_cache_terms
-			WHERE account_id = ? AND lang = ? AND term IN (`+placeholders(len(terms))+`)
+			WHERE account_id = ? AND lang = ? AND term IN (`+Placeholders(len(terms))+`)
 			GROUP BY entry_id ORDER BY shared DESC, entry_id DESC LIMIT ?) AS m
 		JOIN answer_cache e ON e.id = m.entry_id
 		WHERE e.account_id = ? ORDER BY m.shared DESC, e.id DESC`, args...)
@@ -444,9 +401,10 @@ func (s *Store) SimilarCached(ctx context.Context, accountID int64, lang string,
 }
 
 // fillCacheTerms reads the terms of entries (in term order) in one query. The entries were
-// read for the account in the same transaction, so their ids are the tenant filter (on
-// SQLite, naming account_id as well picked an index that scanned the account's cache).
-func fillCacheTerms(ctx context.Context, tx *dbtx, accountID int64, entries []store.CacheEntry) error {
+// read for the account in the same transaction, so their ids are the tenant filter; naming
+// account_id as well made SQLite pick the (account_id, lang, term) index and scan every term
+// of the account's cache.
+func fillCacheTerms(ctx context.Context, tx *Tx, accountID int64, entries []store.CacheEntry) error {
 	if len(entries) == 0 {
 		return nil
 	}
@@ -460,7 +418,7 @@ func fillCacheTerms(ctx context.Context, tx *dbtx, accountID int64, entries []st
 		args = append(args, e.ID)
 	}
 	rows, err := tx.QueryContext(ctx, `SELECT entry_id, term FROM answer_cache_terms
-		WHERE entry_id IN (`+placeholders(len(entries))+`) ORDER BY entry_id, term`, args...)
+		WHERE entry_id IN (`+Placeholders(len(entries))+`) ORDER BY entry_id, term`, args...)
 	if err != nil {
 		return fmt.Errorf("cache terms: %w", err)
 	}
@@ -480,8 +438,8 @@ func fillCacheTerms(ctx context.Context, tx *dbtx, accountID int64, entries []st
 // CountEvents counts usage events of one type since a time.
 func (s *Store) CountEvents(ctx context.Context, accountID int64, eventType string, since time.Time) (int, error) {
 	var n int
-	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM usage_events WHERE account_id = ? AND event_type = ?
-		AND created_at >= ?`, accountID, eventType, ts(since)).Scan(&n)
+	err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM usage_events WHERE account_id = ? AND event_type = ?
+		AND created_at >= ?`, accountID, eventType, TS(since)).Scan(&n)
 	if err != nil {
 		return 0, fmt.Errorf("count events: %w", err)
 	}
@@ -490,10 +448,10 @@ func (s *Store) CountEvents(ctx context.Context, accountID int64, eventType stri
 
 // TopQuestions returns the account's most asked cached questions in lang.
 func (s *Store) TopQuestions(ctx context.Context, accountID int64, lang string, limit int) ([]string, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT question FROM answer_cache WHERE account_id = ? AND lang = ? AND hits > 0
+	rows, err := s.r.QueryContext(ctx, `SELECT question FROM answer_cache WHERE account_id = ? AND lang = ? AND hits > 0
 		ORDER BY hits DESC, id LIMIT ?`, accountID, lang, limit)
 	if err != nil {
 		return nil, fmt.Errorf("top questions: %w", err)
 	}
-	return sqlstore.ScanStrings(rows)
+	return ScanStrings(rows)
 }

@@ -1,4 +1,4 @@
-package postgres
+package sqlstore
 
 import (
 	"context"
@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"svc/internal/store"
-	"svc/internal/store/sqlstore"
 )
 
 // Reservations hold part of an account's balance for an answer in progress. accounts.reserved_micro
@@ -22,10 +21,12 @@ import (
 // also counts against the embed token's daily budget and is refused with ErrBudgetReached
 // when the token's spend since budget.Since plus its live reservations is the limit or more.
 //
-// The budget check cannot race with another Reserve or SaveTurn of the same token: the
-// transaction first takes the account's row lock, which SaveTurn takes too, and then the
-// token's (tokenStatus, FOR UPDATE), always in that order, so what the sums read is still
-// true at the insert.
+// The budget check cannot race with another Reserve or SaveTurn of the same token: on SQLite
+// the IMMEDIATE transaction (the one writer connection, the file lock across processes)
+// serialises every writer from its first statement; on PostgreSQL the transaction first
+// takes the account's row lock (Dialect.LockAccount), which SaveTurn takes too, and then the
+// token's (tokenStatus, FOR UPDATE), always in that order. Either way what the sums read is
+// still true at the insert.
 func (s *Store) Reserve(ctx context.Context, accountID, amountMicro int64, ttl time.Duration, budget *store.TokenBudget) (store.Reservation, error) {
 	r := store.Reservation{AccountID: accountID, AmountMicro: amountMicro}
 	if amountMicro <= 0 {
@@ -38,12 +39,12 @@ func (s *Store) Reserve(ctx context.Context, accountID, amountMicro int64, ttl t
 		r.EmbedTokenID = budget.TokenID
 	}
 	now := s.now().UTC()
-	err := s.InTx(ctx, func(tx *dbtx) error {
-		if err := lockAccount(ctx, tx, accountID); err != nil {
+	err := s.InTx(ctx, func(tx *Tx) error {
+		if err := s.d.LockAccount(ctx, tx, accountID); err != nil {
 			return err
 		}
 		if budget != nil {
-			if _, err := tokenStatus(ctx, tx, accountID, budget.TokenID); err != nil {
+			if _, err := s.tokenStatus(ctx, tx, accountID, budget.TokenID); err != nil {
 				return err
 			}
 		}
@@ -70,15 +71,15 @@ func (s *Store) Reserve(ctx context.Context, accountID, amountMicro int64, ttl t
 			return fmt.Errorf("reserve: %w", err)
 		}
 		if n == 0 {
-			if _, err := sqlstore.GetAccountTx(ctx, tx, accountID); err != nil {
+			if _, err := GetAccountTx(ctx, tx, accountID); err != nil {
 				return err
 			}
 			return fmt.Errorf("reserve %d micro-USD: %w", amountMicro, store.ErrInsufficientBalance)
 		}
 		r.CreatedAt, r.ExpiresAt = now, now.Add(ttl)
 		if err := tx.QueryRowContext(ctx, `INSERT INTO reservations (account_id, embed_token_id, amount_micro, created_at,
-			expires_at) VALUES (?, ?, ?, ?, ?) RETURNING id`, accountID, nullInt(r.EmbedTokenID), amountMicro,
-			ts(r.CreatedAt), ts(r.ExpiresAt)).Scan(&r.ID); err != nil {
+			expires_at) VALUES (?, ?, ?, ?, ?) RETURNING id`, accountID, NullInt(r.EmbedTokenID), amountMicro,
+			TS(r.CreatedAt), TS(r.ExpiresAt)).Scan(&r.ID); err != nil {
 			return fmt.Errorf("insert reservation: %w", err)
 		}
 		return nil
@@ -91,10 +92,10 @@ func (s *Store) Reserve(ctx context.Context, accountID, amountMicro int64, ttl t
 
 // Release gives a reservation of the account back; one already gone is not an error.
 func (s *Store) Release(ctx context.Context, accountID, reservationID int64) error {
-	return s.InTx(ctx, func(tx *dbtx) error {
+	return s.InTx(ctx, func(tx *Tx) error {
 		// The account's lock first, as SaveTurn takes it before it deletes the same row:
 		// the other order deadlocked a release racing with a settle.
-		if err := lockAccount(ctx, tx, accountID); err != nil {
+		if err := s.d.LockAccount(ctx, tx, accountID); err != nil {
 			if errors.Is(err, store.ErrNotFound) {
 				return nil // no account, so no reservation to give back
 			}
@@ -104,7 +105,7 @@ func (s *Store) Release(ctx context.Context, accountID, reservationID int64) err
 	})
 }
 
-func releaseReservation(ctx context.Context, tx *dbtx, accountID, reservationID int64) error {
+func releaseReservation(ctx context.Context, tx *Tx, accountID, reservationID int64) error {
 	var amount int64
 	err := tx.QueryRowContext(ctx, `DELETE FROM reservations WHERE id = ? AND account_id = ? RETURNING amount_micro`,
 		reservationID, accountID).Scan(&amount)
@@ -118,9 +119,9 @@ func releaseReservation(ctx context.Context, tx *dbtx, accountID, reservationID 
 }
 
 // releaseLapsed releases the account's reservations that expired at or before now.
-func releaseLapsed(ctx context.Context, tx *dbtx, accountID int64, now time.Time) error {
+func releaseLapsed(ctx context.Context, tx *Tx, accountID int64, now time.Time) error {
 	rows, err := tx.QueryContext(ctx, `DELETE FROM reservations WHERE account_id = ? AND expires_at <= ?
-		RETURNING amount_micro`, accountID, ts(now))
+		RETURNING amount_micro`, accountID, TS(now))
 	if err != nil {
 		return fmt.Errorf("release lapsed reservations: %w", err)
 	}
@@ -141,7 +142,7 @@ func releaseLapsed(ctx context.Context, tx *dbtx, accountID int64, now time.Time
 	return unreserve(ctx, tx, accountID, total)
 }
 
-func unreserve(ctx context.Context, tx *dbtx, accountID, amount int64) error {
+func unreserve(ctx context.Context, tx *Tx, accountID, amount int64) error {
 	if amount == 0 {
 		return nil
 	}
@@ -152,9 +153,10 @@ func unreserve(ctx context.Context, tx *dbtx, accountID, amount int64) error {
 	return nil
 }
 
-// chargeAttempts bounds the capped charge's retries. The callers hold the account's row
-// lock, so the free balance cannot move between the read and the update and the second
-// attempt always lands; the bound is a guard should a caller ever not hold it.
+// chargeAttempts bounds the capped charge's retries. Inside SQLite's IMMEDIATE transaction,
+// and under the account's row lock every caller holds on PostgreSQL, the free balance cannot
+// move between the read and the update, so the second attempt always lands; the bound is a
+// guard should a caller ever not hold it.
 const chargeAttempts = 3
 
 // charge takes amount from the account's free balance (balance less reservations) and returns
@@ -164,7 +166,7 @@ const chargeAttempts = 3
 // may go, the bound on what a settled hold can overdraw. The balance only moves through the
 // conditional UPDATE, so whatever runs concurrently it never goes below what reservations
 // hold less overdraft.
-func charge(ctx context.Context, tx *dbtx, accountID, amount int64, capped bool, overdraft int64) (taken, balance int64, err error) {
+func charge(ctx context.Context, tx *Tx, accountID, amount int64, capped bool, overdraft int64) (taken, balance int64, err error) {
 	if !capped || overdraft < 0 {
 		overdraft = 0
 	}
@@ -185,7 +187,7 @@ func charge(ctx context.Context, tx *dbtx, accountID, amount int64, capped bool,
 		var free int64
 		if err := tx.QueryRowContext(ctx, `SELECT balance_micro - reserved_micro, balance_micro FROM accounts WHERE id = ?`,
 			accountID).Scan(&free, &balance); err != nil {
-			return 0, 0, notFound(err, "charge")
+			return 0, 0, NotFound(err, "charge")
 		}
 		if free+overdraft <= 0 {
 			return 0, balance, nil
@@ -200,22 +202,29 @@ func charge(ctx context.Context, tx *dbtx, accountID, amount int64, capped bool,
 // racing with the sweep gives each amount back exactly once.
 func (s *Store) ReleaseReservations(ctx context.Context, expiredBy, createdBefore time.Time) (store.ReleasedReservations, error) {
 	var out store.ReleasedReservations
-	err := s.InTx(ctx, func(tx *dbtx) error {
+	err := s.InTx(ctx, func(tx *Tx) error {
 		out = store.ReleasedReservations{}
-		// The accounts' row locks come first, in id order, as every transaction of an
-		// account takes its lock before it touches the account's reservations: deleting the
-		// rows first and then locking the accounts deadlocked with SaveTurn. Only the locked
-		// accounts' rows are deleted; a row that lapses meanwhile waits for the next sweep.
-		locked, err := lockAccountsWithReleasable(ctx, tx, expiredBy, createdBefore)
-		if err != nil || len(locked) == 0 {
+		// Where writers run in parallel the accounts' row locks come first, in id order, as
+		// every transaction of an account takes its lock before it touches the account's
+		// reservations (deleting the rows first and then locking the accounts deadlocked with
+		// SaveTurn); only the locked accounts' rows are deleted, and a row that lapses
+		// meanwhile waits for the next sweep. With one writer, every row goes at once.
+		locked, every, err := s.d.LockReleasable(ctx, tx, expiredBy, createdBefore)
+		if err != nil || (!every && len(locked) == 0) {
 			return err
 		}
-		args := []any{ts(expiredBy), ts(createdBefore)}
-		for _, id := range locked {
-			args = append(args, id)
+		var rows *sql.Rows
+		if every {
+			rows, err = tx.QueryContext(ctx, `DELETE FROM reservations WHERE expires_at <= ? OR created_at < ?
+			RETURNING account_id, amount_micro`, TS(expiredBy), TS(createdBefore))
+		} else {
+			args := []any{TS(expiredBy), TS(createdBefore)}
+			for _, id := range locked {
+				args = append(args, id)
+			}
+			rows, err = tx.QueryContext(ctx, `DELETE FROM reservations WHERE (expires_at <= ? OR created_at < ?)
+			AND account_id IN (`+Placeholders(len(locked))+`) RETURNING account_id, amount_micro`, args...)
 		}
-		rows, err := tx.QueryContext(ctx, `DELETE FROM reservations WHERE (expires_at <= ? OR created_at < ?)
-			AND account_id IN (`+placeholders(len(locked))+`) RETURNING account_id, amount_micro`, args...)
 		if err != nil {
 			return fmt.Errorf("release reservations: %w", err)
 		}
@@ -235,37 +244,21 @@ func (s *Store) ReleaseReservations(ctx context.Context, expiredBy, createdBefor
 		if err != nil {
 			return fmt.Errorf("release reservations: %w", err)
 		}
-		for _, account := range locked {
-			amount := held[account]
-			if err := unreserve(ctx, tx, account, amount); err != nil {
-				return err
+		if every {
+			for account, amount := range held {
+				if err := unreserve(ctx, tx, account, amount); err != nil {
+					return err
+				}
+			}
+		} else {
+			for _, account := range locked { // in the order of their locks
+				if err := unreserve(ctx, tx, account, held[account]); err != nil {
+					return err
+				}
 			}
 		}
 		out.Accounts = len(held)
 		return nil
 	})
 	return out, err
-}
-
-// lockAccountsWithReleasable locks, in id order, the accounts that have a reservation that
-// expired by expiredBy or was created before createdBefore, and returns their ids.
-func lockAccountsWithReleasable(ctx context.Context, tx *dbtx, expiredBy, createdBefore time.Time) ([]int64, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT id FROM accounts WHERE id IN (SELECT account_id FROM reservations
-		WHERE expires_at <= ? OR created_at < ?) ORDER BY id FOR UPDATE`, ts(expiredBy), ts(createdBefore))
-	if err != nil {
-		return nil, fmt.Errorf("release reservations: lock accounts: %w", err)
-	}
-	defer rows.Close()
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, fmt.Errorf("release reservations: lock accounts: %w", err)
-		}
-		ids = append(ids, id)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("release reservations: lock accounts: %w", err)
-	}
-	return ids, nil
 }

@@ -1,4 +1,4 @@
-package postgres
+package sqlstore
 
 import (
 	"context"
@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"svc/internal/store"
-	"svc/internal/store/sqlstore"
 )
 
 // Embed tokens are public widget tokens. Their allowed domains are stored comma separated
@@ -25,7 +24,7 @@ func scanEmbedToken(row interface{ Scan(...any) error }) (store.EmbedToken, erro
 	err := row.Scan(&t.ID, &t.AccountID, &t.Prefix, &t.Hash, &t.Label, &domains, &t.DailyBudgetMicro, &t.Status,
 		&created, &updated, &used, &revoked)
 	t.Domains = splitDomains(domains)
-	t.CreatedAt, t.UpdatedAt, t.LastUsedAt, t.RevokedAt = parseTS(created), parseTS(updated), parseTS(used), parseTS(revoked)
+	t.CreatedAt, t.UpdatedAt, t.LastUsedAt, t.RevokedAt = ParseTS(created), ParseTS(updated), ParseTS(used), ParseTS(revoked)
 	return t, err
 }
 
@@ -71,18 +70,17 @@ func checkEmbedToken(t *store.EmbedToken) (domains string, err error) {
 }
 
 // CreateEmbedToken inserts t as active unless the account already has maxActive active tokens.
-// The transaction starts with the account's row lock (SELECT ... FOR UPDATE), so concurrent
-// creates queue behind each other and cannot both see room for one more.
+// The transaction starts with Dialect.LockExistingAccount (SQLite: the IMMEDIATE transaction
+// reads the account; PostgreSQL: its row lock), so concurrent creates queue behind each other
+// and cannot both see room for one more.
 func (s *Store) CreateEmbedToken(ctx context.Context, t *store.EmbedToken, maxActive int) error {
 	domains, err := checkEmbedToken(t)
 	if err != nil {
 		return err
 	}
 	now := s.now().UTC()
-	return s.InTx(ctx, func(tx *dbtx) error {
-		// The account's row lock makes the count and the insert one step: two creations in
-		// parallel cannot both see room for one more token.
-		if err := lockAccount(ctx, tx, t.AccountID); err != nil {
+	return s.InTx(ctx, func(tx *Tx) error {
+		if err := s.d.LockExistingAccount(ctx, tx, t.AccountID); err != nil {
 			return err
 		}
 		var active int
@@ -95,7 +93,7 @@ func (s *Store) CreateEmbedToken(ctx context.Context, t *store.EmbedToken, maxAc
 		}
 		if err := tx.QueryRowContext(ctx, `INSERT INTO embed_tokens (account_id, prefix, hash, label, domains,
 			daily_budget_micro, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-			t.AccountID, t.Prefix, t.Hash, t.Label, domains, t.DailyBudgetMicro, store.EmbedActive, ts(now), ts(now)).Scan(&t.ID); err != nil {
+			t.AccountID, t.Prefix, t.Hash, t.Label, domains, t.DailyBudgetMicro, store.EmbedActive, TS(now), TS(now)).Scan(&t.ID); err != nil {
 			return fmt.Errorf("insert embed token: %w", err)
 		}
 		t.Status, t.CreatedAt, t.UpdatedAt, t.LastUsedAt, t.RevokedAt = store.EmbedActive, now, now, time.Time{}, time.Time{}
@@ -105,7 +103,7 @@ func (s *Store) CreateEmbedToken(ctx context.Context, t *store.EmbedToken, maxAc
 
 // EmbedTokens lists the account's tokens, active ones first, newest first.
 func (s *Store) EmbedTokens(ctx context.Context, accountID int64) ([]store.EmbedToken, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+embedColumns+` FROM embed_tokens WHERE account_id = ?
+	rows, err := s.r.QueryContext(ctx, `SELECT `+embedColumns+` FROM embed_tokens WHERE account_id = ?
 		ORDER BY CASE WHEN status = ? THEN 0 ELSE 1 END, created_at DESC, id DESC`, accountID, store.EmbedActive)
 	if err != nil {
 		return nil, fmt.Errorf("embed tokens: %w", err)
@@ -119,28 +117,29 @@ func (s *Store) EmbedTokens(ctx context.Context, accountID int64) ([]store.Embed
 
 // GetEmbedToken reads one token of the account.
 func (s *Store) GetEmbedToken(ctx context.Context, accountID, tokenID int64) (store.EmbedToken, error) {
-	t, err := scanEmbedToken(s.db.QueryRowContext(ctx, `SELECT `+embedColumns+` FROM embed_tokens
+	t, err := scanEmbedToken(s.r.QueryRowContext(ctx, `SELECT `+embedColumns+` FROM embed_tokens
 		WHERE id = ? AND account_id = ?`, tokenID, accountID))
 	if err != nil {
-		return store.EmbedToken{}, notFound(err, "get embed token")
+		return store.EmbedToken{}, NotFound(err, "get embed token")
 	}
 	return t, nil
 }
 
 // tokenStatus reads the status of one of the account's tokens inside tx. It is the first
 // statement on the token in every transaction that must not race with another on the same
-// token; an engine with row locks takes the lock here (PostgreSQL: SELECT ... FOR UPDATE).
-func tokenStatus(ctx context.Context, tx *dbtx, accountID, tokenID int64) (string, error) {
+// token; an engine with row locks takes the lock here (Dialect.ForUpdate): the budget check of
+// Reserve and the writes of UpdateEmbedToken then run one after the other for one token.
+func (s *Store) tokenStatus(ctx context.Context, tx *Tx, accountID, tokenID int64) (string, error) {
 	var status string
-	// FOR UPDATE: the budget check of Reserve and the writes of UpdateEmbedToken read the
-	// token after its row lock, so they run one after the other for one token.
-	err := tx.QueryRowContext(ctx, `SELECT status FROM embed_tokens WHERE id = ? AND account_id = ? FOR UPDATE`,
-		tokenID, accountID).Scan(&status)
+	err := tx.QueryRowContext(ctx, s.tokenStatusQuery, tokenID, accountID).Scan(&status)
 	if err != nil {
-		return "", notFound(err, fmt.Sprintf("embed token %d", tokenID))
+		return "", NotFound(err, fmt.Sprintf("embed token %d", tokenID))
 	}
 	return status, nil
 }
+
+// tokenStatusQuery reads a token's status; the dialect's ForUpdate clause follows it.
+const tokenStatusQuery = `SELECT status FROM embed_tokens WHERE id = ? AND account_id = ?`
 
 // UpdateEmbedToken writes the label, the domains and the daily budget of an active token and
 // refills t from the stored row.
@@ -150,8 +149,8 @@ func (s *Store) UpdateEmbedToken(ctx context.Context, t *store.EmbedToken) error
 		return err
 	}
 	now := s.now().UTC()
-	return s.InTx(ctx, func(tx *dbtx) error {
-		status, err := tokenStatus(ctx, tx, t.AccountID, t.ID)
+	return s.InTx(ctx, func(tx *Tx) error {
+		status, err := s.tokenStatus(ctx, tx, t.AccountID, t.ID)
 		if err != nil {
 			return err
 		}
@@ -160,9 +159,9 @@ func (s *Store) UpdateEmbedToken(ctx context.Context, t *store.EmbedToken) error
 		}
 		got, err := scanEmbedToken(tx.QueryRowContext(ctx, `UPDATE embed_tokens SET label = ?, domains = ?,
 			daily_budget_micro = ?, updated_at = ? WHERE id = ? AND account_id = ? RETURNING `+embedColumns,
-			t.Label, domains, t.DailyBudgetMicro, ts(now), t.ID, t.AccountID))
+			t.Label, domains, t.DailyBudgetMicro, TS(now), t.ID, t.AccountID))
 		if err != nil {
-			return notFound(err, "update embed token")
+			return NotFound(err, "update embed token")
 		}
 		*t = got
 		return nil
@@ -172,13 +171,13 @@ func (s *Store) UpdateEmbedToken(ctx context.Context, t *store.EmbedToken) error
 // RevokeEmbedToken revokes one of the account's tokens; a revoked token stays as it was.
 func (s *Store) RevokeEmbedToken(ctx context.Context, accountID, tokenID int64) error {
 	now := s.now().UTC()
-	return s.InTx(ctx, func(tx *dbtx) error {
-		status, err := tokenStatus(ctx, tx, accountID, tokenID)
+	return s.InTx(ctx, func(tx *Tx) error {
+		status, err := s.tokenStatus(ctx, tx, accountID, tokenID)
 		if err != nil || status == store.EmbedRevoked {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE embed_tokens SET status = ?, revoked_at = ?, updated_at = ?
-			WHERE id = ? AND account_id = ?`, store.EmbedRevoked, ts(now), ts(now), tokenID, accountID); err != nil {
+			WHERE id = ? AND account_id = ?`, store.EmbedRevoked, TS(now), TS(now), tokenID, accountID); err != nil {
 			return fmt.Errorf("revoke embed token: %w", err)
 		}
 		return nil
@@ -188,7 +187,7 @@ func (s *Store) RevokeEmbedToken(ctx context.Context, accountID, tokenID int64) 
 // ActiveEmbedTokensByPrefix returns candidate tokens of any account; the caller compares
 // hashes in constant time.
 func (s *Store) ActiveEmbedTokensByPrefix(ctx context.Context, prefix string) ([]store.EmbedToken, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+embedColumns+` FROM embed_tokens WHERE prefix = ? AND status = ?
+	rows, err := s.r.QueryContext(ctx, `SELECT `+embedColumns+` FROM embed_tokens WHERE prefix = ? AND status = ?
 		ORDER BY id`, prefix, store.EmbedActive)
 	if err != nil {
 		return nil, fmt.Errorf("embed tokens by prefix: %w", err)
@@ -202,11 +201,11 @@ func (s *Store) ActiveEmbedTokensByPrefix(ctx context.Context, prefix string) ([
 
 // ActiveEmbedDomains returns the distinct domains of every active token, sorted.
 func (s *Store) ActiveEmbedDomains(ctx context.Context) ([]string, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT domains FROM embed_tokens WHERE status = ?`, store.EmbedActive)
+	rows, err := s.r.QueryContext(ctx, `SELECT DISTINCT domains FROM embed_tokens WHERE status = ?`, store.EmbedActive)
 	if err != nil {
 		return nil, fmt.Errorf("active embed domains: %w", err)
 	}
-	lists, err := sqlstore.ScanStrings(rows)
+	lists, err := ScanStrings(rows)
 	if err != nil {
 		return nil, fmt.Errorf("active embed domains: %w", err)
 	}
@@ -221,8 +220,8 @@ func (s *Store) ActiveEmbedDomains(ctx context.Context) ([]string, error) {
 // TouchEmbedToken records use of the token at most once a minute: the condition is in the
 // UPDATE, so a token used within the minute costs no write.
 func (s *Store) TouchEmbedToken(ctx context.Context, tokenID int64, at time.Time) error {
-	if _, err := s.db.ExecContext(ctx, `UPDATE embed_tokens SET last_used_at = ? WHERE id = ? AND last_used_at < ?`,
-		ts(at), tokenID, ts(at.Add(-time.Minute))); err != nil {
+	if _, err := s.w.ExecContext(ctx, `UPDATE embed_tokens SET last_used_at = ? WHERE id = ? AND last_used_at < ?`,
+		TS(at), tokenID, TS(at.Add(-time.Minute))); err != nil {
 		return fmt.Errorf("touch embed token: %w", err)
 	}
 	return nil
@@ -231,7 +230,7 @@ func (s *Store) TouchEmbedToken(ctx context.Context, tokenID int64, at time.Time
 // EmbedUsage reports each of the account's tokens that had any activity since a time. The four
 // aggregates are read in one read transaction, so they describe one moment.
 func (s *Store) EmbedUsage(ctx context.Context, accountID int64, since time.Time) (map[int64]store.EmbedUsage, error) {
-	tx, err := s.db.Begin(ctx, snapshot())
+	tx, err := s.ReadTx(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("embed usage: %w", err)
 	}
@@ -244,10 +243,10 @@ func (s *Store) EmbedUsage(ctx context.Context, accountID int64, since time.Time
 	}{
 		{`SELECT embed_token_id, COALESCE(SUM(cost_micro), 0) FROM usage_events
 			WHERE account_id = ? AND embed_token_id IS NOT NULL AND created_at >= ? GROUP BY embed_token_id`,
-			[]any{accountID, ts(since)}, func(u *store.EmbedUsage, v int64) { u.SpendMicro = v }},
+			[]any{accountID, TS(since)}, func(u *store.EmbedUsage, v int64) { u.SpendMicro = v }},
 		{`SELECT embed_token_id, COALESCE(SUM(amount_micro), 0) FROM reservations
 			WHERE account_id = ? AND embed_token_id IS NOT NULL AND expires_at > ? GROUP BY embed_token_id`,
-			[]any{accountID, ts(s.now())}, func(u *store.EmbedUsage, v int64) { u.ReservedMicro = v }},
+			[]any{accountID, TS(s.now())}, func(u *store.EmbedUsage, v int64) { u.ReservedMicro = v }},
 		// SaveTurn writes a turn's messages and the conversation's updated_at with the same
 		// time, so a conversation with a message since has updated_at since too: that bound
 		// lets the (embed_token_id, updated_at) index pick the candidates, and EXISTS keeps only
@@ -257,10 +256,10 @@ func (s *Store) EmbedUsage(ctx context.Context, accountID int64, since time.Time
 			AND EXISTS (SELECT 1 FROM messages m WHERE m.conversation_id = c.id AND m.account_id = c.account_id
 				AND m.created_at >= ?)
 			GROUP BY c.embed_token_id`,
-			[]any{accountID, ts(since), ts(since)}, func(u *store.EmbedUsage, v int64) { u.Conversations = int(v) }},
+			[]any{accountID, TS(since), TS(since)}, func(u *store.EmbedUsage, v int64) { u.Conversations = int(v) }},
 		{`SELECT embed_token_id, COUNT(*) FROM conversations
 			WHERE account_id = ? AND embed_token_id IS NOT NULL AND last_seen_at >= ? GROUP BY embed_token_id`,
-			[]any{accountID, ts(since)}, func(u *store.EmbedUsage, v int64) { u.Visitors = int(v) }},
+			[]any{accountID, TS(since)}, func(u *store.EmbedUsage, v int64) { u.Visitors = int(v) }},
 	} {
 		if err := func() error {
 			rows, err := tx.QueryContext(ctx, q.sql, q.args...)
@@ -304,24 +303,24 @@ func (s *Store) OpenVisitorConversation(ctx context.Context, accountID, tokenID 
 	scope := visitorScope(tokenID, visitor)
 	now := s.now().UTC()
 	var status string
-	err := s.db.QueryRowContext(ctx, `SELECT status FROM embed_tokens WHERE id = ? AND account_id = ?`,
+	err := s.r.QueryRowContext(ctx, `SELECT status FROM embed_tokens WHERE id = ? AND account_id = ?`,
 		tokenID, accountID).Scan(&status)
 	if err != nil {
-		return store.Conversation{}, notFound(err, fmt.Sprintf("embed token %d", tokenID))
+		return store.Conversation{}, NotFound(err, fmt.Sprintf("embed token %d", tokenID))
 	}
 	if status != store.EmbedActive {
 		return store.Conversation{}, fmt.Errorf("embed token %d: %w", tokenID, store.ErrRevoked)
 	}
-	c, seen, err := sqlstore.ConversationByScope(ctx, s.db, accountID, scope)
+	c, seen, err := ConversationByScope(ctx, s.r, accountID, scope)
 	if err == nil && !seen.Before(now.Add(-seenEvery)) {
 		return c, nil
 	}
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return c, err
 	}
-	err = s.InTx(ctx, func(tx *dbtx) error {
+	err = s.InTx(ctx, func(tx *Tx) error {
 		// The token may have been revoked since the read above.
-		status, err := tokenStatus(ctx, tx, accountID, tokenID)
+		status, err := s.tokenStatus(ctx, tx, accountID, tokenID)
 		if err != nil {
 			return err
 		}
@@ -330,15 +329,15 @@ func (s *Store) OpenVisitorConversation(ctx context.Context, accountID, tokenID 
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO conversations (account_id, scope, embed_token_id, visitor, lang,
 			created_at, updated_at, last_seen_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (account_id, scope) DO NOTHING`,
-			accountID, scope, tokenID, visitor, lang, ts(now), ts(now), ts(now)); err != nil {
+			accountID, scope, tokenID, visitor, lang, TS(now), TS(now), TS(now)); err != nil {
 			return fmt.Errorf("create visitor conversation: %w", err)
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE conversations SET last_seen_at = ?
 			WHERE account_id = ? AND scope = ? AND last_seen_at < ?`,
-			ts(now), accountID, scope, ts(now.Add(-seenEvery))); err != nil {
+			TS(now), accountID, scope, TS(now.Add(-seenEvery))); err != nil {
 			return fmt.Errorf("record visitor seen: %w", err)
 		}
-		c, _, err = sqlstore.ConversationByScope(ctx, tx, accountID, scope)
+		c, _, err = ConversationByScope(ctx, tx, accountID, scope)
 		return err
 	})
 	if err != nil {
@@ -350,8 +349,8 @@ func (s *Store) OpenVisitorConversation(ctx context.Context, accountID, tokenID 
 // CountUserMessages counts the conversation's user messages created at or after since.
 func (s *Store) CountUserMessages(ctx context.Context, accountID, conversationID int64, since time.Time) (int, error) {
 	var n int
-	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*) FROM messages WHERE account_id = ? AND conversation_id = ?
-		AND role = ? AND created_at >= ?`, accountID, conversationID, store.RoleUser, ts(since)).Scan(&n); err != nil {
+	if err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM messages WHERE account_id = ? AND conversation_id = ?
+		AND role = ? AND created_at >= ?`, accountID, conversationID, store.RoleUser, TS(since)).Scan(&n); err != nil {
 		return 0, fmt.Errorf("count user messages: %w", err)
 	}
 	return n, nil
@@ -362,21 +361,21 @@ func (s *Store) CountUserMessages(ctx context.Context, accountID, conversationID
 // EmbedSpend sums the token's charged usage events since a time.
 func (s *Store) EmbedSpend(ctx context.Context, accountID, tokenID int64, since time.Time) (int64, error) {
 	var spend int64
-	err := s.db.QueryRowContext(ctx, `SELECT COALESCE(SUM(cost_micro), 0) FROM usage_events
-		WHERE account_id = ? AND embed_token_id = ? AND created_at >= ?`, accountID, tokenID, ts(since)).Scan(&spend)
+	err := s.r.QueryRowContext(ctx, `SELECT COALESCE(SUM(cost_micro), 0) FROM usage_events
+		WHERE account_id = ? AND embed_token_id = ? AND created_at >= ?`, accountID, tokenID, TS(since)).Scan(&spend)
 	if err != nil {
 		return 0, fmt.Errorf("embed token %d spend: %w", tokenID, err)
 	}
 	return spend, nil
 }
 
-func tokenSpend(ctx context.Context, tx *dbtx, accountID, tokenID int64, since, now time.Time) (spend, reserved int64, err error) {
+func tokenSpend(ctx context.Context, tx *Tx, accountID, tokenID int64, since, now time.Time) (spend, reserved int64, err error) {
 	err = tx.QueryRowContext(ctx, `SELECT
 		(SELECT COALESCE(SUM(cost_micro), 0) FROM usage_events
 			WHERE account_id = ? AND embed_token_id = ? AND created_at >= ?),
 		(SELECT COALESCE(SUM(amount_micro), 0) FROM reservations
 			WHERE account_id = ? AND embed_token_id = ? AND expires_at > ?)`,
-		accountID, tokenID, ts(since), accountID, tokenID, ts(now)).Scan(&spend, &reserved)
+		accountID, tokenID, TS(since), accountID, tokenID, TS(now)).Scan(&spend, &reserved)
 	if err != nil {
 		return 0, 0, fmt.Errorf("embed token %d spend: %w", tokenID, err)
 	}
