@@ -51,7 +51,7 @@ func dashboardPlanCases(t *testing.T, f dashFixture) []planCase {
 		}
 		cases = append(cases, planCase{"ListConversations " + c.name, q, args, uses, "page"})
 	}
-	open, args, err := openReviewItems(f.account, "")
+	open, args, err := sqlstore.OpenReviewItems(f.account, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,16 +66,16 @@ func dashboardPlanCases(t *testing.T, f dashFixture) []planCase {
 		planCase{"Unanswered", sqlstore.UnansweredQuery, []any{f.account, at, 10}, []string{"fallback_questions_created"}, ""},
 		planCase{"ReviewQueue count", `SELECT COUNT(*) FROM (` + open + `) AS items`, args,
 			[]string{"fallback_questions_status", "feedback_account"}, ""},
-		planCase{"ReviewQueue page", reviewPage(open), append(args, 20, 0),
+		planCase{"ReviewQueue page", sqlstore.ReviewPage(open), append(args, 20, 0),
 			[]string{"fallback_questions_status", "feedback_account"}, ""},
-		planCase{"ResolveFallback close", closeQuestionQuery,
+		planCase{"ResolveFallback close", sqlstore.CloseQuestionQuery,
 			[]any{sqlstore.FallbackResolved, at, 1, f.account, "kargo 1 ne kadar surer?", sqlstore.FallbackOpen},
 			[]string{"fallback_questions_key"}, ""},
 		planCase{"LedgerPage", sqlstore.LedgerPageQuery, []any{f.account, int64(math.MaxInt64), 50}, []string{"ledger_account"}, "top"},
 	)
 	for _, q := range []store.DocQuery{{}, {Type: store.DocQA, Query: "ship"}} {
-		where, args := documentsWhere(f.account, q)
-		cases = append(cases, planCase{fmt.Sprintf("ListDocuments %+v", q), documentsPage(where), append(args, 20, 0),
+		where, args := sqlstore.DocumentsWhere(f.account, q)
+		cases = append(cases, planCase{fmt.Sprintf("ListDocuments %+v", q), sqlstore.DocumentsPage(where), append(args, 20, 0),
 			[]string{"documents_updated"}, "top"})
 	}
 	return cases

@@ -11,7 +11,7 @@ import (
 
 // Every table that holds an account's rows must be emptied by DeleteAccount: a table added
 // later with an account_id column, or a foreign key to accounts, fails here until it is in
-// accountTables (or its rows are deliberately kept, as the ledger's are).
+// sqlstore.AccountTables (or its rows are deliberately kept, as the ledger's are).
 func TestDeleteAccountKnowsEveryAccountTable(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -31,7 +31,7 @@ func TestDeleteAccountKnowsEveryAccountTable(t *testing.T) {
 		tables = append(tables, name)
 	}
 	rows.Close()
-	if len(tables) < len(accountTables) {
+	if len(tables) < len(sqlstore.AccountTables) {
 		t.Fatalf("found only %d tables: %v", len(tables), tables)
 	}
 	for _, table := range tables {
@@ -54,13 +54,13 @@ func TestDeleteAccountKnowsEveryAccountTable(t *testing.T) {
 			}
 			rows.Close()
 		}
-		if owned && !slices.Contains(accountTables, table) && !slices.Contains(kept, table) {
-			t.Errorf("table %s holds accounts' rows but DeleteAccount does not delete them (accountTables)", table)
+		if owned && !slices.Contains(sqlstore.AccountTables, table) && !slices.Contains(kept, table) {
+			t.Errorf("table %s holds accounts' rows but DeleteAccount does not delete them (sqlstore.AccountTables)", table)
 		}
 	}
-	for _, table := range accountTables {
+	for _, table := range sqlstore.AccountTables {
 		if !slices.Contains(tables, table) {
-			t.Errorf("accountTables names %s, which does not exist", table)
+			t.Errorf("sqlstore.AccountTables names %s, which does not exist", table)
 		}
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"fmt"
 	"time"
+
+	"svc/internal/store"
 )
 
 // Dialect is what a database does its own way inside a shared method: the write path's
@@ -29,6 +31,20 @@ type Dialect interface {
 	InsertID(ctx context.Context, tx *Tx, query string, args ...any) (int64, error)
 	// InsertPairIDs runs an INSERT of two rows and returns their ids in the order of VALUES.
 	InsertPairIDs(ctx context.Context, tx *Tx, query string, args ...any) (first, second int64, err error)
+	// DeleteChunks deletes a document's chunks with their index entries and statistics.
+	DeleteChunks(ctx context.Context, tx *Tx, docID int64) error
+	// InsertChunks inserts d's chunks (setting their ids and ords), indexes them and adds
+	// them to the statistics.
+	InsertChunks(ctx context.Context, tx *Tx, accountID int64, d *store.Document) error
+	// IndexWritten runs after a transaction wrote documents, once their stale answers are
+	// withdrawn.
+	IndexWritten(ctx context.Context, tx *Tx) error
+	// DeleteAccountIndex deletes the account's index entries that DeleteAccount's deletes
+	// of its tables do not take with them.
+	DeleteAccountIndex(ctx context.Context, tx *Tx, accountID int64) error
+	// LikeASCIIFold is the LIKE operator that ignores the case of ASCII letters at least
+	// (SQLite's LIKE does; PostgreSQL's is ILIKE).
+	LikeASCIIFold() string
 	// ForUpdate is the clause that row-locks what a SELECT reads ("" with one writer).
 	ForUpdate() string
 	// LockKB serialises the writes of one account's knowledge base (documents, review items
@@ -66,13 +82,15 @@ type Store struct {
 	// Queries that end in a dialect's clause, built once.
 	claimNotices     string // claimNoticesQuery + SkipLocked
 	tokenStatusQuery string // tokenStatusQuery + ForUpdate
+	docsText         string // ListDocuments' text condition with LikeASCIIFold
 }
 
 // New returns the shared store over c's pools.
 func New(c Config) *Store {
 	return &Store{w: c.Writer, r: c.Reader, now: c.Now, snapshot: c.Snapshot, d: c.Dialect,
 		claimNotices:     claimNoticesQuery + c.Dialect.SkipLocked(),
-		tokenStatusQuery: tokenStatusQuery + c.Dialect.ForUpdate()}
+		tokenStatusQuery: tokenStatusQuery + c.Dialect.ForUpdate(),
+		docsText:         docsTextMatch(c.Dialect.LikeASCIIFold())}
 }
 
 // InTx runs fn in a write transaction, committing when fn returns nil.

@@ -1,4 +1,4 @@
-package sqlite
+package sqlstore
 
 import (
 	"context"
@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"svc/internal/store"
-	"svc/internal/store/sqlstore"
 )
 
 // excerptLen is how many characters of a document's text the browser shows; excerptRead is
@@ -24,8 +23,8 @@ func (s *Store) ListDocuments(ctx context.Context, accountID int64, q store.DocQ
 		q.Limit = 50
 	}
 	q.Offset = max(q.Offset, 0)
-	where, args := documentsWhere(accountID, q)
-	tx, err := s.r.Begin(ctx, nil)
+	where, args := documentsWhere(accountID, q, s.docsText)
+	tx, err := s.ReadTx(ctx)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list documents: %w", err)
 	}
@@ -34,7 +33,7 @@ func (s *Store) ListDocuments(ctx context.Context, accountID int64, q store.DocQ
 	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM documents d WHERE `+where, args...).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("count documents: %w", err)
 	}
-	rows, err := tx.QueryContext(ctx, documentsPage(where), append(args, q.Limit, q.Offset)...)
+	rows, err := tx.QueryContext(ctx, DocumentsPage(where), append(args, q.Limit, q.Offset)...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list documents: %w", err)
 	}
@@ -49,7 +48,7 @@ func (s *Store) ListDocuments(ctx context.Context, accountID int64, q store.DocQ
 			&d.Chunks, &pName, &pURL, &pPrice, &pCat, &pImg, &aSlug, &aExcerpt, &aCatSlug, &aCatName, &aViews); err != nil {
 			return nil, 0, fmt.Errorf("list documents: %w", err)
 		}
-		d.Excerpt, d.UpdatedAt = sqlstore.ClipWords(body, excerptLen), parseTS(updated)
+		d.Excerpt, d.UpdatedAt = ClipWords(body, excerptLen), ParseTS(updated)
 		if pName.Valid {
 			d.Product = &store.Product{Name: pName.String, URL: pURL.String, Price: pPrice.String,
 				Category: pCat.String, Image: pImg.String}
@@ -66,8 +65,9 @@ func (s *Store) ListDocuments(ctx context.Context, accountID int64, q store.DocQ
 	return out, total, nil
 }
 
-// documentsWhere is the filter of ListDocuments.
-func documentsWhere(accountID int64, q store.DocQuery) (string, []any) {
+// documentsWhere is the filter of ListDocuments; textMatch is the text search condition
+// (Store.docsText: the dialect's LikeASCIIFold operator).
+func documentsWhere(accountID int64, q store.DocQuery, textMatch string) (string, []any) {
 	where, args := `d.account_id = ?`, []any{accountID}
 	if q.Type != "" {
 		where += ` AND d.type = ?`
@@ -82,17 +82,18 @@ func documentsWhere(accountID int64, q store.DocQuery) (string, []any) {
 		args = append(args, q.Lang)
 	}
 	if text := strings.TrimSpace(q.Query); text != "" {
-		// LIKE ignores the case of ASCII letters only, which is what the contract promises;
-		// the user's % and _ are literal.
+		// The match ignores the case of ASCII letters (SQLite's LIKE; PostgreSQL's ILIKE,
+		// which folds more), which is what the contract promises; the user's % and _ are
+		// literal.
 		pat := "%" + likeEscaper.Replace(text) + "%"
-		where += ` AND (d.title LIKE ? ESCAPE '\' OR d.url LIKE ? ESCAPE '\' OR d.body LIKE ? ESCAPE '\')`
+		where += textMatch
 		args = append(args, pat, pat, pat)
 	}
 	return where, args
 }
 
-// documentsPage reads a page of the documents matching where, newest first.
-func documentsPage(where string) string {
+// DocumentsPage reads a page of the documents matching where, newest first.
+func DocumentsPage(where string) string {
 	return `SELECT d.id, COALESCE(d.site_id, 0), d.type, d.url, d.title, d.lang,
 		substr(d.body, 1, ` + fmt.Sprint(excerptRead) + `), d.source_url, d.updated_at,
 		(SELECT COUNT(*) FROM chunks c WHERE c.document_id = d.id),
@@ -108,12 +109,15 @@ var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 // DeleteDocument removes one of the account's documents the way a crawl drops a vanished one,
 // and withdraws the cached answers drawn from it, in one transaction.
 func (s *Store) DeleteDocument(ctx context.Context, accountID, docID int64) error {
-	return s.InTx(ctx, func(tx *dbtx) error {
-		var ch docChanges
-		if err := deleteAccountDocument(ctx, tx, accountID, docID, &ch); err != nil {
+	return s.InTx(ctx, func(tx *Tx) error {
+		if err := s.d.LockKB(ctx, tx, accountID); err != nil {
 			return err
 		}
-		return kbWritten(ctx, tx, accountID, ch)
+		var ch docChanges
+		if err := s.deleteAccountDocument(ctx, tx, accountID, docID, &ch); err != nil {
+			return err
+		}
+		return s.kbWritten(ctx, tx, accountID, ch)
 	})
 }
 
@@ -124,24 +128,27 @@ func (s *Store) ReplaceDocument(ctx context.Context, accountID, oldID int64, doc
 		return fmt.Errorf("replace document %d: no document", oldID)
 	}
 	now := s.now().UTC()
-	return s.InTx(ctx, func(tx *dbtx) error {
-		var ch docChanges
-		if err := deleteAccountDocument(ctx, tx, accountID, oldID, &ch); err != nil {
+	return s.InTx(ctx, func(tx *Tx) error {
+		if err := s.d.LockKB(ctx, tx, accountID); err != nil {
 			return err
 		}
-		return upsertCurated(ctx, tx, accountID, doc, now, ch)
+		var ch docChanges
+		if err := s.deleteAccountDocument(ctx, tx, accountID, oldID, &ch); err != nil {
+			return err
+		}
+		return s.upsertCurated(ctx, tx, accountID, doc, now, ch)
 	})
 }
 
 // deleteAccountDocument deletes docID if it is the account's (deleteDocument itself goes by
 // id alone) and records the deletion in ch.
-func deleteAccountDocument(ctx context.Context, tx *dbtx, accountID, docID int64, ch *docChanges) error {
+func (s *Store) deleteAccountDocument(ctx context.Context, tx *Tx, accountID, docID int64, ch *docChanges) error {
 	var id int64
 	err := tx.QueryRowContext(ctx, `SELECT id FROM documents WHERE id = ? AND account_id = ?`, docID, accountID).Scan(&id)
 	if err != nil {
-		return notFound(err, fmt.Sprintf("document %d", docID))
+		return NotFound(err, fmt.Sprintf("document %d", docID))
 	}
-	if err := deleteDocument(ctx, tx, id); err != nil {
+	if err := s.deleteDocument(ctx, tx, id); err != nil {
 		return err
 	}
 	ch.deleted(id)
@@ -151,12 +158,23 @@ func deleteAccountDocument(ctx context.Context, tx *dbtx, accountID, docID int64
 // upsertCurated stores one document (a curated Q&A entry) as ImportDocuments would and fills
 // doc.ID, then withdraws the cached answers that it, or the earlier changes ch of the same
 // transaction, made stale.
-func upsertCurated(ctx context.Context, tx *dbtx, accountID int64, doc *store.Document, now time.Time,
+func (s *Store) upsertCurated(ctx context.Context, tx *Tx, accountID int64, doc *store.Document, now time.Time,
 	ch docChanges) error {
-	c, err := upsertDocument(ctx, tx, accountID, doc, now, &store.ImportResult{})
+	c, err := s.upsertDocument(ctx, tx, accountID, doc, now, &store.ImportResult{})
 	if err != nil {
 		return err
 	}
 	ch.upserted(c, doc.ID)
-	return kbWritten(ctx, tx, accountID, ch)
+	return s.kbWritten(ctx, tx, accountID, ch)
+}
+
+// docsTextMatch is ListDocuments' text condition with the LIKE operator like.
+func docsTextMatch(like string) string {
+	return ` AND (d.title ` + like + ` ? ESCAPE '\' OR d.url ` + like + ` ? ESCAPE '\' OR d.body ` + like + ` ? ESCAPE '\')`
+}
+
+// DocumentsWhere is the filter of ListDocuments with SQLite's LIKE, for the SQLite store's
+// query-plan test.
+func DocumentsWhere(accountID int64, q store.DocQuery) (string, []any) {
+	return documentsWhere(accountID, q, docsTextMatch("LIKE"))
 }

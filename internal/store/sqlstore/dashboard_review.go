@@ -1,4 +1,4 @@
-package sqlite
+package sqlstore
 
 import (
 	"context"
@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"svc/internal/store"
-	"svc/internal/store/sqlstore"
 )
 
 // reviewRef is one open review item of a page, before its texts are read.
@@ -24,11 +23,11 @@ func (s *Store) ReviewQueue(ctx context.Context, accountID int64, kind string, o
 		limit = 20
 	}
 	offset = max(offset, 0)
-	open, args, err := openReviewItems(accountID, kind)
+	open, args, err := OpenReviewItems(accountID, kind)
 	if err != nil {
 		return nil, 0, fmt.Errorf("review queue: %w", err)
 	}
-	tx, err := s.r.Begin(ctx, nil)
+	tx, err := s.ReadTx(ctx)
 	if err != nil {
 		return nil, 0, fmt.Errorf("review queue: %w", err)
 	}
@@ -37,7 +36,7 @@ func (s *Store) ReviewQueue(ctx context.Context, accountID int64, kind string, o
 	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM (`+open+`) AS items`, args...).Scan(&total); err != nil {
 		return nil, 0, fmt.Errorf("review queue: %w", err)
 	}
-	rows, err := tx.QueryContext(ctx, reviewPage(open), append(args, limit, offset)...)
+	rows, err := tx.QueryContext(ctx, ReviewPage(open), append(args, limit, offset)...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("review queue: %w", err)
 	}
@@ -73,11 +72,11 @@ func (s *Store) ReviewItem(ctx context.Context, accountID int64, kind string, id
 	if kind == "" {
 		return store.ReviewQueueItem{}, fmt.Errorf("review item: %w", store.ErrNotFound)
 	}
-	open, args, err := openReviewItems(accountID, kind)
+	open, args, err := OpenReviewItems(accountID, kind)
 	if err != nil {
 		return store.ReviewQueueItem{}, fmt.Errorf("review item %s: %w", kind, store.ErrNotFound)
 	}
-	tx, err := s.r.Begin(ctx, nil)
+	tx, err := s.ReadTx(ctx)
 	if err != nil {
 		return store.ReviewQueueItem{}, fmt.Errorf("review item: %w", err)
 	}
@@ -102,8 +101,8 @@ func (s *Store) ReviewItem(ctx context.Context, accountID int64, kind string, id
 	return it, nil
 }
 
-// openReviewItems selects the kind, id and time of the account's open items of a kind ("" both).
-func openReviewItems(accountID int64, kind string) (string, []any, error) {
+// OpenReviewItems selects the kind, id and time of the account's open items of a kind ("" both).
+func OpenReviewItems(accountID int64, kind string) (string, []any, error) {
 	var parts []string
 	var args []any
 	switch kind {
@@ -114,7 +113,7 @@ func openReviewItems(accountID int64, kind string) (string, []any, error) {
 	if kind == "" || kind == store.ReviewFallback {
 		parts = append(parts, `SELECT 'fallback' AS kind, message_id AS id, created_at FROM fallback_questions
 			WHERE account_id = ? AND status = ?`)
-		args = append(args, accountID, sqlstore.FallbackOpen)
+		args = append(args, accountID, FallbackOpen)
 	}
 	if kind == "" || kind == store.ReviewNotHelpful {
 		parts = append(parts, `SELECT 'not_helpful' AS kind, id, created_at FROM feedback
@@ -124,13 +123,13 @@ func openReviewItems(accountID int64, kind string) (string, []any, error) {
 	return strings.Join(parts, " UNION ALL "), args, nil
 }
 
-// reviewPage picks a page of the open items, newest first.
-func reviewPage(open string) string {
+// ReviewPage picks a page of the open items, newest first.
+func ReviewPage(open string) string {
 	return `SELECT kind, id FROM (` + open + `) AS items ORDER BY created_at DESC, id DESC, kind LIMIT ? OFFSET ?`
 }
 
 // reviewTexts reads the question, answer and comment of the items of a page.
-func reviewTexts(ctx context.Context, tx *dbtx, accountID int64, refs []reviewRef) (map[reviewRef]store.ReviewQueueItem, error) {
+func reviewTexts(ctx context.Context, tx *Tx, accountID int64, refs []reviewRef) (map[reviewRef]store.ReviewQueueItem, error) {
 	out := make(map[reviewRef]store.ReviewQueueItem, len(refs))
 	var fallbacks, ratings []any
 	for _, r := range refs {
@@ -157,7 +156,7 @@ func reviewTexts(ctx context.Context, tx *dbtx, accountID int64, refs []reviewRe
 		if len(q.ids) == 0 {
 			continue
 		}
-		rows, err := tx.QueryContext(ctx, q.sql+placeholders(len(q.ids))+`)`, append([]any{accountID}, q.ids...)...)
+		rows, err := tx.QueryContext(ctx, q.sql+Placeholders(len(q.ids))+`)`, append([]any{accountID}, q.ids...)...)
 		if err != nil {
 			return nil, fmt.Errorf("review items: %w", err)
 		}
@@ -169,7 +168,7 @@ func reviewTexts(ctx context.Context, tx *dbtx, accountID int64, refs []reviewRe
 				rows.Close()
 				return nil, fmt.Errorf("review items: %w", err)
 			}
-			it.CreatedAt = parseTS(created)
+			it.CreatedAt = ParseTS(created)
 			out[reviewRef{q.kind, it.ID}] = it
 		}
 		err = rows.Err()
@@ -185,21 +184,24 @@ func reviewTexts(ctx context.Context, tx *dbtx, accountID int64, refs []reviewRe
 // check, so of concurrent closes of one item exactly one finds it open.
 func (s *Store) DismissReview(ctx context.Context, accountID int64, kind string, id int64) error {
 	now := s.now().UTC()
-	return s.InTx(ctx, func(tx *dbtx) error {
+	return s.InTx(ctx, func(tx *Tx) error {
+		if err := s.d.LockKB(ctx, tx, accountID); err != nil {
+			return err
+		}
 		var res sql.Result
 		var err error
 		switch kind {
 		case store.ReviewFallback:
 			res, err = tx.ExecContext(ctx, `UPDATE fallback_questions SET status = ?, closed_at = ?
-				WHERE message_id = ? AND account_id = ? AND status = ?`, sqlstore.FallbackDismissed, ts(now), id, accountID, sqlstore.FallbackOpen)
+				WHERE message_id = ? AND account_id = ? AND status = ?`, FallbackDismissed, TS(now), id, accountID, FallbackOpen)
 		case store.ReviewNotHelpful:
 			res, err = tx.ExecContext(ctx, `UPDATE feedback SET resolved = ?
 				WHERE id = ? AND account_id = ? AND rating = ? AND resolved = 0`,
-				sqlstore.FeedbackDismissed, id, accountID, store.RatingNotHelpful)
+				FeedbackDismissed, id, accountID, store.RatingNotHelpful)
 		default:
 			return fmt.Errorf("dismiss review: kind %q: %w", kind, store.ErrNotFound)
 		}
-		return oneRow(res, err, fmt.Sprintf("dismiss %s review %d", kind, id))
+		return OneRow(res, err, fmt.Sprintf("dismiss %s review %d", kind, id))
 	})
 }
 
@@ -210,26 +212,29 @@ func (s *Store) ResolveFallback(ctx context.Context, accountID, messageID int64,
 		return fmt.Errorf("resolve fallback %d: %w", messageID, err)
 	}
 	now := s.now().UTC()
-	return s.InTx(ctx, func(tx *dbtx) error {
-		var key string
-		err := tx.QueryRowContext(ctx, `SELECT question_key FROM fallback_questions
-			WHERE message_id = ? AND account_id = ? AND status = ?`, messageID, accountID, sqlstore.FallbackOpen).Scan(&key)
-		if err != nil {
-			return notFound(err, fmt.Sprintf("resolve fallback %d", messageID))
-		}
-		if err := upsertCurated(ctx, tx, accountID, doc, now, docChanges{}); err != nil {
+	return s.InTx(ctx, func(tx *Tx) error {
+		if err := s.d.LockKB(ctx, tx, accountID); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, closeQuestionQuery, sqlstore.FallbackResolved, ts(now), doc.ID, accountID, key,
-			sqlstore.FallbackOpen); err != nil {
+		var key string
+		err := tx.QueryRowContext(ctx, `SELECT question_key FROM fallback_questions
+			WHERE message_id = ? AND account_id = ? AND status = ?`, messageID, accountID, FallbackOpen).Scan(&key)
+		if err != nil {
+			return NotFound(err, fmt.Sprintf("resolve fallback %d", messageID))
+		}
+		if err := s.upsertCurated(ctx, tx, accountID, doc, now, docChanges{}); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, CloseQuestionQuery, FallbackResolved, TS(now), doc.ID, accountID, key,
+			FallbackOpen); err != nil {
 			return fmt.Errorf("resolve fallback: %w", err)
 		}
 		return nil
 	})
 }
 
-// closeQuestionQuery closes the account's open items asking one question.
-const closeQuestionQuery = `UPDATE fallback_questions SET status = ?, closed_at = ?, doc_id = ?
+// CloseQuestionQuery closes the account's open items asking one question.
+const CloseQuestionQuery = `UPDATE fallback_questions SET status = ?, closed_at = ?, doc_id = ?
 	WHERE account_id = ? AND question_key = ? AND status = ?`
 
 // checkCurated accepts a curated Q&A entry, the only kind of document that answers a review

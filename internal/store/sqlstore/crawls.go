@@ -1,4 +1,4 @@
-package sqlite
+package sqlstore
 
 import (
 	"context"
@@ -23,7 +23,7 @@ func (s *Store) PageStates(ctx context.Context, accountID, siteID int64) (map[st
 		if err := rows.Scan(&p.URL, &p.ETag, &p.LastModified, &p.Hash, &links, &fetched); err != nil {
 			return nil, fmt.Errorf("page states: %w", err)
 		}
-		p.FetchedAt = parseTS(fetched)
+		p.FetchedAt = ParseTS(fetched)
 		if links != "" {
 			p.Links = strings.Split(links, "\n")
 		}
@@ -37,7 +37,10 @@ func (s *Store) PageStates(ctx context.Context, accountID, siteID int64) (map[st
 func (s *Store) SavePage(ctx context.Context, accountID, siteID int64, p store.PageState, docs []store.Document) (store.ImportResult, error) {
 	var res store.ImportResult
 	now := s.now().UTC()
-	err := s.InTx(ctx, func(tx *dbtx) error {
+	err := s.InTx(ctx, func(tx *Tx) error {
+		if err := s.d.LockKB(ctx, tx, accountID); err != nil {
+			return err
+		}
 		if err := s.siteExists(ctx, tx, accountID, siteID); err != nil {
 			return err
 		}
@@ -46,7 +49,7 @@ func (s *Store) SavePage(ctx context.Context, accountID, siteID int64, p store.P
 		for i := range docs {
 			d := &docs[i]
 			d.SiteID, d.SourceURL = siteID, p.URL
-			c, err := upsertDocument(ctx, tx, accountID, d, now, &res)
+			c, err := s.upsertDocument(ctx, tx, accountID, d, now, &res)
 			if err != nil {
 				return err
 			}
@@ -61,7 +64,7 @@ func (s *Store) SavePage(ctx context.Context, accountID, siteID int64, p store.P
 			if keep[id] {
 				continue
 			}
-			if err := deleteDocument(ctx, tx, id); err != nil {
+			if err := s.deleteDocument(ctx, tx, id); err != nil {
 				return err
 			}
 			ch.deleted(id)
@@ -70,20 +73,20 @@ func (s *Store) SavePage(ctx context.Context, accountID, siteID int64, p store.P
 			fetched_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (site_id, url) DO UPDATE SET etag = excluded.etag,
 			last_modified = excluded.last_modified, hash = excluded.hash, links = excluded.links,
 			fetched_at = excluded.fetched_at`,
-			siteID, accountID, p.URL, p.ETag, p.LastModified, p.Hash, strings.Join(p.Links, "\n"), ts(now)); err != nil {
+			siteID, accountID, p.URL, p.ETag, p.LastModified, p.Hash, strings.Join(p.Links, "\n"), TS(now)); err != nil {
 			return fmt.Errorf("save page state: %w", err)
 		}
-		return kbWritten(ctx, tx, accountID, ch)
+		return s.kbWritten(ctx, tx, accountID, ch)
 	})
 	return res, err
 }
 
 // TouchPage updates a page's validators and fetch time without touching its documents.
 func (s *Store) TouchPage(ctx context.Context, accountID, siteID int64, p store.PageState) error {
-	return s.InTx(ctx, func(tx *dbtx) error {
+	return s.InTx(ctx, func(tx *Tx) error {
 		if _, err := tx.ExecContext(ctx, `UPDATE site_pages SET etag = ?, last_modified = ?, links = ?, fetched_at = ?
 			WHERE site_id = ? AND account_id = ? AND url = ?`, p.ETag, p.LastModified, strings.Join(p.Links, "\n"),
-			ts(s.now()), siteID, accountID, p.URL); err != nil {
+			TS(s.now()), siteID, accountID, p.URL); err != nil {
 			return fmt.Errorf("touch page: %w", err)
 		}
 		return nil
@@ -94,14 +97,17 @@ func (s *Store) TouchPage(ctx context.Context, accountID, siteID int64, p store.
 // answers drawn from those documents.
 func (s *Store) RemovePages(ctx context.Context, accountID, siteID int64, urls []string) (int, error) {
 	removed := 0
-	err := s.InTx(ctx, func(tx *dbtx) error {
+	err := s.InTx(ctx, func(tx *Tx) error {
+		if err := s.d.LockKB(ctx, tx, accountID); err != nil {
+			return err
+		}
 		ids, err := sourceDocuments(ctx, tx, accountID, siteID, urls)
 		if err != nil {
 			return err
 		}
 		var ch docChanges
 		for _, id := range ids {
-			if err := deleteDocument(ctx, tx, id); err != nil {
+			if err := s.deleteDocument(ctx, tx, id); err != nil {
 				return err
 			}
 			ch.deleted(id)
@@ -115,12 +121,12 @@ func (s *Store) RemovePages(ctx context.Context, accountID, siteID int64, urls [
 			n, _ := res.RowsAffected()
 			removed += int(n)
 		}
-		return kbWritten(ctx, tx, accountID, ch)
+		return s.kbWritten(ctx, tx, accountID, ch)
 	})
 	return removed, err
 }
 
-func (s *Store) siteExists(ctx context.Context, tx *dbtx, accountID, siteID int64) error {
+func (s *Store) siteExists(ctx context.Context, tx *Tx, accountID, siteID int64) error {
 	var n int
 	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM sites WHERE id = ? AND account_id = ?`,
 		siteID, accountID).Scan(&n); err != nil {
@@ -133,7 +139,7 @@ func (s *Store) siteExists(ctx context.Context, tx *dbtx, accountID, siteID int6
 }
 
 // sourceDocuments lists the ids of the site's documents learned from any of urls.
-func sourceDocuments(ctx context.Context, tx *dbtx, accountID, siteID int64, urls []string) ([]int64, error) {
+func sourceDocuments(ctx context.Context, tx *Tx, accountID, siteID int64, urls []string) ([]int64, error) {
 	var ids []int64
 	for _, u := range urls {
 		rows, err := tx.QueryContext(ctx, `SELECT id FROM documents WHERE account_id = ? AND site_id = ? AND source_url = ?`,
@@ -160,8 +166,8 @@ func sourceDocuments(ctx context.Context, tx *dbtx, accountID, siteID int64, url
 
 // deleteDocument removes a document, its chunks and index rows; products and articles go
 // with it through ON DELETE CASCADE.
-func deleteDocument(ctx context.Context, tx *dbtx, docID int64) error {
-	if err := deleteChunks(ctx, tx, docID); err != nil {
+func (s *Store) deleteDocument(ctx context.Context, tx *Tx, docID int64) error {
+	if err := s.d.DeleteChunks(ctx, tx, docID); err != nil {
 		return err
 	}
 	if _, err := tx.ExecContext(ctx, `DELETE FROM documents WHERE id = ?`, docID); err != nil {

@@ -1,4 +1,4 @@
-package postgres
+package sqlstore
 
 import (
 	"context"
@@ -14,7 +14,7 @@ import (
 // transaction, so the next identical question is answered afresh.
 func (s *Store) SaveFeedback(ctx context.Context, f *store.Feedback) error {
 	now := s.now().UTC()
-	return s.InTx(ctx, func(tx *dbtx) error {
+	return s.InTx(ctx, func(tx *Tx) error {
 		var role string
 		var conversationID int64
 		err := tx.QueryRowContext(ctx, `SELECT role, conversation_id FROM messages WHERE id = ? AND account_id = ?`,
@@ -25,7 +25,7 @@ func (s *Store) SaveFeedback(ctx context.Context, f *store.Feedback) error {
 			err = sql.ErrNoRows
 		}
 		if err != nil {
-			return notFound(err, "feedback message")
+			return NotFound(err, "feedback message")
 		}
 		if role != store.RoleAssistant {
 			return fmt.Errorf("feedback on message %d: %w", f.MessageID, store.ErrNotAssistant)
@@ -33,7 +33,7 @@ func (s *Store) SaveFeedback(ctx context.Context, f *store.Feedback) error {
 		err = tx.QueryRowContext(ctx, `INSERT INTO feedback (account_id, message_id, rating, comment, created_at)
 			VALUES (?, ?, ?, ?, ?) ON CONFLICT (message_id) DO UPDATE SET rating = excluded.rating,
 			comment = excluded.comment, created_at = excluded.created_at, resolved = 0 RETURNING id`,
-			f.AccountID, f.MessageID, f.Rating, f.Comment, ts(now)).Scan(&f.ID)
+			f.AccountID, f.MessageID, f.Rating, f.Comment, TS(now)).Scan(&f.ID)
 		if err != nil {
 			return fmt.Errorf("save feedback: %w", err)
 		}
@@ -56,16 +56,16 @@ func (s *Store) ResolveReview(ctx context.Context, accountID, feedbackID int64, 
 		return fmt.Errorf("resolve review %d: %w", feedbackID, err)
 	}
 	now := s.now().UTC()
-	return s.InTx(ctx, func(tx *dbtx) error {
-		if err := lockKB(ctx, tx, accountID); err != nil {
+	return s.InTx(ctx, func(tx *Tx) error {
+		if err := s.d.LockKB(ctx, tx, accountID); err != nil {
 			return err
 		}
 		res, err := tx.ExecContext(ctx, `UPDATE feedback SET resolved = 1 WHERE id = ? AND account_id = ? AND rating = ?`,
 			feedbackID, accountID, "not_helpful")
-		if err := oneRow(res, err, fmt.Sprintf("resolve review %d", feedbackID)); err != nil {
+		if err := OneRow(res, err, fmt.Sprintf("resolve review %d", feedbackID)); err != nil {
 			return err
 		}
-		return upsertCurated(ctx, tx, accountID, doc, now, docChanges{})
+		return s.upsertCurated(ctx, tx, accountID, doc, now, docChanges{})
 	})
 }
 
@@ -76,7 +76,7 @@ const questionOfReply = `COALESCE((SELECT q.body FROM messages q WHERE q.convers
 
 // ReviewList returns the answers rated not_helpful with the question asked just before each.
 func (s *Store) ReviewList(ctx context.Context, accountID int64) ([]store.ReviewItem, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT f.id, m.id, `+questionOfReply+`, m.body, m.lang, f.comment, f.created_at, f.resolved
+	rows, err := s.r.QueryContext(ctx, `SELECT f.id, m.id, `+questionOfReply+`, m.body, m.lang, f.comment, f.created_at, f.resolved
 		FROM feedback f JOIN messages m ON m.id = f.message_id
 		WHERE f.account_id = ? AND f.rating = 'not_helpful' ORDER BY f.id`, accountID)
 	if err != nil {
@@ -92,7 +92,7 @@ func (s *Store) ReviewList(ctx context.Context, accountID int64) ([]store.Review
 			&created, &resolved); err != nil {
 			return nil, fmt.Errorf("review list: %w", err)
 		}
-		it.CreatedAt, it.Resolved = parseTS(created), resolved != 0
+		it.CreatedAt, it.Resolved = ParseTS(created), resolved != 0
 		out = append(out, it)
 	}
 	return out, rows.Err()

@@ -1,18 +1,17 @@
-package postgres
+package sqlstore
 
 import (
 	"context"
 	"fmt"
 
 	"svc/internal/store"
-	"svc/internal/store/sqlstore"
 )
 
-// accountTables are the tables whose rows an account owns, each with an account_id column,
+// AccountTables are the tables whose rows an account owns, each with an account_id column,
 // in an order that deletes children before their parents (foreign keys are on). The ledger is
 // not among them: its rows move to ledger_archive. A test fails when a table with an
 // account_id column is missing here, so a new table cannot outlive its account unnoticed.
-var accountTables = []string{
+var AccountTables = []string{
 	"sessions", "auth_tokens", "users",
 	"feedback", "fallback_questions",
 	"usage_calls", "usage_events",
@@ -32,24 +31,25 @@ var accountTables = []string{
 func (s *Store) DeleteAccount(ctx context.Context, accountID int64) (store.AccountDeletion, error) {
 	now := s.now().UTC()
 	out := store.AccountDeletion{AccountID: accountID, DeletedAt: now}
-	err := s.InTx(ctx, func(tx *dbtx) error {
-		// The knowledge-base lock, then the account's row lock (FOR UPDATE), the order every
-		// other transaction takes them in: no turn, hold or import of the account is half
-		// done when its rows go, and the final balance read is the final one.
-		if err := lockKB(ctx, tx, accountID); err != nil {
+	err := s.InTx(ctx, func(tx *Tx) error {
+		// The knowledge-base lock, then the account's row lock (ForUpdate), the order every
+		// other transaction takes them in where writers run in parallel: no turn, hold or
+		// import of the account is half done when its rows go, and the final balance read is
+		// the final one.
+		if err := s.d.LockKB(ctx, tx, accountID); err != nil {
 			return err
 		}
 		var plan, created string
-		err := tx.QueryRowContext(ctx, `SELECT name, plan, balance_micro, created_at FROM accounts WHERE id = ? FOR UPDATE`,
+		err := tx.QueryRowContext(ctx, `SELECT name, plan, balance_micro, created_at FROM accounts WHERE id = ?`+s.d.ForUpdate(),
 			accountID).Scan(&out.Name, &plan, &out.FinalBalanceMicro, &created)
 		if err != nil {
-			return notFound(err, fmt.Sprintf("account %d", accountID))
+			return NotFound(err, fmt.Sprintf("account %d", accountID))
 		}
 		// A crawl holding a site's lease would go on writing the account's documents: refuse
 		// until it has ended (or its lease has lapsed) rather than race it.
 		var crawling int
 		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM sites WHERE account_id = ? AND lease_until > ?`,
-			accountID, ts(now)).Scan(&crawling); err != nil {
+			accountID, TS(now)).Scan(&crawling); err != nil {
 			return fmt.Errorf("crawls in progress: %w", err)
 		}
 		if crawling > 0 {
@@ -57,10 +57,10 @@ func (s *Store) DeleteAccount(ctx context.Context, accountID int64) (store.Accou
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO deleted_accounts (account_id, name, plan, final_balance_micro,
 			created_at, deleted_at) VALUES (?, ?, ?, ?, ?, ?)`, accountID, out.Name, plan, out.FinalBalanceMicro, created,
-			ts(now)); err != nil {
+			TS(now)); err != nil {
 			return fmt.Errorf("record deleted account: %w", err)
 		}
-		if out.LedgerKept, err = sqlstore.ExecCount(ctx, tx, `INSERT INTO ledger_archive (id, account_id, kind, amount_micro,
+		if out.LedgerKept, err = ExecCount(ctx, tx, `INSERT INTO ledger_archive (id, account_id, kind, amount_micro,
 			balance_after, message_id, note, created_at) SELECT id, account_id, kind, amount_micro, balance_after,
 			message_id, note, created_at FROM ledger WHERE account_id = ? ORDER BY id`, accountID); err != nil {
 			return fmt.Errorf("archive ledger: %w", err)
@@ -68,11 +68,14 @@ func (s *Store) DeleteAccount(ctx context.Context, accountID int64) (store.Accou
 		if _, err := tx.ExecContext(ctx, `DELETE FROM ledger WHERE account_id = ?`, accountID); err != nil {
 			return fmt.Errorf("delete ledger: %w", err)
 		}
+		if err := s.d.DeleteAccountIndex(ctx, tx, accountID); err != nil {
+			return err
+		}
 		counts := map[string]*int{"conversations": &out.Conversations, "messages": &out.Messages,
 			"documents": &out.Documents, "sites": &out.Sites, "embed_tokens": &out.EmbedTokens, "users": &out.Users,
 			"api_keys": &out.Keys, "notices": &out.Notices}
-		for _, table := range accountTables {
-			n, err := sqlstore.ExecCount(ctx, tx, `DELETE FROM `+table+` WHERE account_id = ?`, accountID)
+		for _, table := range AccountTables {
+			n, err := ExecCount(ctx, tx, `DELETE FROM `+table+` WHERE account_id = ?`, accountID)
 			if err != nil {
 				return fmt.Errorf("delete %s: %w", table, err)
 			}
@@ -95,18 +98,18 @@ func (s *Store) DeleteAccount(ctx context.Context, accountID int64) (store.Accou
 func (s *Store) DeletedAccount(ctx context.Context, accountID int64) (store.DeletedAccount, error) {
 	d := store.DeletedAccount{AccountID: accountID}
 	var created, deleted string
-	err := s.db.QueryRowContext(ctx, `SELECT name, plan, final_balance_micro, created_at, deleted_at FROM deleted_accounts
+	err := s.r.QueryRowContext(ctx, `SELECT name, plan, final_balance_micro, created_at, deleted_at FROM deleted_accounts
 		WHERE account_id = ?`, accountID).Scan(&d.Name, &d.Plan, &d.FinalBalanceMicro, &created, &deleted)
 	if err != nil {
-		return store.DeletedAccount{}, notFound(err, fmt.Sprintf("deleted account %d", accountID))
+		return store.DeletedAccount{}, NotFound(err, fmt.Sprintf("deleted account %d", accountID))
 	}
-	d.CreatedAt, d.DeletedAt = parseTS(created), parseTS(deleted)
+	d.CreatedAt, d.DeletedAt = ParseTS(created), ParseTS(deleted)
 	return d, nil
 }
 
 // ArchivedLedger returns a deleted account's kept ledger rows, oldest first.
 func (s *Store) ArchivedLedger(ctx context.Context, accountID int64) ([]store.LedgerEntry, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT `+sqlstore.LedgerColumns+` FROM ledger_archive WHERE account_id = ? ORDER BY id`,
+	rows, err := s.r.QueryContext(ctx, `SELECT `+LedgerColumns+` FROM ledger_archive WHERE account_id = ? ORDER BY id`,
 		accountID)
 	if err != nil {
 		return nil, fmt.Errorf("archived ledger: %w", err)
@@ -114,7 +117,7 @@ func (s *Store) ArchivedLedger(ctx context.Context, accountID int64) ([]store.Le
 	defer rows.Close()
 	out := []store.LedgerEntry{}
 	for rows.Next() {
-		e, err := sqlstore.ScanLedgerEntry(rows)
+		e, err := ScanLedgerEntry(rows)
 		if err != nil {
 			return nil, fmt.Errorf("archived ledger: %w", err)
 		}
