@@ -60,3 +60,16 @@ func (dialect) DeleteAccountIndex(context.Context, *dbtx, int64) error { return 
 
 // LikeASCIIFold is ILIKE: PostgreSQL's LIKE minds case.
 func (dialect) LikeASCIIFold() string { return "ILIKE" }
+
+// TermCondition reads the term's GIN entries.
+func (dialect) TermCondition(accountID int64, t store.SearchTerm) (string, []any, bool) {
+	expr := tsQuery(accountID, []store.SearchTerm{t})
+	if expr == "" {
+		if t.Text != "" {
+			return "FALSE", nil, true // over the lexeme limit: no entry holds it
+		}
+		return "", nil, false
+	}
+	return `d.id IN (SELECT c.document_id FROM chunks c WHERE c.account_id = ? AND c.terms_tsv @@ ?::tsquery)`,
+		[]any{accountID, expr}, true
+}

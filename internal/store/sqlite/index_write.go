@@ -85,3 +85,13 @@ func (dialect) DeleteAccountIndex(ctx context.Context, tx *dbtx, accountID int64
 
 // LikeASCIIFold is LIKE, which ignores the case of ASCII letters.
 func (dialect) LikeASCIIFold() string { return "LIKE" }
+
+// TermCondition reads the account's list of the term in the FTS index.
+func (dialect) TermCondition(accountID int64, t store.SearchTerm) (string, []any, bool) {
+	expr := matchExpr(accountID, []store.SearchTerm{t}, nil, 0)
+	if expr == "" {
+		return "", nil, false
+	}
+	return `d.id IN (SELECT c.document_id FROM chunks c WHERE c.account_id = ? AND c.id IN
+			(SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? || ''))`, []any{accountID, expr}, true
+}

@@ -42,6 +42,9 @@ type Dialect interface {
 	// DeleteAccountIndex deletes the account's index entries that DeleteAccount's deletes
 	// of its tables do not take with them.
 	DeleteAccountIndex(ctx context.Context, tx *Tx, accountID int64) error
+	// TermCondition is the condition that a document aliased d has a chunk holding t, with
+	// its arguments; ok is false when t asks for nothing (the condition is then left out).
+	TermCondition(accountID int64, t store.SearchTerm) (cond string, args []any, ok bool)
 	// LikeASCIIFold is the LIKE operator that ignores the case of ASCII letters at least
 	// (SQLite's LIKE does; PostgreSQL's is ILIKE).
 	LikeASCIIFold() string

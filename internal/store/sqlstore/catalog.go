@@ -1,4 +1,4 @@
-package sqlite
+package sqlstore
 
 import (
 	"context"
@@ -7,13 +7,12 @@ import (
 	"strings"
 
 	"svc/internal/store"
-	"svc/internal/store/sqlstore"
 	"svc/internal/textindex"
 )
 
 // The catalog queries page through an account's products and curated Q&A entries for the
-// data op. Their SQL is portable apart from the term filter, which reads the FTS5 index the
-// way SearchChunks does.
+// data op. Their SQL is portable apart from the term filter (Dialect.TermCondition), which
+// reads each store's index the way its SearchChunks does.
 
 const (
 	// catalogLimit is the page size when a query names none.
@@ -38,8 +37,8 @@ func (f *catalogFilter) add(cond string, args ...any) {
 
 // catalogWhere builds the site, language and term conditions of q for documents aliased d.
 // Each term is its own condition, so the terms may be held by different chunks of a
-// document; each reads the account's list of the term in the FTS index.
-func catalogWhere(accountID int64, q store.CatalogQuery) catalogFilter {
+// document; each reads the index as the dialect's TermCondition says.
+func catalogWhere(d Dialect, accountID int64, q store.CatalogQuery) catalogFilter {
 	var f catalogFilter
 	if q.SiteID != 0 {
 		f.add("d.site_id = ?", q.SiteID)
@@ -48,12 +47,9 @@ func catalogWhere(accountID int64, q store.CatalogQuery) catalogFilter {
 		f.add("d.lang = ?", q.Lang)
 	}
 	for _, t := range q.Terms {
-		expr := matchExpr(accountID, []store.SearchTerm{t}, nil, 0)
-		if expr == "" {
-			continue
+		if cond, args, ok := d.TermCondition(accountID, t); ok {
+			f.add(cond, args...)
 		}
-		f.add(`d.id IN (SELECT c.document_id FROM chunks c WHERE c.account_id = ? AND c.id IN
-			(SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? || ''))`, accountID, expr)
 	}
 	return f
 }
@@ -75,7 +71,7 @@ func pageBounds(q store.CatalogQuery) (limit, offset int) {
 // become an IN list.
 func (s *Store) CatalogProducts(ctx context.Context, accountID int64, q store.CatalogQuery) ([]store.CatalogProduct, int, error) {
 	limit, offset := pageBounds(q)
-	f := catalogWhere(accountID, q)
+	f := catalogWhere(s.d, accountID, q)
 	if cat := strings.TrimSpace(q.Category); cat != "" {
 		names, err := s.matchingCategories(ctx, accountID, cat)
 		if err != nil {
@@ -88,7 +84,7 @@ func (s *Store) CatalogProducts(ctx context.Context, accountID int64, q store.Ca
 		for i, n := range names {
 			args[i] = n
 		}
-		f.add("p.category IN ("+placeholders(len(names))+")", args...)
+		f.add("p.category IN ("+Placeholders(len(names))+")", args...)
 	}
 	from := ` FROM documents d JOIN products p ON p.document_id = d.id WHERE d.account_id = ? AND d.type = ?` + f.where
 	base := append([]any{accountID, store.DocProduct}, f.args...)
@@ -112,7 +108,7 @@ func (s *Store) CatalogProducts(ctx context.Context, accountID int64, q store.Ca
 		if err := rows.Scan(&p.DocID, &p.Name, &p.URL, &p.Price, &p.Category, &p.Image, &body, &p.Lang); err != nil {
 			return nil, 0, fmt.Errorf("catalog products: %w", err)
 		}
-		p.Description = sqlstore.ClipWords(body, descriptionLen)
+		p.Description = ClipWords(body, descriptionLen)
 		out = append(out, p)
 	}
 	if err := rows.Err(); err != nil {
@@ -129,7 +125,7 @@ func (s *Store) matchingCategories(ctx context.Context, accountID int64, cat str
 	if err != nil {
 		return nil, fmt.Errorf("catalog categories: %w", err)
 	}
-	all, err := sqlstore.ScanStrings(rows)
+	all, err := ScanStrings(rows)
 	if err != nil {
 		return nil, fmt.Errorf("catalog categories: %w", err)
 	}
@@ -153,7 +149,7 @@ func categoryKey(name string) string {
 // stores them.
 func (s *Store) CatalogFAQ(ctx context.Context, accountID int64, q store.CatalogQuery) ([]store.CatalogFAQ, int, error) {
 	limit, offset := pageBounds(q)
-	f := catalogWhere(accountID, q)
+	f := catalogWhere(s.d, accountID, q)
 	from := ` FROM documents d WHERE d.account_id = ? AND d.type = ?` + f.where
 	base := append([]any{accountID, store.DocQA}, f.args...)
 	var total int
@@ -195,7 +191,7 @@ const (
 // CatalogProducts compares them) are one category, named by their most used spelling.
 // Documents without a category are not listed.
 func (s *Store) CatalogCategories(ctx context.Context, accountID, siteID int64, lang string) ([]store.CatalogCategory, error) {
-	f := catalogWhere(accountID, store.CatalogQuery{SiteID: siteID, Lang: lang})
+	f := catalogWhere(s.d, accountID, store.CatalogQuery{SiteID: siteID, Lang: lang})
 	rows, err := s.r.QueryContext(ctx, `SELECT p.category, COUNT(*) FROM documents d JOIN products p ON p.document_id = d.id
 		WHERE d.account_id = ? AND d.type = ? AND p.category <> ''`+f.where+` GROUP BY p.category`,
 		append([]any{accountID, store.DocProduct}, f.args...)...)

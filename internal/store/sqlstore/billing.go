@@ -1,4 +1,4 @@
-package postgres
+package sqlstore
 
 import (
 	"context"
@@ -11,8 +11,8 @@ import (
 // UsageSummary aggregates the account's usage events since a time, and of all time.
 func (s *Store) UsageSummary(ctx context.Context, accountID int64, since time.Time, recent int) (store.UsageSummary, error) {
 	sum := store.UsageSummary{ByEvent: map[string]store.EventTotal{}, Recent: []store.UsageEvent{}}
-	rows, err := s.db.QueryContext(ctx, `SELECT event_type, COUNT(*), COALESCE(SUM(cost_micro), 0) FROM usage_events
-		WHERE account_id = ? AND created_at >= ? GROUP BY event_type`, accountID, ts(since))
+	rows, err := s.r.QueryContext(ctx, `SELECT event_type, COUNT(*), COALESCE(SUM(cost_micro), 0) FROM usage_events
+		WHERE account_id = ? AND created_at >= ? GROUP BY event_type`, accountID, TS(since))
 	if err != nil {
 		return sum, fmt.Errorf("usage by event: %w", err)
 	}
@@ -31,11 +31,11 @@ func (s *Store) UsageSummary(ctx context.Context, accountID int64, since time.Ti
 	if err := rows.Err(); err != nil {
 		return sum, fmt.Errorf("usage by event: %w", err)
 	}
-	if err := s.db.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(cost_micro), 0) FROM usage_events WHERE account_id = ?`,
+	if err := s.r.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(cost_micro), 0) FROM usage_events WHERE account_id = ?`,
 		accountID).Scan(&sum.AllTimeCount, &sum.AllTimeCost); err != nil {
 		return sum, fmt.Errorf("usage all time: %w", err)
 	}
-	rows, err = s.db.QueryContext(ctx, `SELECT id, account_id, event_type, cost_micro, input_tokens, output_tokens,
+	rows, err = s.r.QueryContext(ctx, `SELECT id, account_id, event_type, cost_micro, input_tokens, output_tokens,
 		COALESCE(message_id, 0), created_at FROM usage_events WHERE account_id = ? ORDER BY id DESC LIMIT ?`, accountID, recent)
 	if err != nil {
 		return sum, fmt.Errorf("recent usage: %w", err)
@@ -48,7 +48,7 @@ func (s *Store) UsageSummary(ctx context.Context, accountID int64, since time.Ti
 			&e.MessageID, &created); err != nil {
 			return sum, fmt.Errorf("recent usage: %w", err)
 		}
-		e.CreatedAt = parseTS(created)
+		e.CreatedAt = ParseTS(created)
 		sum.Recent = append(sum.Recent, e)
 	}
 	return sum, rows.Err()
@@ -56,11 +56,12 @@ func (s *Store) UsageSummary(ctx context.Context, accountID int64, since time.Ti
 
 // AverageCost is the mean cost of the account's last n charged answers, rounded up.
 //
-// The newest come first by time, which walks usage_events_type (account, type, time)
-// backwards and stops after n, rather than sorting every answer of the account by id.
+// The newest come first by time, which walks usage_events_type backwards (on SQLite its last
+// column is the rowid; on PostgreSQL it is (account, type, time)) and stops after n, rather
+// than sorting every answer of the account by id.
 func (s *Store) AverageCost(ctx context.Context, accountID int64, n int) (int64, bool, error) {
 	var count, total int64
-	err := s.db.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(cost_micro), 0) FROM (SELECT cost_micro FROM usage_events
+	err := s.r.QueryRowContext(ctx, `SELECT COUNT(*), COALESCE(SUM(cost_micro), 0) FROM (SELECT cost_micro FROM usage_events
 		WHERE account_id = ? AND event_type = ? AND cost_micro > 0 ORDER BY created_at DESC, id DESC LIMIT ?) AS last`,
 		accountID, store.EventAnswer, n).Scan(&count, &total)
 	if err != nil {
@@ -74,7 +75,7 @@ func (s *Store) AverageCost(ctx context.Context, accountID int64, n int) (int64,
 
 // UsageCalls returns the provider calls of one of the account's usage events, in call order.
 func (s *Store) UsageCalls(ctx context.Context, accountID, eventID int64) ([]store.CallUsage, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT call, model, input_tokens, output_tokens, cost_micro FROM usage_calls
+	rows, err := s.r.QueryContext(ctx, `SELECT call, model, input_tokens, output_tokens, cost_micro FROM usage_calls
 		WHERE event_id = ? AND account_id = ? ORDER BY ord`, eventID, accountID)
 	if err != nil {
 		return nil, fmt.Errorf("usage calls: %w", err)
