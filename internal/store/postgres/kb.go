@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"svc/internal/store"
+	"svc/internal/store/sqlstore"
 )
 
 // SearchChunks returns candidate chunks of the account ranked by BM25 as FTS5 computes it
@@ -34,7 +35,7 @@ func (s *Store) SearchChunks(ctx context.Context, accountID int64, q store.Searc
 		keep = `c.document_id IN (SELECT d.id FROM documents d WHERE d.account_id = ?`
 		args = append(args, accountID)
 		if len(q.Types) > 0 {
-			keep += ` AND d.type IN (` + placeholders(len(q.Types)) + `)`
+			keep += ` AND d.type IN (` + sqlstore.Placeholders(len(q.Types)) + `)`
 			for _, t := range q.Types {
 				args = append(args, t)
 			}
@@ -61,7 +62,7 @@ func (s *Store) SearchChunks(ctx context.Context, accountID int64, q store.Searc
 	rows, err := s.db.QueryContext(ctx, `SELECT c.id, c.document_id, d.type, d.title, d.url, d.lang, c.heading, c.text,
 		c.terms, c.tokens, p.name, p.url, p.price, p.category, p.image
 		FROM chunks c JOIN documents d ON d.id = c.document_id LEFT JOIN products p ON p.document_id = d.id
-		WHERE c.account_id = ? AND c.id IN (`+placeholders(len(ranked))+`)`, ids...)
+		WHERE c.account_id = ? AND c.id IN (`+sqlstore.Placeholders(len(ranked))+`)`, ids...)
 	if err != nil {
 		return nil, fmt.Errorf("search chunks: %w", err)
 	}

@@ -2,9 +2,7 @@ package postgres
 
 import (
 	"context"
-	"fmt"
 	"slices"
-	"time"
 
 	"svc/internal/store"
 	"svc/internal/store/sqlstore"
@@ -50,27 +48,4 @@ func (s *Store) SaveTurn(ctx context.Context, t *store.Turn) error {
 	copy(t.Extra, settled[1:])
 	t.Capped, t.NoticeQueued = capped, notice
 	return nil
-}
-
-// lockAccountsWithReleasable locks, in id order, the accounts that have a reservation that
-// expired by expiredBy or was created before createdBefore, and returns their ids.
-func lockAccountsWithReleasable(ctx context.Context, tx *dbtx, expiredBy, createdBefore time.Time) ([]int64, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT id FROM accounts WHERE id IN (SELECT account_id FROM reservations
-		WHERE expires_at <= ? OR created_at < ?) ORDER BY id FOR UPDATE`, ts(expiredBy), ts(createdBefore))
-	if err != nil {
-		return nil, fmt.Errorf("release reservations: lock accounts: %w", err)
-	}
-	defer rows.Close()
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, fmt.Errorf("release reservations: lock accounts: %w", err)
-		}
-		ids = append(ids, id)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("release reservations: lock accounts: %w", err)
-	}
-	return ids, nil
 }

@@ -26,7 +26,7 @@ type planCase struct {
 
 func dashboardPlanCases(t *testing.T, f dashFixture) []planCase {
 	t.Helper()
-	at := ts(f.now.Add(-24 * time.Hour))
+	at := sqlstore.TS(f.now.Add(-24 * time.Hour))
 	var cases []planCase
 	for _, c := range []struct {
 		name   string
@@ -59,9 +59,9 @@ func dashboardPlanCases(t *testing.T, f dashFixture) []planCase {
 		planCase{"Transcript", sqlstore.TranscriptQuery, []any{f.account, f.convs[1], int64(math.MaxInt64), 50},
 			[]string{"messages_conversation", "usage_events_message"}, "top"},
 		planCase{"DailyUsage days", sqlstore.UsageDaysQuery, []any{f.account, "2025-01-01"}, nil, "top"},
-		planCase{"DailyUsage part", sqlstore.UsagePartQuery, []any{f.account, at, ts(f.now)}, []string{"usage_events_account"}, ""},
+		planCase{"DailyUsage part", sqlstore.UsagePartQuery, []any{f.account, at, sqlstore.TS(f.now)}, []string{"usage_events_account"}, ""},
 		planCase{"replies days", sqlstore.RepliesDaysQuery, []any{f.account, "2025-01-01"}, nil, ""},
-		planCase{"replies part", sqlstore.RepliesPartQuery, []any{f.account, at, ts(f.now), f.account, at, ts(f.now)},
+		planCase{"replies part", sqlstore.RepliesPartQuery, []any{f.account, at, sqlstore.TS(f.now), f.account, at, sqlstore.TS(f.now)},
 			[]string{"messages_account_replies", "usage_events_account"}, ""},
 		planCase{"Unanswered", sqlstore.UnansweredQuery, []any{f.account, at, 10}, []string{"fallback_questions_created"}, ""},
 		planCase{"ReviewQueue count", `SELECT COUNT(*) FROM (` + open + `) AS items`, args,

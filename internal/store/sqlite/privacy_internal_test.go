@@ -71,7 +71,7 @@ func TestPrivacyQueriesUseTheirIndexes(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	s := openTemp(t)
-	now := ts(time.Now())
+	now := sqlstore.TS(time.Now())
 	for _, c := range []struct {
 		name, query, index string
 		args               []any

@@ -2,36 +2,16 @@ package sqlite
 
 import (
 	"context"
-	"database/sql"
 	"time"
 
-	"svc/internal/store"
 	"svc/internal/store/sqlstore"
 )
 
-// The shared store's pool and transaction, and short names for its helpers, so that this
-// package's own SQL reads as the shared code's does.
+// The shared store's pool and transaction, under the names this package's SQL code uses.
 type (
 	pool = sqlstore.Pool
 	dbtx = sqlstore.Tx
 )
-
-func ts(t time.Time) string                          { return sqlstore.TS(t) }
-func parseTS(v string) time.Time                     { return sqlstore.ParseTS(v) }
-func nullTS(v sql.NullString) time.Time              { return sqlstore.NullTS(v) }
-func nullInt(v int64) any                            { return sqlstore.NullInt(v) }
-func boolInt(b bool) int                             { return sqlstore.BoolInt(b) }
-func notFound(err error, what string) error          { return sqlstore.NotFound(err, what) }
-func oneRow(r sql.Result, err error, w string) error { return sqlstore.OneRow(r, err, w) }
-func placeholders(n int) string                      { return sqlstore.Placeholders(n) }
-
-func countReply(ctx context.Context, tx *dbtx, m *store.Message, charged bool) error {
-	return sqlstore.CountReply(ctx, tx, m, charged)
-}
-
-func countUsage(ctx context.Context, tx *dbtx, accountID int64, c *store.Charge, at time.Time) error {
-	return sqlstore.CountUsage(ctx, tx, accountID, c, at)
-}
 
 // dialect is SQLite's part of the shared store: one writer connection serialises every
 // write, so nothing needs a lock.
