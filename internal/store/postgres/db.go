@@ -16,7 +16,6 @@ import (
 	"io/fs"
 	"time"
 
-	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/pressly/goose/v3"
@@ -45,8 +44,6 @@ type Store struct {
 	pgx *pgxpool.Pool
 	db  *sqlstore.Pool // the same pool through database/sql, with SQLite-style ? placeholders
 	now func() time.Time
-	// docFreqs remembers term counts by the version of the account's chunks (see dfKey).
-	docFreqs *lru.Cache[dfKey, int]
 }
 
 var _ store.Store = (*Store)(nil)
@@ -70,14 +67,13 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("connect postgres: %w", err)
 	}
-	docFreqs, err := lru.New[dfKey, int](docFreqsKept)
-	if err != nil {
-		p.Close()
-		return nil, fmt.Errorf("term counts: %w", err)
-	}
 	db := sqlstore.NewPool(stdlib.OpenDBFromPool(p), sqlstore.PoolOptions{Rebind: rebind})
-	s := &Store{pgx: p, db: db, now: opts.Now, docFreqs: docFreqs}
-	s.Store = sqlstore.New(sqlstore.Config{Writer: db, Reader: db, Now: opts.Now, Snapshot: snapshot(), Dialect: dialect{}})
+	s := &Store{pgx: p, db: db, now: opts.Now}
+	s.Store, err = sqlstore.New(sqlstore.Config{Writer: db, Reader: db, Now: opts.Now, Snapshot: snapshot(), Dialect: dialect{}})
+	if err != nil {
+		s.Close()
+		return nil, err
+	}
 	if err := s.migrate(ctx); err != nil {
 		s.Close()
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"svc/internal/store"
+	"svc/internal/store/sqlstore"
 )
 
 // The knowledge base's index is the chunks' terms_tsv column (GIN), written with the
@@ -72,4 +73,17 @@ func (dialect) TermCondition(accountID int64, t store.SearchTerm) (string, []any
 	}
 	return `d.id IN (SELECT c.document_id FROM chunks c WHERE c.account_id = ? AND c.terms_tsv @@ ?::tsquery)`,
 		[]any{accountID, expr}, true
+}
+
+// TermExpr is the term's tsquery (see tsQuery).
+func (dialect) TermExpr(accountID int64, t store.SearchTerm) string {
+	return tsQuery(accountID, []store.SearchTerm{t})
+}
+
+// CountTerm counts the term's matching chunks of the account (GIN).
+func (dialect) CountTerm(ctx context.Context, r *sqlstore.Pool, accountID int64, expr string) (int, error) {
+	var n int
+	err := r.QueryRowContext(ctx, `SELECT COUNT(*) FROM chunks WHERE account_id = ? AND terms_tsv @@ ?::tsquery`,
+		accountID, expr).Scan(&n)
+	return n, err
 }

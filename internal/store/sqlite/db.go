@@ -20,7 +20,6 @@ import (
 	"sync"
 	"time"
 
-	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/pressly/goose/v3"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
@@ -51,8 +50,6 @@ type Store struct {
 
 	turns     *turnBatcher // group commit of SaveTurn
 	closeOnce sync.Once
-	// docFreqs remembers term counts by the version of the account's chunks (see dfKey).
-	docFreqs *lru.Cache[dfKey, int]
 }
 
 var _ store.Store = (*Store)(nil)
@@ -104,16 +101,15 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 	r.SetMaxOpenConns(opts.Readers)
 	r.SetMaxIdleConns(opts.Readers)
 
-	docFreqs, err := lru.New[dfKey, int](docFreqsKept)
-	if err != nil {
-		_ = errors.Join(r.Close(), w.Close())
-		return nil, fmt.Errorf("term counts: %w", err)
-	}
 	// SQLite's driver takes ? placeholders as they are, and parsing SQL was the largest cost
 	// of a cheap request: each pool keeps its statements prepared.
 	cached := sqlstore.PoolOptions{CacheStatements: true}
-	s := &Store{w: sqlstore.NewPool(w, cached), r: sqlstore.NewPool(r, cached), now: opts.Now, docFreqs: docFreqs}
-	s.Store = sqlstore.New(sqlstore.Config{Writer: s.w, Reader: s.r, Now: opts.Now, Dialect: dialect{}})
+	s := &Store{w: sqlstore.NewPool(w, cached), r: sqlstore.NewPool(r, cached), now: opts.Now}
+	s.Store, err = sqlstore.New(sqlstore.Config{Writer: s.w, Reader: s.r, Now: opts.Now, Dialect: dialect{}})
+	if err != nil {
+		_ = errors.Join(s.r.Close(), s.w.Close())
+		return nil, err
+	}
 	if err := s.migrate(ctx); err != nil {
 		_ = errors.Join(s.r.Close(), s.w.Close())
 		return nil, err

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"svc/internal/store"
+	"svc/internal/store/sqlstore"
 )
 
 // The knowledge base's index is FTS5's chunks_fts, whose rows the store writes beside
@@ -94,4 +95,17 @@ func (dialect) TermCondition(accountID int64, t store.SearchTerm) (string, []any
 	}
 	return `d.id IN (SELECT c.document_id FROM chunks c WHERE c.account_id = ? AND c.id IN
 			(SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ? || ''))`, []any{accountID, expr}, true
+}
+
+// TermExpr is the term's MATCH expression (see matchExpr).
+func (dialect) TermExpr(accountID int64, t store.SearchTerm) string {
+	return matchExpr(accountID, []store.SearchTerm{t}, nil, 0)
+}
+
+// CountTerm reads the term's list of the account in the index: the account is in the
+// expression's tokens.
+func (dialect) CountTerm(ctx context.Context, r *sqlstore.Pool, _ int64, expr string) (int, error) {
+	var n int
+	err := r.QueryRowContext(ctx, `SELECT COUNT(*) FROM chunks_fts WHERE chunks_fts MATCH ? || ''`, expr).Scan(&n)
+	return n, err
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	lru "github.com/hashicorp/golang-lru/v2"
 	"time"
 
 	"svc/internal/store"
@@ -45,6 +46,11 @@ type Dialect interface {
 	// TermCondition is the condition that a document aliased d has a chunk holding t, with
 	// its arguments; ok is false when t asks for nothing (the condition is then left out).
 	TermCondition(accountID int64, t store.SearchTerm) (cond string, args []any, ok bool)
+	// TermExpr is the index's query for term t in the account's chunks; "" when t asks
+	// for nothing the index can hold.
+	TermExpr(accountID int64, t store.SearchTerm) string
+	// CountTerm counts the account's chunks that the index finds for expr (a TermExpr).
+	CountTerm(ctx context.Context, r *Pool, accountID int64, expr string) (int, error)
 	// LikeASCIIFold is the LIKE operator that ignores the case of ASCII letters at least
 	// (SQLite's LIKE does; PostgreSQL's is ILIKE).
 	LikeASCIIFold() string
@@ -81,6 +87,8 @@ type Store struct {
 	now      func() time.Time
 	snapshot *sql.TxOptions
 	d        Dialect
+	// docFreqs remembers term counts by the version of the account's chunks (see dfKey).
+	docFreqs *lru.Cache[dfKey, int]
 
 	// Queries that end in a dialect's clause, built once.
 	claimNotices     string // claimNoticesQuery + SkipLocked
@@ -89,11 +97,15 @@ type Store struct {
 }
 
 // New returns the shared store over c's pools.
-func New(c Config) *Store {
-	return &Store{w: c.Writer, r: c.Reader, now: c.Now, snapshot: c.Snapshot, d: c.Dialect,
+func New(c Config) (*Store, error) {
+	docFreqs, err := lru.New[dfKey, int](docFreqsKept)
+	if err != nil {
+		return nil, fmt.Errorf("term counts: %w", err)
+	}
+	return &Store{w: c.Writer, r: c.Reader, now: c.Now, snapshot: c.Snapshot, d: c.Dialect, docFreqs: docFreqs,
 		claimNotices:     claimNoticesQuery + c.Dialect.SkipLocked(),
 		tokenStatusQuery: tokenStatusQuery + c.Dialect.ForUpdate(),
-		docsText:         docsTextMatch(c.Dialect.LikeASCIIFold())}
+		docsText:         docsTextMatch(c.Dialect.LikeASCIIFold())}, nil
 }
 
 // InTx runs fn in a write transaction, committing when fn returns nil.
