@@ -1,12 +1,13 @@
-// Package postgres is the PostgreSQL store: the same records and rules as store/sqlite, on a
-// pgx v5 connection pool, for several `svc serve` processes sharing one database
-// (DECISIONS.md, "Several machines").
+// Package postgres is the PostgreSQL store: the records and rules of store/sqlstore, shared
+// with store/sqlite, on a pgx v5 connection pool, for several `svc serve` processes sharing
+// one database (DECISIONS.md, "Several machines").
 //
 // SQLite serialises every write through one connection, so its read-then-write rules hold by
-// construction. PostgreSQL runs writers in parallel under READ COMMITTED: every rule that reads
-// before it writes here either is one conditional statement or first takes a row lock
-// (SELECT ... FOR UPDATE) on the row that owns the rule: the account for money, quota and
-// holds, the embed token for its budget and its count. See ARCHITECTURE.md, "PostgreSQL store".
+// construction. PostgreSQL runs writers in parallel under READ COMMITTED: every shared rule
+// that reads before it writes either is one conditional statement or first takes, through
+// this package's Dialect (dialect.go), a row lock (SELECT ... FOR UPDATE) on the row that owns
+// the rule: the account for money, quota and holds, the embed token for its budget and its
+// count. See ARCHITECTURE.md, "Shared SQL code" and "PostgreSQL store".
 package postgres
 
 import (
