@@ -18,15 +18,8 @@ func (s *Store) SearchChunks(ctx context.Context, accountID int64, q store.Searc
 	if expr == "" {
 		return []store.ChunkHit{}, nil
 	}
-	if q.Limit <= 0 {
-		q.Limit = 20
-	}
-	if len(q.Types) > 0 {
-		// Narrowed to types the account has no chunk of (the curated-answer check of a KB
-		// without Q&A entries, a product lookup in a KB without products): nothing to read.
-		if has, err := s.HasChunksOf(ctx, accountID, q.Types); err != nil || !has {
-			return []store.ChunkHit{}, err
-		}
+	if ok, err := s.SearchWorthwhile(ctx, accountID, &q); err != nil || !ok {
+		return []store.ChunkHit{}, err
 	}
 	rows, err := s.r.QueryContext(ctx, `SELECT c.id, c.document_id, d.type, d.title, d.url, d.lang, c.heading, c.text,
 		c.terms, c.tokens, f.score, p.name, p.url, p.price, p.category, p.image

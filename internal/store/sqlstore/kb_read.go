@@ -176,3 +176,17 @@ func (s *Store) CountDocuments(ctx context.Context, accountID int64) (map[string
 	}
 	return out, rows.Err()
 }
+
+// SearchWorthwhile applies SearchChunks' default limit to q and reports whether the search
+// can find anything: narrowed to types the account has no chunk of (the curated-answer check
+// of a KB without Q&A entries, a product lookup in a KB without products), there is nothing
+// to read.
+func (s *Store) SearchWorthwhile(ctx context.Context, accountID int64, q *store.SearchQuery) (bool, error) {
+	if q.Limit <= 0 {
+		q.Limit = 20
+	}
+	if len(q.Types) > 0 {
+		return s.HasChunksOf(ctx, accountID, q.Types)
+	}
+	return true, nil
+}
