@@ -1,29 +1,28 @@
-// Package postgres is the PostgreSQL store: the same records and rules as store/sqlite, on a
-// pgx v5 connection pool, for several `svc serve` processes sharing one database
-// (DECISIONS.md, "Several machines").
+// Package postgres is the PostgreSQL store: the records and rules of store/sqlstore, shared
+// with store/sqlite, on a pgx v5 connection pool, for several `svc serve` processes sharing
+// one database (DECISIONS.md, "Several machines").
 //
 // SQLite serialises every write through one connection, so its read-then-write rules hold by
-// construction. PostgreSQL runs writers in parallel under READ COMMITTED: every rule that reads
-// before it writes here either is one conditional statement or first takes a row lock
-// (SELECT ... FOR UPDATE) on the row that owns the rule: the account for money, quota and
-// holds, the embed token for its budget and its count. See ARCHITECTURE.md, "PostgreSQL store".
+// construction. PostgreSQL runs writers in parallel under READ COMMITTED: every shared rule
+// that reads before it writes either is one conditional statement or first takes, through
+// this package's Dialect (dialect.go), a row lock (SELECT ... FOR UPDATE) on the row that owns
+// the rule: the account for money, quota and holds, the embed token for its budget and its
+// count. See ARCHITECTURE.md, "Shared SQL code" and "PostgreSQL store".
 package postgres
 
 import (
 	"context"
-	"database/sql"
 	"embed"
-	"errors"
 	"fmt"
 	"io/fs"
 	"time"
 
-	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/pressly/goose/v3"
 
 	"svc/internal/store"
+	"svc/internal/store/sqlstore"
 )
 
 //go:embed migrations/*.sql
@@ -41,11 +40,11 @@ type Options struct {
 
 // Store implements store.Store on PostgreSQL.
 type Store struct {
+	*sqlstore.Store // the methods both stores share, on db
+
 	pgx *pgxpool.Pool
-	db  *pool // the same pool through database/sql, with SQLite-style ? placeholders
+	db  *sqlstore.Pool // the same pool through database/sql, with SQLite-style ? placeholders
 	now func() time.Time
-	// docFreqs remembers term counts by the version of the account's chunks (see dfKey).
-	docFreqs *lru.Cache[dfKey, int]
 }
 
 var _ store.Store = (*Store)(nil)
@@ -69,12 +68,13 @@ func Open(ctx context.Context, url string, opts Options) (*Store, error) {
 	if err != nil {
 		return nil, fmt.Errorf("connect postgres: %w", err)
 	}
-	docFreqs, err := lru.New[dfKey, int](docFreqsKept)
+	db := sqlstore.NewPool(stdlib.OpenDBFromPool(p), sqlstore.PoolOptions{Rebind: rebind})
+	s := &Store{pgx: p, db: db, now: opts.Now}
+	s.Store, err = sqlstore.New(sqlstore.Config{Writer: db, Reader: db, Now: opts.Now, Snapshot: snapshot(), Dialect: dialect{}})
 	if err != nil {
-		p.Close()
-		return nil, fmt.Errorf("term counts: %w", err)
+		s.Close()
+		return nil, err
 	}
-	s := &Store{pgx: p, db: newPool(stdlib.OpenDBFromPool(p)), now: opts.Now, docFreqs: docFreqs}
 	if err := s.migrate(ctx); err != nil {
 		s.Close()
 		return nil, err
@@ -123,64 +123,5 @@ func (s *Store) Ping(ctx context.Context) error {
 func (s *Store) Close() error {
 	err := s.db.Close()
 	s.pgx.Close()
-	return err
-}
-
-// inTx runs fn in a transaction, committing when fn returns nil.
-func (s *Store) inTx(ctx context.Context, fn func(tx *dbtx) error) error {
-	tx, err := s.db.begin(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("begin: %w", err)
-	}
-	if err := fn(tx); err != nil {
-		_ = tx.Rollback()
-		return cancelled(ctx, err)
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("commit: %w", cancelled(ctx, err))
-	}
-	return nil
-}
-
-// lockAccount takes the account's row lock for the rest of tx: every rule on an account's
-// money, quota and holds reads after it, so two transactions of one account run one after
-// the other (as every write does on SQLite) while other accounts go on in parallel.
-func lockAccount(ctx context.Context, tx *dbtx, accountID int64) error {
-	var id int64
-	err := tx.QueryRowContext(ctx, `SELECT id FROM accounts WHERE id = ? FOR UPDATE`, accountID).Scan(&id)
-	if err != nil {
-		return notFound(err, fmt.Sprintf("lock account %d", accountID))
-	}
-	return nil
-}
-
-// lockKB takes the account's knowledge-base lock for the rest of tx (a transaction-scoped
-// advisory lock): every write of the account's documents, review items and their index
-// reads and upserts by natural key after it, so two imports, crawls or dashboard edits of one
-// account run one after the other, as on SQLite, without holding the account's row lock
-// (which answers need) for an import's length.
-func lockKB(ctx context.Context, tx *dbtx, accountID int64) error {
-	if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(?)`, kbLockKey(accountID)); err != nil {
-		return fmt.Errorf("lock knowledge base of account %d: %w", accountID, err)
-	}
-	return nil
-}
-
-// Advisory lock keys: the low four bits name the kind of lock, the rest the account (0 for
-// none), so that kinds never collide.
-const (
-	kbLockKind       = 1
-	migrationLockKey = 2 // one for the whole database
-)
-
-// kbLockKey is the advisory lock key of an account's knowledge base.
-func kbLockKey(accountID int64) int64 { return accountID<<4 | kbLockKind }
-
-// cancelled names ctx's end as the cause when database/sql rolled the transaction back
-// because ctx ended.
-func cancelled(ctx context.Context, err error) error {
-	if ctx.Err() != nil && errors.Is(err, sql.ErrTxDone) {
-		return fmt.Errorf("%w (%w)", ctx.Err(), err)
-	}
 	return err
 }

@@ -80,9 +80,3 @@ func addKBStats(ctx context.Context, tx *dbtx, accountID int64, docType string, 
 	}
 	return nil
 }
-
-// kbWritten finishes a transaction that changed the account's documents: the cached answers
-// they made stale are withdrawn. (GIN needs no merging step like FTS5's segments.)
-func kbWritten(ctx context.Context, tx *dbtx, accountID int64, ch docChanges) error {
-	return withdrawCache(ctx, tx, accountID, ch)
-}

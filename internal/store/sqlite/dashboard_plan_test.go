@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"svc/internal/store"
+	"svc/internal/store/sqlstore"
 )
 
 // planCase is one dashboard query with representative arguments, the indexes its plan must
@@ -25,7 +26,7 @@ type planCase struct {
 
 func dashboardPlanCases(t *testing.T, f dashFixture) []planCase {
 	t.Helper()
-	at := ts(f.now.Add(-24 * time.Hour))
+	at := sqlstore.TS(f.now.Add(-24 * time.Hour))
 	var cases []planCase
 	for _, c := range []struct {
 		name   string
@@ -40,7 +41,7 @@ func dashboardPlanCases(t *testing.T, f dashFixture) []planCase {
 		{"rating", store.ConversationFilter{Rating: store.RatingNotHelpful}},
 		{"fallback", store.ConversationFilter{HadFallback: true}},
 	} {
-		q, args, err := conversationPage(f.account, c.filter)
+		q, args, err := sqlstore.ConversationPage(f.account, c.filter)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -50,31 +51,31 @@ func dashboardPlanCases(t *testing.T, f dashFixture) []planCase {
 		}
 		cases = append(cases, planCase{"ListConversations " + c.name, q, args, uses, "page"})
 	}
-	open, args, err := openReviewItems(f.account, "")
+	open, args, err := sqlstore.OpenReviewItems(f.account, "")
 	if err != nil {
 		t.Fatal(err)
 	}
 	cases = append(cases,
-		planCase{"Transcript", transcriptQuery, []any{f.account, f.convs[1], int64(math.MaxInt64), 50},
+		planCase{"Transcript", sqlstore.TranscriptQuery, []any{f.account, f.convs[1], int64(math.MaxInt64), 50},
 			[]string{"messages_conversation", "usage_events_message"}, "top"},
-		planCase{"DailyUsage days", usageDaysQuery, []any{f.account, "2025-01-01"}, nil, "top"},
-		planCase{"DailyUsage part", usagePartQuery, []any{f.account, at, ts(f.now)}, []string{"usage_events_account"}, ""},
-		planCase{"replies days", repliesDaysQuery, []any{f.account, "2025-01-01"}, nil, ""},
-		planCase{"replies part", repliesPartQuery, []any{f.account, at, ts(f.now), f.account, at, ts(f.now)},
+		planCase{"DailyUsage days", sqlstore.UsageDaysQuery, []any{f.account, "2025-01-01"}, nil, "top"},
+		planCase{"DailyUsage part", sqlstore.UsagePartQuery, []any{f.account, at, sqlstore.TS(f.now)}, []string{"usage_events_account"}, ""},
+		planCase{"replies days", sqlstore.RepliesDaysQuery, []any{f.account, "2025-01-01"}, nil, ""},
+		planCase{"replies part", sqlstore.RepliesPartQuery, []any{f.account, at, sqlstore.TS(f.now), f.account, at, sqlstore.TS(f.now)},
 			[]string{"messages_account_replies", "usage_events_account"}, ""},
-		planCase{"Unanswered", unansweredQuery, []any{f.account, at, 10}, []string{"fallback_questions_created"}, ""},
+		planCase{"Unanswered", sqlstore.UnansweredQuery, []any{f.account, at, 10}, []string{"fallback_questions_created"}, ""},
 		planCase{"ReviewQueue count", `SELECT COUNT(*) FROM (` + open + `) AS items`, args,
 			[]string{"fallback_questions_status", "feedback_account"}, ""},
-		planCase{"ReviewQueue page", reviewPage(open), append(args, 20, 0),
+		planCase{"ReviewQueue page", sqlstore.ReviewPage(open), append(args, 20, 0),
 			[]string{"fallback_questions_status", "feedback_account"}, ""},
-		planCase{"ResolveFallback close", closeQuestionQuery,
-			[]any{fallbackResolved, at, 1, f.account, "kargo 1 ne kadar surer?", fallbackOpen},
+		planCase{"ResolveFallback close", sqlstore.CloseQuestionQuery,
+			[]any{sqlstore.FallbackResolved, at, 1, f.account, "kargo 1 ne kadar surer?", sqlstore.FallbackOpen},
 			[]string{"fallback_questions_key"}, ""},
-		planCase{"LedgerPage", ledgerPageQuery, []any{f.account, int64(math.MaxInt64), 50}, []string{"ledger_account"}, "top"},
+		planCase{"LedgerPage", sqlstore.LedgerPageQuery, []any{f.account, int64(math.MaxInt64), 50}, []string{"ledger_account"}, "top"},
 	)
 	for _, q := range []store.DocQuery{{}, {Type: store.DocQA, Query: "ship"}} {
-		where, args := documentsWhere(f.account, q)
-		cases = append(cases, planCase{fmt.Sprintf("ListDocuments %+v", q), documentsPage(where), append(args, 20, 0),
+		where, args := sqlstore.DocumentsWhere(f.account, q)
+		cases = append(cases, planCase{fmt.Sprintf("ListDocuments %+v", q), sqlstore.DocumentsPage(where), append(args, 20, 0),
 			[]string{"documents_updated"}, "top"})
 	}
 	return cases

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"svc/internal/store"
+	"svc/internal/store/sqlstore"
 )
 
 // The charts read daily_replies and daily_usage for whole days and the rows for the part of
@@ -53,7 +54,7 @@ func TestDailyCountsMatchTheRows(t *testing.T) {
 func rawDailyUsage(t *testing.T, f dashFixture, since time.Time) []store.DayUsage {
 	t.Helper()
 	rows, err := f.s.r.Query(`SELECT substr(created_at, 1, 10), event_type, COUNT(*), SUM(cost_micro) FROM usage_events
-		WHERE account_id = ? AND created_at >= ? GROUP BY 1, 2 ORDER BY 1, 2`, f.account, ts(since))
+		WHERE account_id = ? AND created_at >= ? GROUP BY 1, 2 ORDER BY 1, 2`, f.account, sqlstore.TS(since))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +66,7 @@ func rawDailyUsage(t *testing.T, f dashFixture, since time.Time) []store.DayUsag
 		if err := rows.Scan(&day, &u.EventType, &u.Count, &u.CostMicro); err != nil {
 			t.Fatal(err)
 		}
-		u.Day, _ = parseDay(day)
+		u.Day, _ = sqlstore.ParseDay(day)
 		out = append(out, u)
 	}
 	return out
@@ -75,7 +76,7 @@ func rawDailyUsage(t *testing.T, f dashFixture, since time.Time) []store.DayUsag
 func rawDailySources(t *testing.T, f dashFixture, since time.Time) []store.DaySource {
 	t.Helper()
 	rows, err := f.s.r.Query(`SELECT substr(created_at, 1, 10), source, via, COUNT(*) FROM messages
-		WHERE account_id = ? AND role = 'assistant' AND created_at >= ? GROUP BY 1, 2, 3`, f.account, ts(since))
+		WHERE account_id = ? AND role = 'assistant' AND created_at >= ? GROUP BY 1, 2, 3`, f.account, sqlstore.TS(since))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +96,7 @@ func rawDailySources(t *testing.T, f dashFixture, since time.Time) []store.DaySo
 	for k, n := range counts {
 		var day, kind string
 		fmt.Sscan(k, &day, &kind)
-		d, _ := parseDay(day)
+		d, _ := sqlstore.ParseDay(day)
 		out = append(out, store.DaySource{Day: d, Source: kind, Count: n})
 	}
 	slices.SortFunc(out, func(a, b store.DaySource) int {
@@ -111,7 +112,7 @@ func rawReplyStats(t *testing.T, f dashFixture, since time.Time) store.ReplyStat
 	if err := f.s.r.QueryRow(`SELECT COUNT(*), COALESCE(SUM(low_confidence), 0),
 		COALESCE(SUM(CASE WHEN EXISTS (SELECT 1 FROM usage_events u WHERE u.message_id = m.id AND u.cost_micro > 0)
 			THEN 0 ELSE 1 END), 0)
-		FROM messages m WHERE account_id = ? AND role = 'assistant' AND created_at >= ?`, f.account, ts(since)).Scan(
+		FROM messages m WHERE account_id = ? AND role = 'assistant' AND created_at >= ?`, f.account, sqlstore.TS(since)).Scan(
 		&st.Replies, &st.LowConfidence, &st.Free); err != nil {
 		t.Fatal(err)
 	}

@@ -20,11 +20,11 @@ import (
 	"sync"
 	"time"
 
-	lru "github.com/hashicorp/golang-lru/v2"
 	"github.com/pressly/goose/v3"
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
 	"svc/internal/store"
+	"svc/internal/store/sqlstore"
 )
 
 //go:embed migrations/*.sql
@@ -42,14 +42,14 @@ type Options struct {
 
 // Store implements store.Store on SQLite.
 type Store struct {
+	*sqlstore.Store // the methods both stores share, on w and r
+
 	w   *pool // exactly one connection: every write goes here
 	r   *pool // read-only pool
 	now func() time.Time
 
 	turns     *turnBatcher // group commit of SaveTurn
 	closeOnce sync.Once
-	// docFreqs remembers term counts by the version of the account's chunks (see dfKey).
-	docFreqs *lru.Cache[dfKey, int]
 }
 
 var _ store.Store = (*Store)(nil)
@@ -101,12 +101,15 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 	r.SetMaxOpenConns(opts.Readers)
 	r.SetMaxIdleConns(opts.Readers)
 
-	docFreqs, err := lru.New[dfKey, int](docFreqsKept)
+	// SQLite's driver takes ? placeholders as they are, and parsing SQL was the largest cost
+	// of a cheap request: each pool keeps its statements prepared.
+	cached := sqlstore.PoolOptions{CacheStatements: true}
+	s := &Store{w: sqlstore.NewPool(w, cached), r: sqlstore.NewPool(r, cached), now: opts.Now}
+	s.Store, err = sqlstore.New(sqlstore.Config{Writer: s.w, Reader: s.r, Now: opts.Now, Dialect: dialect{}})
 	if err != nil {
-		_ = errors.Join(r.Close(), w.Close())
-		return nil, fmt.Errorf("term counts: %w", err)
+		_ = errors.Join(s.r.Close(), s.w.Close())
+		return nil, err
 	}
-	s := &Store{w: newPool(w), r: newPool(r), now: opts.Now, docFreqs: docFreqs}
 	if err := s.migrate(ctx); err != nil {
 		_ = errors.Join(s.r.Close(), s.w.Close())
 		return nil, err
@@ -160,92 +163,4 @@ func (s *Store) Ping(ctx context.Context) error {
 func (s *Store) Close() error {
 	s.closeOnce.Do(s.turns.close)
 	return errors.Join(s.r.Close(), s.w.Close())
-}
-
-// inTx runs fn in a write transaction, committing when fn returns nil.
-func (s *Store) inTx(ctx context.Context, fn func(tx *dbtx) error) error {
-	tx, err := s.w.begin(ctx, nil)
-	if err != nil {
-		return fmt.Errorf("begin: %w", err)
-	}
-	if err := fn(tx); err != nil {
-		_ = tx.Rollback()
-		return cancelled(ctx, err)
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("commit: %w", cancelled(ctx, err))
-	}
-	return nil
-}
-
-// cancelled names ctx's end as the cause when database/sql rolled the transaction back
-// because ctx ended: its own error then says only that the transaction is done, and a
-// client that went away would read as a store failure.
-func cancelled(ctx context.Context, err error) error {
-	if ctx.Err() != nil && errors.Is(err, sql.ErrTxDone) {
-		return fmt.Errorf("%w (%w)", ctx.Err(), err)
-	}
-	return err
-}
-
-// timeLayout is fixed-width so that stored times sort as text.
-const timeLayout = "2006-01-02T15:04:05.000000Z"
-
-func ts(t time.Time) string { return t.UTC().Format(timeLayout) }
-
-func parseTS(v string) time.Time {
-	if v == "" {
-		return time.Time{}
-	}
-	t, err := time.Parse(timeLayout, v)
-	if err != nil {
-		// Stored by this package only; a parse failure means a hand-edited row. Fall back to
-		// the RFC 3339 forms rather than failing the read.
-		t, _ = time.Parse(time.RFC3339Nano, v)
-	}
-	return t.UTC()
-}
-
-func nullTS(v sql.NullString) time.Time {
-	if !v.Valid {
-		return time.Time{}
-	}
-	return parseTS(v.String)
-}
-
-func nullInt(v int64) any {
-	if v == 0 {
-		return nil
-	}
-	return v
-}
-
-func boolInt(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
-}
-
-func notFound(err error, what string) error {
-	if errors.Is(err, sql.ErrNoRows) {
-		return fmt.Errorf("%s: %w", what, store.ErrNotFound)
-	}
-	return fmt.Errorf("%s: %w", what, err)
-}
-
-// oneRow turns the result of an UPDATE or DELETE of one row into ErrNotFound when it touched
-// none; err is the statement's own error.
-func oneRow(res sql.Result, err error, what string) error {
-	if err != nil {
-		return fmt.Errorf("%s: %w", what, err)
-	}
-	n, err := res.RowsAffected()
-	if err != nil {
-		return fmt.Errorf("%s: %w", what, err)
-	}
-	if n == 0 {
-		return fmt.Errorf("%s: %w", what, store.ErrNotFound)
-	}
-	return nil
 }

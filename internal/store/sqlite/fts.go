@@ -201,25 +201,3 @@ func rebuildIndex(ctx context.Context, tx *sql.Tx) error {
 // mergePages bounds the index merging one KB write does (FTS5 leaf pages, about 4 KiB each):
 // a few milliseconds, so that a crawl's page or a dashboard edit stays cheap.
 const mergePages = 256
-
-// kbWritten finishes a transaction that changed the account's documents: the cached answers
-// they made stale are withdrawn (withdrawCache) and the full-text index does a bounded step
-// of merging.
-//
-// A write transaction leaves one or more segments in the index (a large one flushes several),
-// and a search seeks every segment once per query term. FTS5 merges on its own only in
-// proportion to the pages a write adds, and only four segments of one level at a time, so a
-// KB built in a few imports kept a dozen or more: the benchmark's KB of 1,000 chunks had
-// sixteen, a third of a new answer's time. With usermerge 2 (migration 15) each step merges
-// any two segments of one level, so the index keeps about one segment a level, and the work
-// is spread over the writes that caused it.
-func kbWritten(ctx context.Context, tx *dbtx, accountID int64, ch docChanges) error {
-	if err := withdrawCache(ctx, tx, accountID, ch); err != nil || !ch.written {
-		return err
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO chunks_fts (chunks_fts, rank) VALUES ('merge', `+
-		strconv.Itoa(mergePages)+`)`); err != nil {
-		return fmt.Errorf("merge index: %w", err)
-	}
-	return nil
-}

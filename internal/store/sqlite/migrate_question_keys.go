@@ -4,13 +4,14 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"svc/internal/store/sqlstore"
 
 	"github.com/pressly/goose/v3"
 )
 
 // migration9 fills the grouping key of the fallback questions that migration 8 backfilled
 // from earlier conversations: SQL cannot compute it (Turkish-aware case folding,
-// questionKey), so this step is Go. New questions get their key when SaveTurn records them,
+// sqlstore.QuestionKey), so this step is Go. New questions get their key when SaveTurn records them,
 // so after it every row has one and Unanswered groups in one query.
 var migration9 = goose.NewGoMigration(9,
 	&goose.GoFunc{RunTx: fillQuestionKeys},
@@ -31,7 +32,7 @@ func fillQuestionKeys(ctx context.Context, tx *sql.Tx) error {
 			rows.Close()
 			return fmt.Errorf("fill question keys: %w", err)
 		}
-		keys[id] = questionKey(body)
+		keys[id] = sqlstore.QuestionKey(body)
 	}
 	err = rows.Err()
 	rows.Close()

@@ -4,13 +4,14 @@ import (
 	"context"
 	"slices"
 	"strings"
+	"svc/internal/store/sqlstore"
 	"testing"
 	"time"
 )
 
 // Every table that holds an account's rows must be emptied by DeleteAccount: a table added
 // later with an account_id column, or a foreign key to accounts, fails here until it is in
-// accountTables (or its rows are deliberately kept, as the ledger's are).
+// sqlstore.AccountTables (or its rows are deliberately kept, as the ledger's are).
 func TestDeleteAccountKnowsEveryAccountTable(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -30,7 +31,7 @@ func TestDeleteAccountKnowsEveryAccountTable(t *testing.T) {
 		tables = append(tables, name)
 	}
 	rows.Close()
-	if len(tables) < len(accountTables) {
+	if len(tables) < len(sqlstore.AccountTables) {
 		t.Fatalf("found only %d tables: %v", len(tables), tables)
 	}
 	for _, table := range tables {
@@ -53,13 +54,13 @@ func TestDeleteAccountKnowsEveryAccountTable(t *testing.T) {
 			}
 			rows.Close()
 		}
-		if owned && !slices.Contains(accountTables, table) && !slices.Contains(kept, table) {
-			t.Errorf("table %s holds accounts' rows but DeleteAccount does not delete them (accountTables)", table)
+		if owned && !slices.Contains(sqlstore.AccountTables, table) && !slices.Contains(kept, table) {
+			t.Errorf("table %s holds accounts' rows but DeleteAccount does not delete them (sqlstore.AccountTables)", table)
 		}
 	}
-	for _, table := range accountTables {
+	for _, table := range sqlstore.AccountTables {
 		if !slices.Contains(tables, table) {
-			t.Errorf("accountTables names %s, which does not exist", table)
+			t.Errorf("sqlstore.AccountTables names %s, which does not exist", table)
 		}
 	}
 }
@@ -70,13 +71,13 @@ func TestPrivacyQueriesUseTheirIndexes(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	s := openTemp(t)
-	now := ts(time.Now())
+	now := sqlstore.TS(time.Now())
 	for _, c := range []struct {
 		name, query, index string
 		args               []any
 	}{
-		{"stale conversations", staleConversationsQuery, "conversations_retention", []any{now, now, 500}},
-		{"visitor conversations", visitorConversationsQuery, "conversations_visitor",
+		{"stale conversations", sqlstore.StaleConversationsQuery, "conversations_retention", []any{now, now, 500}},
+		{"visitor conversations", sqlstore.VisitorConversationsQuery, "conversations_visitor",
 			[]any{int64(1), "6f1c2a3e-1111-4a4a-8b8b-000000000001"}},
 	} {
 		rows, err := s.r.QueryContext(ctx, "EXPLAIN QUERY PLAN "+c.query, c.args...)

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"svc/internal/store"
+	"svc/internal/store/sqlstore"
 )
 
 // maxTurnBatch bounds how many turns one transaction commits.
@@ -147,7 +148,7 @@ func (s *Store) writeBatch(batch []*turnReq, safe bool) (errs []error, retry boo
 		}
 		return errs, false
 	}
-	tx, err := s.w.begin(context.Background(), nil)
+	tx, err := s.w.Begin(context.Background(), nil)
 	if err != nil {
 		return fail(fmt.Errorf("begin: %w", err))
 	}
@@ -164,7 +165,7 @@ func (s *Store) writeBatch(batch []*turnReq, safe bool) (errs []error, retry boo
 		notice bool
 	}
 	outcomes := make([]outcome, len(batch))
-	var tally batchTally
+	var tally sqlstore.Tally
 	for i, r := range batch {
 		if err := r.ctx.Err(); err != nil {
 			errs[i] = err
@@ -172,9 +173,9 @@ func (s *Store) writeBatch(batch []*turnReq, safe bool) (errs []error, retry boo
 		}
 		// The previous turn's statements have all finished and closed their rows, so every
 		// text may use its cached statement again.
-		tx.queried = nil
-		tx.tally = &batchTally{}
-		savepoint := safe || mayRefuse(r.t, r.charges)
+		tx.ForgetQueried()
+		tx.Tally = &sqlstore.Tally{}
+		savepoint := safe || sqlstore.MayRefuse(r.t, r.charges)
 		if savepoint {
 			if _, err := tx.ExecContext(context.Background(), `SAVEPOINT turn`); err != nil {
 				return fail(fmt.Errorf("savepoint: %w", err))
@@ -184,7 +185,7 @@ func (s *Store) writeBatch(batch []*turnReq, safe bool) (errs []error, retry boo
 		// The statements run without the caller's cancellation: a context that can end makes
 		// the driver watch it from a goroutine of its own for every statement, and a request
 		// that ends after its turn began is no reason to undo the turn (its commit is near).
-		capped, notice, err := writeTurn(context.WithoutCancel(r.ctx), tx, r.t, settled[i], now)
+		capped, notice, err := s.WriteTurn(context.WithoutCancel(r.ctx), tx, r.t, settled[i], now)
 		if err != nil && !savepoint {
 			return nil, true // the deferred rollback undoes the attempt
 		}
@@ -200,12 +201,12 @@ func (s *Store) writeBatch(batch []*turnReq, safe bool) (errs []error, retry boo
 			}
 		}
 		if errs[i] == nil {
-			tally.merge(tx.tally)
+			tally.Merge(tx.Tally)
 		}
 		outcomes[i] = outcome{capped, notice}
 	}
-	tx.tally = nil
-	if err := tally.write(context.Background(), tx); err != nil {
+	tx.Tally = nil
+	if err := tally.Write(context.Background(), tx); err != nil {
 		return fail(err)
 	}
 	if err := tx.Commit(); err != nil {

@@ -16,7 +16,7 @@ func TestCancelledTransactionReportsTheCancellation(t *testing.T) {
 	t.Parallel()
 	s := openTemp(t)
 	ctx, cancel := context.WithCancel(context.Background())
-	err := s.inTx(ctx, func(tx *dbtx) error {
+	err := s.InTx(ctx, func(tx *dbtx) error {
 		if _, err := tx.Exec(`CREATE TABLE gone (x INTEGER)`); err != nil {
 			return err
 		}

@@ -1,0 +1,99 @@
+package sqlstore
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+
+	"svc/internal/store"
+)
+
+// SaveFeedback rates an assistant message of the account (and of f.ConversationID, when set).
+// The latest rating of a message wins.
+// A not_helpful rating also withdraws any cached answer made from that message, in the same
+// transaction, so the next identical question is answered afresh.
+func (s *Store) SaveFeedback(ctx context.Context, f *store.Feedback) error {
+	now := s.now().UTC()
+	return s.InTx(ctx, func(tx *Tx) error {
+		var role string
+		var conversationID int64
+		err := tx.QueryRowContext(ctx, `SELECT role, conversation_id FROM messages WHERE id = ? AND account_id = ?`,
+			f.MessageID, f.AccountID).Scan(&role, &conversationID)
+		if err == nil && f.ConversationID != 0 && conversationID != f.ConversationID {
+			// Another conversation's message is answered exactly like a missing one, so that a
+			// widget visitor learns nothing about ids outside their conversation.
+			err = sql.ErrNoRows
+		}
+		if err != nil {
+			return NotFound(err, "feedback message")
+		}
+		if role != store.RoleAssistant {
+			return fmt.Errorf("feedback on message %d: %w", f.MessageID, store.ErrNotAssistant)
+		}
+		err = tx.QueryRowContext(ctx, `INSERT INTO feedback (account_id, message_id, rating, comment, created_at)
+			VALUES (?, ?, ?, ?, ?) ON CONFLICT (message_id) DO UPDATE SET rating = excluded.rating,
+			comment = excluded.comment, created_at = excluded.created_at, resolved = 0 RETURNING id`,
+			f.AccountID, f.MessageID, f.Rating, f.Comment, TS(now)).Scan(&f.ID)
+		if err != nil {
+			return fmt.Errorf("save feedback: %w", err)
+		}
+		f.CreatedAt = now
+		if f.Rating == "not_helpful" {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM answer_cache WHERE account_id = ? AND message_id = ?`,
+				f.AccountID, f.MessageID); err != nil {
+				return fmt.Errorf("withdraw cached answer: %w", err)
+			}
+		}
+		return nil
+	})
+}
+
+// ResolveReview answers a not_helpful rating of the account with a curated Q&A document: in one
+// transaction the document is upserted as ImportDocuments would (an updated one withdraws the
+// cached answers drawn from it) and the rating is marked resolved.
+func (s *Store) ResolveReview(ctx context.Context, accountID, feedbackID int64, doc *store.Document) error {
+	if err := checkCurated(doc); err != nil {
+		return fmt.Errorf("resolve review %d: %w", feedbackID, err)
+	}
+	now := s.now().UTC()
+	return s.InTx(ctx, func(tx *Tx) error {
+		if err := s.d.LockKB(ctx, tx, accountID); err != nil {
+			return err
+		}
+		res, err := tx.ExecContext(ctx, `UPDATE feedback SET resolved = 1 WHERE id = ? AND account_id = ? AND rating = ?`,
+			feedbackID, accountID, "not_helpful")
+		if err := OneRow(res, err, fmt.Sprintf("resolve review %d", feedbackID)); err != nil {
+			return err
+		}
+		return s.upsertCurated(ctx, tx, accountID, doc, now, docChanges{})
+	})
+}
+
+// questionOfReply selects the question of the reply m: the user message just before it in its
+// conversation (empty when there is none).
+const questionOfReply = `COALESCE((SELECT q.body FROM messages q WHERE q.conversation_id = m.conversation_id
+	AND q.id < m.id AND q.role = 'user' ORDER BY q.id DESC LIMIT 1), '')`
+
+// ReviewList returns the answers rated not_helpful with the question asked just before each.
+func (s *Store) ReviewList(ctx context.Context, accountID int64) ([]store.ReviewItem, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT f.id, m.id, `+questionOfReply+`, m.body, m.lang, f.comment, f.created_at, f.resolved
+		FROM feedback f JOIN messages m ON m.id = f.message_id
+		WHERE f.account_id = ? AND f.rating = 'not_helpful' ORDER BY f.id`, accountID)
+	if err != nil {
+		return nil, fmt.Errorf("review list: %w", err)
+	}
+	defer rows.Close()
+	out := []store.ReviewItem{}
+	for rows.Next() {
+		var it store.ReviewItem
+		var created string
+		var resolved int
+		if err := rows.Scan(&it.FeedbackID, &it.MessageID, &it.Question, &it.Answer, &it.Lang, &it.Comment,
+			&created, &resolved); err != nil {
+			return nil, fmt.Errorf("review list: %w", err)
+		}
+		it.CreatedAt, it.Resolved = ParseTS(created), resolved != 0
+		out = append(out, it)
+	}
+	return out, rows.Err()
+}
