@@ -20,7 +20,7 @@ const (
 )
 
 // hold reserves money for one answer whose worst case is worst micro-USD (billing.Holds
-// sizes it). A refusal for money is judged by billing.AfterRefusal: a spent balance is
+// sizes it; against a token's budget it is the worst case). A refusal for money is judged by billing.AfterRefusal: a spent balance is
 // store.ErrInsufficientBalance (the balance notice); a free balance below the hold with
 // nothing else held is held whole; a balance held by other answers is waited for
 // (holdWait), then billing.ErrContended. A token budget spent is store.ErrBudgetReached at
@@ -29,6 +29,13 @@ const (
 func (p *pending) hold(ctx context.Context, worst int64, budget *store.TokenBudget) (store.Reservation, error) {
 	s := p.svc
 	size := s.holds.Size(worst)
+	if budget != nil {
+		// A token's budget admits an answer while any of it is left, so the answers in
+		// flight at its end must each hold what they may cost: a hold sized from recent
+		// answers is passed by one answer in twenty, and with many visitors at once the
+		// overshoot grew past one hold (seen with three replicas). The worst case bounds it.
+		size = worst
+	}
 	p.overdraft = size
 	amount := size
 	timeout := time.NewTimer(holdWait)

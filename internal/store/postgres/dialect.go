@@ -66,8 +66,12 @@ func (dialect) InsertPairIDs(ctx context.Context, tx *dbtx, query string, args .
 	return min(ids[0], ids[1]), max(ids[0], ids[1]), nil
 }
 
-// ForUpdate row-locks what a SELECT reads (the embed token before its budget check).
-func (dialect) ForUpdate() string { return " FOR UPDATE" }
+// ForUpdate row-locks what a SELECT reads (the embed token before its budget check, the
+// account a deletion reads). NO KEY UPDATE, like every row lock here: it serialises the
+// writers of the row, but not the foreign-key checks of rows inserted beside it (a visitor's
+// conversation names its token and account, and takes KEY SHARE on both); FOR UPDATE conflicts
+// with those, and parallel widget sends deadlocked on it (40P01) in the three-replica test.
+func (dialect) ForUpdate() string { return " FOR NO KEY UPDATE" }
 
 // UniqueViolation is a unique violation (SQLSTATE 23505): a check for an existing row and the
 // insert after it are two statements, and under READ COMMITTED another transaction can
@@ -84,7 +88,7 @@ func (dialect) SkipLocked() string { return " FOR UPDATE SKIP LOCKED" }
 // the other (as every write does on SQLite) while other accounts go on in parallel.
 func lockAccount(ctx context.Context, tx *dbtx, accountID int64) error {
 	var id int64
-	err := tx.QueryRowContext(ctx, `SELECT id FROM accounts WHERE id = ? FOR UPDATE`, accountID).Scan(&id)
+	err := tx.QueryRowContext(ctx, `SELECT id FROM accounts WHERE id = ? FOR NO KEY UPDATE`, accountID).Scan(&id)
 	if err != nil {
 		return sqlstore.NotFound(err, fmt.Sprintf("lock account %d", accountID))
 	}
@@ -117,7 +121,7 @@ func kbLockKey(accountID int64) int64 { return accountID<<4 | kbLockKind }
 // expired by expiredBy or was created before createdBefore, and returns their ids.
 func lockAccountsWithReleasable(ctx context.Context, tx *dbtx, expiredBy, createdBefore time.Time) ([]int64, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT id FROM accounts WHERE id IN (SELECT account_id FROM reservations
-		WHERE expires_at <= ? OR created_at < ?) ORDER BY id FOR UPDATE`, sqlstore.TS(expiredBy), sqlstore.TS(createdBefore))
+		WHERE expires_at <= ? OR created_at < ?) ORDER BY id FOR NO KEY UPDATE`, sqlstore.TS(expiredBy), sqlstore.TS(createdBefore))
 	if err != nil {
 		return nil, fmt.Errorf("release reservations: lock accounts: %w", err)
 	}
