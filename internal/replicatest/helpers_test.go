@@ -3,9 +3,6 @@ package replicatest
 import (
 	"bufio"
 	"bytes"
-	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"io"
 	"net"
@@ -22,55 +19,13 @@ import (
 	"time"
 
 	"svc/internal/demo"
+	"svc/internal/store/teststore"
 
 	"github.com/emersion/go-smtp"
-	"github.com/jackc/pgx/v5"
 )
 
-// pgSchemaURL is a URL of the test PostgreSQL server (SVC_TEST_DATABASE_URL, else the local
-// one) whose connections use a fresh schema, dropped when the test ends (as cli's).
-func pgSchemaURL(t *testing.T) string {
-	t.Helper()
-	base := os.Getenv("SVC_TEST_DATABASE_URL")
-	if base == "" {
-		base = "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	conn, err := pgx.Connect(ctx, base)
-	if err != nil {
-		if os.Getenv("SVC_REQUIRE_POSTGRES") == "1" {
-			t.Fatalf("PostgreSQL is required (SVC_REQUIRE_POSTGRES=1): %v", err)
-		}
-		t.Skipf("PostgreSQL unreachable (set SVC_TEST_DATABASE_URL, or SVC_REQUIRE_POSTGRES=1 to fail): %v", err)
-	}
-	defer conn.Close(context.Background())
-	var b [8]byte
-	rand.Read(b[:])
-	schema := "svc_test_" + hex.EncodeToString(b[:])
-	if _, err := conn.Exec(ctx, "CREATE SCHEMA "+schema); err != nil {
-		t.Fatalf("create schema: %v", err)
-	}
-	t.Cleanup(func() {
-		c, err := pgx.Connect(context.Background(), base)
-		if err != nil {
-			t.Errorf("drop schema %s: %v", schema, err)
-			return
-		}
-		defer c.Close(context.Background())
-		if _, err := c.Exec(context.Background(), "DROP SCHEMA "+schema+" CASCADE"); err != nil {
-			t.Errorf("drop schema %s: %v", schema, err)
-		}
-	})
-	u, err := url.Parse(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q := u.Query()
-	q.Set("search_path", schema) // pgx passes unknown parameters to the server as settings
-	u.RawQuery = q.Encode()
-	return u.String()
-}
+// pgSchemaURL is teststore.SchemaURL: a URL whose connections use a fresh schema.
+func pgSchemaURL(t *testing.T) string { return teststore.SchemaURL(t) }
 
 // buildSvc builds the svc binary once into a temporary directory.
 func buildSvc(t *testing.T) string {
