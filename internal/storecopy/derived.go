@@ -3,57 +3,16 @@ package storecopy
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
+
+	"svc/internal/store/sqlite"
 )
 
 // The full-text indexes are the one place the two stores' records differ: each store keeps
 // the analyzer's terms of a chunk (chunks.terms, copied as they are) in an index of its own
-// shape. The target's index is rebuilt from the copied chunks with the very tokens its store
-// writes, so a search on the copy reads the same terms as on the source. The functions below
-// repeat a few lines of store/postgres/fts.go (lexemes) and store/sqlite/fts.go
-// (scopedTerms, scopeTokens), which are private to those packages; the round-trip test
-// (a search answering the same on every copy) is what keeps them in step.
-
-// pgMaxLexeme is PostgreSQL's limit on one lexeme, in bytes (store/postgres: maxLexeme).
-const pgMaxLexeme = 2047
-
-// tokenPrefix is an account's prefix of its index tokens in both stores ("a17_").
-func tokenPrefix(accountID int64) string { return "a" + strconv.FormatInt(accountID, 10) + "_" }
-
-// lexemes are a chunk's terms as the PostgreSQL store's lexemes of its account; a term over
-// the lexeme limit is left out, as the store leaves it out.
-func lexemes(accountID int64, terms string) []string {
-	p := tokenPrefix(accountID)
-	fields := strings.Fields(terms)
-	out := make([]string, 0, len(fields))
-	for _, f := range fields {
-		if len(p)+len(f) <= pgMaxLexeme {
-			out = append(out, p+f)
-		}
-	}
-	return out
-}
-
-// scopedTerms are a chunk's terms as the SQLite store's FTS5 tokens of its account.
-func scopedTerms(accountID int64, terms string) string {
-	fields := strings.Fields(terms)
-	p := tokenPrefix(accountID)
-	for i, f := range fields {
-		fields[i] = p + f
-	}
-	return strings.Join(fields, " ")
-}
-
-// scopeTokens are a chunk's tokens in FTS5's scope column: its document's type and site.
-func scopeTokens(accountID int64, docType string, siteID int64) string {
-	p := tokenPrefix(accountID)
-	s := p + "t" + docType
-	if siteID != 0 {
-		s += " " + p + "s" + strconv.FormatInt(siteID, 10)
-	}
-	return s
-}
+// shape. The target's index is rebuilt from the copied chunks with the tokens its store
+// writes (sqlite.ScopedTerms and ScopeTokens, postgres.Lexemes), so a search on the copy
+// reads the same terms as on the source.
 
 // rebuildDerived fills what the target computes from the copied rows, in the copy's
 // transaction: on PostgreSQL each chunk's scope_tokens (1, or 2 with a site: the length FTS5's
@@ -102,7 +61,7 @@ func rebuildDerived(ctx context.Context, q querier, dst *side) error {
 		if err := rows.Scan(&id, &acct, &terms, &typ, &site); err != nil {
 			return fmt.Errorf("index chunks: %w", err)
 		}
-		args = append(args, id, scopedTerms(acct, terms), scopeTokens(acct, typ, site))
+		args = append(args, id, sqlite.ScopedTerms(acct, terms), sqlite.ScopeTokens(acct, typ, site))
 		if len(args) == 3*batchRows {
 			if err := flush(); err != nil {
 				return err

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"svc/internal/store/postgres"
 )
 
 // maxParams bounds the placeholders of one INSERT: SQLite allows 32,766, PostgreSQL 65,535.
@@ -119,7 +121,7 @@ func copyTable(ctx context.Context, stx, dtx querier, st, dt *table, pgTarget bo
 		if tsv {
 			acct, _ := args[len(args)-len(cols)+acctIdx].(int64)
 			terms, _ := args[len(args)-len(cols)+termsIdx].(string)
-			args = append(args, lexemes(acct, terms))
+			args = append(args, postgres.Lexemes(acct, terms))
 		}
 		if n++; n == batch {
 			if err := flush(); err != nil {

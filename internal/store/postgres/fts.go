@@ -3,10 +3,10 @@ package postgres
 import (
 	"context"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"svc/internal/store"
+	"svc/internal/store/sqlstore"
 )
 
 // The full-text index is chunks.terms_tsv: the analyzer's terms of each chunk as lexemes of
@@ -24,12 +24,9 @@ import (
 // SQLite indexes it, but no query term of a person's question is that long.
 const maxLexeme = 2047
 
-// accountPrefix is the account's prefix of its lexemes.
-func accountPrefix(accountID int64) string { return "a" + strconv.FormatInt(accountID, 10) + "_" }
-
-// lexemes are a chunk's space-separated terms as the account's lexemes.
-func lexemes(accountID int64, terms string) []string {
-	p := accountPrefix(accountID)
+// Lexemes are a chunk's space-separated terms as the account's lexemes.
+func Lexemes(accountID int64, terms string) []string {
+	p := sqlstore.TokenPrefix(accountID)
 	fields := strings.Fields(terms)
 	out := make([]string, 0, len(fields))
 	for _, f := range fields {
@@ -45,7 +42,7 @@ func lexemes(accountID int64, terms string) []string {
 // tsquery syntax. A term over the lexeme limit is dropped: nothing indexed can match it, and
 // PostgreSQL would refuse the query. It returns "" when no term is left.
 func tsQuery(accountID int64, terms []store.SearchTerm) string {
-	p := accountPrefix(accountID)
+	p := sqlstore.TokenPrefix(accountID)
 	parts := make([]string, 0, len(terms))
 	for _, t := range terms {
 		if t.Text == "" || len(p)+len(t.Text) > maxLexeme {

@@ -45,7 +45,7 @@ func (dialect) InsertChunks(ctx context.Context, tx *dbtx, accountID int64, d *s
 		total += n
 		err := tx.QueryRowContext(ctx, `INSERT INTO chunks (account_id, document_id, ord, heading, text, terms, term_count,
 			tokens, scope_tokens, terms_tsv) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, array_to_tsvector(?::text[])) RETURNING id`,
-			accountID, d.ID, c.Ord, c.Heading, c.Text, c.Terms, n, c.Tokens, scope, lexemes(accountID, c.Terms)).Scan(&c.ID)
+			accountID, d.ID, c.Ord, c.Heading, c.Text, c.Terms, n, c.Tokens, scope, Lexemes(accountID, c.Terms)).Scan(&c.ID)
 		if err != nil {
 			return fmt.Errorf("insert chunk: %w", err)
 		}

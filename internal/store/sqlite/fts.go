@@ -10,6 +10,7 @@ import (
 	"github.com/pressly/goose/v3"
 
 	"svc/internal/store"
+	"svc/internal/store/sqlstore"
 )
 
 // The full-text index holds every term of a chunk as a token of its account
@@ -33,16 +34,13 @@ const ftsSchema = `CREATE VIRTUAL TABLE chunks_fts USING fts5 (
     tokenize = "unicode61 remove_diacritics 0 tokenchars '_' categories 'L* N* Co M*'"
 )`
 
-// tokenPrefix is the account's prefix of its tokens.
-func tokenPrefix(accountID int64) string { return "a" + strconv.FormatInt(accountID, 10) + "_" }
-
-// scopedTerms turns a chunk's space-separated terms into the account's tokens.
-func scopedTerms(accountID int64, terms string) string {
+// ScopedTerms turns a chunk's space-separated terms into the account's tokens.
+func ScopedTerms(accountID int64, terms string) string {
 	fields := strings.Fields(terms)
 	if len(fields) == 0 {
 		return ""
 	}
-	p := tokenPrefix(accountID)
+	p := sqlstore.TokenPrefix(accountID)
 	var b strings.Builder
 	b.Grow(len(terms) + len(fields)*len(p))
 	for i, t := range fields {
@@ -55,9 +53,9 @@ func scopedTerms(accountID int64, terms string) string {
 	return b.String()
 }
 
-// scopeTokens are a chunk's tokens in the scope column: its document's type and site.
-func scopeTokens(accountID int64, docType string, siteID int64) string {
-	p := tokenPrefix(accountID)
+// ScopeTokens are a chunk's tokens in the scope column: its document's type and site.
+func ScopeTokens(accountID int64, docType string, siteID int64) string {
+	p := sqlstore.TokenPrefix(accountID)
 	s := p + "t" + docType
 	if siteID != 0 {
 		s += " " + p + "s" + strconv.FormatInt(siteID, 10)
@@ -70,7 +68,7 @@ func scopeTokens(accountID int64, docType string, siteID int64) string {
 // are quoted so that no user text is ever read as FTS5 syntax. It returns "" when no term
 // is left.
 func matchExpr(accountID int64, terms []store.SearchTerm, types []string, siteID int64) string {
-	p := tokenPrefix(accountID)
+	p := sqlstore.TokenPrefix(accountID)
 	parts := make([]string, 0, len(terms))
 	for _, t := range terms {
 		if t.Text == "" {
@@ -102,7 +100,7 @@ func matchExpr(accountID int64, terms []store.SearchTerm, types []string, siteID
 // indexChunk adds one chunk of a document to the index.
 func indexChunk(ctx context.Context, tx *dbtx, accountID int64, d *store.Document, c *store.Chunk) error {
 	if _, err := tx.ExecContext(ctx, `INSERT INTO chunks_fts (rowid, terms, scope) VALUES (?, ?, ?)`,
-		c.ID, scopedTerms(accountID, c.Terms), scopeTokens(accountID, d.Type, d.SiteID)); err != nil {
+		c.ID, ScopedTerms(accountID, c.Terms), ScopeTokens(accountID, d.Type, d.SiteID)); err != nil {
 		return fmt.Errorf("index chunk: %w", err)
 	}
 	return nil
@@ -129,7 +127,7 @@ func addKBStats(ctx context.Context, tx *dbtx, accountID int64, docType string, 
 }
 
 // migration12 rebuilds the full-text index in the account-scoped form above and fills the
-// running totals of TermStats. Go, because the scoped tokens are built by scopedTerms.
+// running totals of TermStats. Go, because the scoped tokens are built by ScopedTerms.
 var migration12 = goose.NewGoMigration(12,
 	&goose.GoFunc{RunTx: rebuildIndex},
 	&goose.GoFunc{RunTx: restoreTenantIndex},
@@ -188,7 +186,7 @@ func rebuildIndex(ctx context.Context, tx *sql.Tx) error {
 		if err := rows.Scan(&id, &acct, &terms, &typ, &site); err != nil {
 			return fmt.Errorf("rebuild index: %w", err)
 		}
-		if _, err := ins.ExecContext(ctx, id, scopedTerms(acct, terms), scopeTokens(acct, typ, site)); err != nil {
+		if _, err := ins.ExecContext(ctx, id, ScopedTerms(acct, terms), ScopeTokens(acct, typ, site)); err != nil {
 			return fmt.Errorf("rebuild index: %w", err)
 		}
 	}
