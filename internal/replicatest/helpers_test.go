@@ -19,9 +19,8 @@ import (
 	"time"
 
 	"svc/internal/demo"
+	"svc/internal/notify/smtptest"
 	"svc/internal/store/teststore"
-
-	"github.com/emersion/go-smtp"
 )
 
 // pgSchemaURL is teststore.SchemaURL: a URL whose connections use a fresh schema.
@@ -250,55 +249,13 @@ func pad(n, width int) string {
 
 func itoa(n int) string { return strconv.Itoa(n) }
 
-// mailbox is an SMTP server that keeps what it receives.
-type mailbox struct {
-	addr string
-	mu   sync.Mutex
-	to   []string
-}
-
-func startMailbox(t *testing.T) *mailbox {
-	t.Helper()
-	mb := &mailbox{}
-	srv := smtp.NewServer(mb)
-	srv.Domain = "localhost"
-	srv.AllowInsecureAuth = true
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+// received is the recipients of every message mb has received, one entry a message.
+func received(mb *smtptest.Mailbox) []string {
+	var out []string
+	for _, m := range mb.Messages() {
+		out = append(out, strings.Join(m.To, ","))
 	}
-	mb.addr = ln.Addr().String()
-	go func() { _ = srv.Serve(ln) }()
-	t.Cleanup(func() { srv.Close() })
-	return mb
-}
-
-// received is the recipients of every message delivered so far, one entry a message.
-func (mb *mailbox) received() []string {
-	mb.mu.Lock()
-	defer mb.mu.Unlock()
-	return append([]string(nil), mb.to...)
-}
-
-func (mb *mailbox) NewSession(*smtp.Conn) (smtp.Session, error) { return &mailSession{mb: mb}, nil }
-
-type mailSession struct {
-	mb *mailbox
-	to []string
-}
-
-func (s *mailSession) Reset()                                    { s.to = nil }
-func (s *mailSession) Logout() error                             { return nil }
-func (s *mailSession) Mail(string, *smtp.MailOptions) error      { return nil }
-func (s *mailSession) Rcpt(to string, _ *smtp.RcptOptions) error { s.to = append(s.to, to); return nil }
-func (s *mailSession) Data(r io.Reader) error {
-	if _, err := io.Copy(io.Discard, r); err != nil {
-		return err
-	}
-	s.mb.mu.Lock()
-	s.mb.to = append(s.mb.to, strings.Join(s.to, ","))
-	s.mb.mu.Unlock()
-	return nil
+	return out
 }
 
 func stringsReader(s string) io.Reader { return strings.NewReader(s) }

@@ -21,6 +21,7 @@ import (
 
 	"svc/internal/billing"
 	"svc/internal/demo"
+	"svc/internal/notify/smtptest"
 	"svc/internal/redisconn/redistest"
 	"svc/internal/store"
 	"svc/internal/store/postgres"
@@ -38,7 +39,7 @@ type cluster struct {
 	st         *postgres.Store // the test's own reads of the shared database
 	net        clients
 	key        string // the account's secret key
-	mail       *mailbox
+	mail       *smtptest.Mailbox
 }
 
 // TestThreeReplicas runs three `svc serve` on one PostgreSQL schema and one Redis prefix,
@@ -50,9 +51,9 @@ func TestThreeReplicas(t *testing.T) {
 	if redisURL == "" {
 		redisURL = redistest.DefaultURL
 	}
-	c := &cluster{bin: buildSvc(t), dbURL: dbURL, mail: startMailbox(t)}
+	c := &cluster{bin: buildSvc(t), dbURL: dbURL, mail: smtptest.Start(t)}
 	c.env = []string{"PATH=" + os.Getenv("PATH"), "SVC_DATABASE_URL=" + dbURL, "SVC_REDIS_URL=" + redisURL,
-		"SVC_REDIS_PREFIX=" + redistest.Prefix(t), "SVC_SMTP_URL=smtp://" + c.mail.addr, "SVC_SMTP_FROM=svc@example.com",
+		"SVC_REDIS_PREFIX=" + redistest.Prefix(t), "SVC_SMTP_URL=" + c.mail.URL(), "SVC_SMTP_FROM=svc@example.com",
 		"SVC_HOLD_TTL=" + holdTTL.String(), "SVC_LOG_LEVEL=warn", "SVC_DATA=" + t.TempDir()}
 
 	// One account, four times the default token prices so that a built-in answer costs about
@@ -289,11 +290,11 @@ func (c *cluster) budget(t *testing.T, token string, tokenID int64) {
 		// case now (chat.hold).
 		t.Errorf("spend %d micro-USD overshoots the 50,000 budget by more than one hold (%d)", spend, hold)
 	}
-	waitFor(t, 20*time.Second, "the owner's budget e-mail", func() bool { return len(c.mail.received()) >= 1 })
+	waitFor(t, 20*time.Second, "the owner's budget e-mail", func() bool { return len(received(c.mail)) >= 1 })
 	// Every notice of the account delivered, and still one e-mail: three outbox workers
 	// claimed it, one sent it.
 	waitFor(t, 20*time.Second, "the outbox to drain", func() bool { return c.pendingNotices(t) == 0 })
-	if got := c.mail.received(); len(got) != 1 || got[0] != "owner@example.com" {
+	if got := received(c.mail); len(got) != 1 || got[0] != "owner@example.com" {
 		t.Fatalf("owner e-mails: %q, want exactly one to owner@example.com", got)
 	}
 }
