@@ -14,49 +14,12 @@ import (
 	"svc/internal/account"
 	"svc/internal/billing"
 	"svc/internal/config"
+	"svc/internal/demo/demotest"
 	"svc/internal/store"
 )
 
-// budgetQuestions are distinct questions the demo KB answers from its pages and products,
-// so each one is a cache miss that buys an answer.
-var budgetQuestions = []string{
-	"Which payment methods do you accept?",
-	"Do you accept PayPal?",
-	"Where are your stores?",
-	"What are the opening hours of your stores?",
-	"How long is the warranty?",
-	"How do I send a product for repair?",
-	"How can I find my size?",
-	"What size should I choose for boots?",
-	"How much does the Uludağ 2 Tent cost?",
-	"How much does the Aladağ 35 Backpack cost?",
-	"How much is the Poyraz Rain Jacket?",
-	"What does the Erciyes -5 Sleeping Bag cost?",
-	"How much are the Toros Carbon Trekking Poles?",
-	"How much is the Kaçkar Pro Trekking Boot?",
-	"Is the Poyraz Rain Jacket waterproof?",
-	"How heavy is the Uludağ 2 Tent?",
-	"What is the capacity of the Aladağ 35 Backpack?",
-	"What temperature is the Erciyes -5 Sleeping Bag rated for?",
-	"When was Yolcu Outdoor founded?",
-	"How do I choose a sleeping bag?",
-	"How should I clean my hiking boots?",
-	"Can I return a product I bought in a store?",
-	"Who pays for return shipping?",
-	"When will I get my refund?",
-	"Do you deliver on Saturdays?",
-	"Which cargo company delivers my order?",
-	"Can I change my delivery address?",
-	"Are the trekking poles made of carbon?",
-	"Do you have a tent for two people?",
-	"Which backpack do you sell?",
-	"Do you sell rain jackets?",
-	"Is there a store in Istanbul?",
-	"What is the Kaçkar Pro boot made of?",
-	"Do the boots have a Vibram sole?",
-	"How long does a repair take?",
-	"Do you offer gift wrapping?",
-}
+// budgetQuestions are demotest.Questions: distinct cache misses that each buy an answer.
+var budgetQuestions = demotest.Questions
 
 func TestEmbedDailyBudget(t *testing.T) {
 	clock := newTestClock()

@@ -21,6 +21,7 @@ import (
 
 	"svc/internal/billing"
 	"svc/internal/demo"
+	"svc/internal/demo/demotest"
 	"svc/internal/notify/smtptest"
 	"svc/internal/redisconn/redistest"
 	"svc/internal/store"
@@ -474,51 +475,10 @@ func (c *cluster) ledger(t *testing.T) store.AccountLedger {
 	return rep.Accounts[0]
 }
 
-// budgetQuestions are distinct questions the demo KB answers from its pages and products,
-// so each one is a cache miss that buys an answer (as api's budget test).
-var budgetQuestions = []string{
-	"Which payment methods do you accept?",
-	"Do you accept PayPal?",
-	"Where are your stores?",
-	"What are the opening hours of your stores?",
-	"How long is the warranty?",
-	"How do I send a product for repair?",
-	"How can I find my size?",
-	"What size should I choose for boots?",
-	"How much does the Uludağ 2 Tent cost?",
-	"How much does the Aladağ 35 Backpack cost?",
-	"How much is the Poyraz Rain Jacket?",
-	"What does the Erciyes -5 Sleeping Bag cost?",
-	"How much are the Toros Carbon Trekking Poles?",
-	"How much is the Kaçkar Pro Trekking Boot?",
-	"Is the Poyraz Rain Jacket waterproof?",
-	"How heavy is the Uludağ 2 Tent?",
-	"What is the capacity of the Aladağ 35 Backpack?",
-	"What temperature is the Erciyes -5 Sleeping Bag rated for?",
-	"When was Yolcu Outdoor founded?",
-	"How do I choose a sleeping bag?",
-	"How should I clean my hiking boots?",
-	"Can I return a product I bought in a store?",
-	"Who pays for return shipping?",
-	"When will I get my refund?",
-	"Do you deliver on Saturdays?",
-	"Which cargo company delivers my order?",
-	"Can I change my delivery address?",
-	"Are the trekking poles made of carbon?",
-	"Do you have a tent for two people?",
-	"Which backpack do you sell?",
-	"Do you sell rain jackets?",
-	"Is there a store in Istanbul?",
-	"What is the Kaçkar Pro boot made of?",
-	"Do the boots have a Vibram sole?",
-	"How long does a repair take?",
-	"Do you offer gift wrapping?",
-}
-
 // question is the i-th distinct new question: the KB's own first, then numbered ones.
 func question(i int) string {
-	if i < len(budgetQuestions) {
-		return budgetQuestions[i]
+	if i < len(demotest.Questions) {
+		return demotest.Questions[i]
 	}
 	return fmt.Sprintf("Is the Uludağ 2 Tent available in colour number %d?", i)
 }

@@ -10,6 +10,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"svc/internal/demo/demotest"
 )
 
 // TestReplicaThroughput measures API sends a second and their p99 on one SQLite process and
@@ -94,7 +96,7 @@ func load(t *testing.T, reps []*replica, keys []string, clients int, window time
 				if fresh {
 					// A question the KB answers, made new by its reference number: a cache miss
 					// that the engine answers and the account pays for.
-					msg = fmt.Sprintf("%s (reference %d, %s)", budgetQuestions[n%len(budgetQuestions)], n, tag)
+					msg = fmt.Sprintf("%s (reference %d, %s)", demotest.Questions[n%len(demotest.Questions)], n, tag)
 				}
 				req, _ := http.NewRequest(http.MethodPost, reps[n%len(reps)].base+"/api/v1/chat/send",
 					stringsReader(url.Values{"message": {msg}}.Encode()))
