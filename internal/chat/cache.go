@@ -71,9 +71,11 @@ func (p *pending) fromCache(ctx context.Context) (SendResult, bool, error) {
 		reply := p.reply(doc.Body, store.SourceCacheTenant, false)
 		reply.Via = store.ViaCurated
 		reply.DocIDs = []int64{doc.ID}
+		reply.Sources = docSource(doc)
 		if err := p.attachCards(ctx, &reply); err != nil {
 			return SendResult{}, false, err
 		}
+		addCardSources(&reply)
 		res, err := p.commit(ctx, reply, store.Charge{EventType: store.EventCacheTenant})
 		return res, true, err
 	}
@@ -90,9 +92,11 @@ func (p *pending) fromCache(ctx context.Context) (SendResult, bool, error) {
 	reply := p.reply(entry.Answer, store.SourceCacheTenant, false)
 	reply.Via = store.ViaCache
 	reply.DocIDs = entry.DocIDs
+	reply.Sources = entry.Sources
 	if err := p.attachCards(ctx, &reply); err != nil {
 		return SendResult{}, false, err
 	}
+	addCardSources(&reply)
 	t := p.turn(reply, store.Charge{EventType: store.EventCacheTenant})
 	t.CacheHitID = entry.ID
 	res, err := p.save(ctx, t)

@@ -168,6 +168,9 @@ func (p *pending) compose(ctx context.Context, midnight time.Time) (SendResult, 
 		}
 		reply := p.reply(ans.Text, source, low)
 		reply.DocIDs = ans.DocIDs
+		if ans.Confident {
+			reply.Sources = ans.Sources
+		}
 		if a.SalesMode && ans.Confident {
 			reply.Products = productCards(ans.Cards)
 		}
@@ -178,7 +181,7 @@ func (p *pending) compose(ctx context.Context, midnight time.Time) (SendResult, 
 		t = p.turn(p.reply(ans.Text, store.SourceFallback, true), p.charge(store.EventFallback, ans.Calls, false))
 	default:
 		reply := p.reply(ans.Text, store.SourceAI, false)
-		reply.DocIDs = ans.DocIDs
+		reply.DocIDs, reply.Sources = ans.DocIDs, ans.Sources
 		if a.SalesMode {
 			reply.Products = productCards(ans.Cards)
 		}
@@ -193,7 +196,7 @@ func (p *pending) compose(ctx context.Context, midnight time.Time) (SendResult, 
 		}
 		if q.key != "" {
 			t.Cache = &store.CacheEntry{Lang: p.lang, Key: q.key, Question: asked, Answer: ans.Text, DocIDs: ans.DocIDs,
-				Terms: q.terms, Evidence: ans.Evidence}
+				Sources: ans.Sources, Terms: q.terms, Evidence: ans.Evidence}
 		}
 	}
 	t.Extra, t.Summary, t.ReservationID, t.Budget = extra, summary, p.reservation, budget

@@ -16,7 +16,10 @@ type Answer struct {
 	Confident bool   // false: Text is a fallback suggesting a rephrase; nothing was found
 	// DocIDs are the documents the reply was drawn from (cited), followed by those of its
 	// product cards.
-	DocIDs   []int64
+	DocIDs []int64
+	// Sources name DocIDs' documents for the visitor, at most MaxSources (see Sources); empty
+	// for a reply that quotes nothing.
+	Sources  []store.Source
 	Passages []Passage // what was retrieved, best first (empty for a fallback)
 	// Cards are the products the reply is about, most relevant first; only with
 	// Request.SalesMode and a question about products, and never more than Options.MaxCards.
@@ -51,6 +54,7 @@ func (e *Engine) Answer(ctx context.Context, req Request) (Answer, error) {
 		a.Calls = []Call{{Name: "engine", InputTokens: a.InputTokens, OutputTokens: a.OutputTokens}}
 	}
 	a.Question = req.Question
+	a.Sources = Sources(a.DocIDs, a.Passages, a.Cards)
 	return a, err
 }
 

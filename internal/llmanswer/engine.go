@@ -11,6 +11,7 @@ import (
 
 	"svc/internal/engine"
 	"svc/internal/llm"
+	"svc/internal/store"
 )
 
 // Engine answers with a language model. It is safe for concurrent use.
@@ -61,6 +62,9 @@ func (t *turnOut) finish(a engine.Answer) engine.Answer {
 	}
 	if a.Passages == nil {
 		a.Passages = []engine.Passage{}
+	}
+	if a.Sources == nil {
+		a.Sources = []store.Source{}
 	}
 	return a
 }
@@ -145,6 +149,7 @@ func (e *Engine) answer(ctx context.Context, req engine.Request) (engine.Answer,
 		Text:      body,
 		Confident: true,
 		DocIDs:    ctxt.docIDs(cited, cards),
+		Sources:   ctxt.sources(cited, cards),
 		Passages:  ctxt.passages,
 		Cards:     cards,
 		Question:  pl.Standalone,

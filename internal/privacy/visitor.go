@@ -61,8 +61,9 @@ type ExportConversation struct {
 	Messages       []ExportMessage `json:"messages"`
 }
 
-// ExportMessage is a message with how it was answered (source, via, the products shown and
-// the knowledge-base documents it was drawn from) and the visitor's rating of it.
+// ExportMessage is a message with how it was answered (source, via, the products shown, the
+// knowledge-base documents it was drawn from and the sources it named) and the visitor's
+// rating of it.
 type ExportMessage struct {
 	ID            int64           `json:"id"`
 	Role          string          `json:"role"`
@@ -73,6 +74,7 @@ type ExportMessage struct {
 	LowConfidence bool            `json:"low_confidence"`
 	Products      []store.Product `json:"products,omitempty"`
 	DocumentIDs   []int64         `json:"document_ids,omitempty"`
+	Sources       []store.Source  `json:"sources,omitempty"`
 	CreatedAt     string          `json:"created_at"`
 	Feedback      *ExportFeedback `json:"feedback,omitempty"`
 }
@@ -118,7 +120,8 @@ func ExportVisitor(ctx context.Context, st VisitorStore, accountID int64, visito
 			LastSeenAt: optStamp(c.LastSeenAt), Messages: make([]ExportMessage, 0, len(c.Messages))}
 		for _, m := range c.Messages {
 			em := ExportMessage{ID: m.ID, Role: m.Role, Body: m.Body, Source: m.Source, Via: m.Via, Lang: m.Lang,
-				LowConfidence: m.LowConfidence, Products: m.Products, DocumentIDs: m.DocIDs, CreatedAt: stamp(m.CreatedAt)}
+				LowConfidence: m.LowConfidence, Products: m.Products, DocumentIDs: m.DocIDs, Sources: m.Sources,
+				CreatedAt: stamp(m.CreatedAt)}
 			if f, ok := rated[m.ID]; ok {
 				em.Feedback = &ExportFeedback{Rating: f.Rating, Comment: f.Comment, CreatedAt: stamp(f.CreatedAt)}
 			}

@@ -154,6 +154,13 @@ type Product struct {
 	Image    string `json:"image,omitempty"`
 }
 
+// Source is a document a reply quotes: its title (never empty) and its page, "" for a
+// document without one (a Q&A entry, an imported article).
+type Source struct {
+	Title string `json:"title"`
+	URL   string `json:"url"`
+}
+
 // Message is one message of a conversation.
 type Message struct {
 	ID             int64
@@ -166,6 +173,9 @@ type Message struct {
 	LowConfidence  bool
 	Products       []Product
 	DocIDs         []int64 // KB documents the reply was drawn from
+	// Sources name the documents an assistant reply quotes, as shown to the visitor (see
+	// engine.Answer.Sources); empty for a reply that quotes nothing.
+	Sources []Source
 	// Via tells how a cache_tenant reply was served (ViaCurated, ViaCache); "" otherwise.
 	Via       string
 	CreatedAt time.Time
@@ -229,6 +239,7 @@ type CacheEntry struct {
 	Question  string
 	Answer    string
 	DocIDs    []int64
+	Sources   []Source // the reply's sources, served again with it
 	// Terms are the question's analyzed content terms; SimilarCached finds entries by them.
 	Terms []string
 	// Evidence names the KB sentences the question is answered from (engine.Answer.Evidence);
@@ -630,11 +641,14 @@ type EmbedToken struct {
 	Label            string
 	Domains          []string // normalised allowed domains; their subdomains pass too
 	DailyBudgetMicro int64
-	Status           string
-	CreatedAt        time.Time
-	UpdatedAt        time.Time
-	LastUsedAt       time.Time // zero when never used
-	RevokedAt        time.Time // zero unless revoked
+	// HideSources keeps the widget from listing a reply's sources under it (the API's
+	// show_sources is its negation, so that the zero value shows them, the default).
+	HideSources bool
+	Status      string
+	CreatedAt   time.Time
+	UpdatedAt   time.Time
+	LastUsedAt  time.Time // zero when never used
+	RevokedAt   time.Time // zero unless revoked
 }
 
 // EmbedUsage is one embed token's activity since a time (the start of the UTC day).

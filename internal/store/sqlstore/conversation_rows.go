@@ -46,15 +46,15 @@ func scanConversation(row interface{ Scan(...any) error }, c *store.Conversation
 }
 
 const MessageColumns = `id, conversation_id, account_id, role, body, source, lang, low_confidence, products, doc_ids,
-	via, created_at`
+	sources, via, created_at`
 
 // scanMessage reads one row of MessageColumns into m, then the row's further columns into
 // extra.
 func scanMessage(row interface{ Scan(...any) error }, m *store.Message, extra ...any) error {
 	var low int
-	var products, docIDs, created string
+	var products, docIDs, sources, created string
 	dest := append([]any{&m.ID, &m.ConversationID, &m.AccountID, &m.Role, &m.Body, &m.Source, &m.Lang, &low,
-		&products, &docIDs, &m.Via, &created}, extra...)
+		&products, &docIDs, &sources, &m.Via, &created}, extra...)
 	if err := row.Scan(dest...); err != nil {
 		return fmt.Errorf("scan message: %w", err)
 	}
@@ -66,7 +66,37 @@ func scanMessage(row interface{ Scan(...any) error }, m *store.Message, extra ..
 		}
 	}
 	m.DocIDs = ParseIDs(docIDs)
+	src, err := ParseSources(sources)
+	if err != nil {
+		return fmt.Errorf("message %d sources: %w", m.ID, err)
+	}
+	m.Sources = src
 	return nil
+}
+
+// FormatSources is the stored form of a reply's sources: a JSON array, or "" for none (the
+// column's default, which rows written before sources were kept also hold).
+func FormatSources(src []store.Source) (string, error) {
+	if len(src) == 0 {
+		return "", nil
+	}
+	b, err := json.Marshal(src)
+	if err != nil {
+		return "", fmt.Errorf("encode sources: %w", err)
+	}
+	return string(b), nil
+}
+
+// ParseSources reads FormatSources' form back; none is an empty, non-nil list.
+func ParseSources(v string) ([]store.Source, error) {
+	out := []store.Source{}
+	if v == "" {
+		return out, nil
+	}
+	if err := json.Unmarshal([]byte(v), &out); err != nil {
+		return []store.Source{}, err
+	}
+	return out, nil
 }
 
 func ScanMessages(rows *sql.Rows) ([]store.Message, error) {

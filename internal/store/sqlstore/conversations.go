@@ -250,13 +250,17 @@ func (s *Store) recordCharge(ctx context.Context, tx *Tx, accountID, messageID, 
 
 // saveCacheEntry upserts c under (account, lang, key) and replaces its term and document rows.
 func saveCacheEntry(ctx context.Context, tx *Tx, c *store.CacheEntry) error {
-	err := tx.QueryRowContext(ctx, `INSERT INTO answer_cache (account_id, lang, qkey, question, answer, doc_ids,
-		evidence, message_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+	sources, err := FormatSources(c.Sources)
+	if err != nil {
+		return err
+	}
+	err = tx.QueryRowContext(ctx, `INSERT INTO answer_cache (account_id, lang, qkey, question, answer, doc_ids,
+		sources, evidence, message_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (account_id, lang, qkey) DO UPDATE SET question = excluded.question, answer = excluded.answer,
-		doc_ids = excluded.doc_ids, evidence = excluded.evidence, message_id = excluded.message_id,
-		created_at = excluded.created_at
-		RETURNING id`, c.AccountID, c.Lang, c.Key, c.Question, c.Answer, FormatIDs(c.DocIDs), c.Evidence, c.MessageID,
-		TS(c.CreatedAt)).Scan(&c.ID)
+		doc_ids = excluded.doc_ids, sources = excluded.sources, evidence = excluded.evidence,
+		message_id = excluded.message_id, created_at = excluded.created_at
+		RETURNING id`, c.AccountID, c.Lang, c.Key, c.Question, c.Answer, FormatIDs(c.DocIDs), sources, c.Evidence,
+		c.MessageID, TS(c.CreatedAt)).Scan(&c.ID)
 	if err != nil {
 		return fmt.Errorf("store cache: %w", err)
 	}
@@ -304,7 +308,7 @@ func distinctTerms(terms []string) []string {
 // a turn's statements) and sets their ids: the rows are inserted in the order given, so the
 // smaller id is the first message's. RETURNING's own order is not promised, hence the sort.
 func (s *Store) insertMessagePair(ctx context.Context, tx *Tx, first, second *store.Message) error {
-	args := make([]any, 0, 22)
+	args := make([]any, 0, 24)
 	for _, m := range []*store.Message{first, second} {
 		products := ""
 		if len(m.Products) > 0 {
@@ -314,30 +318,40 @@ func (s *Store) insertMessagePair(ctx context.Context, tx *Tx, first, second *st
 			}
 			products = string(b)
 		}
+		sources, err := FormatSources(m.Sources)
+		if err != nil {
+			return err
+		}
 		args = append(args, m.ConversationID, m.AccountID, m.Role, m.Body, m.Source, m.Lang, BoolInt(m.LowConfidence),
-			products, FormatIDs(m.DocIDs), m.Via, TS(m.CreatedAt))
+			products, FormatIDs(m.DocIDs), sources, m.Via, TS(m.CreatedAt))
 	}
 	// One statement for both rows; how their ids are read back is the dialect's (InsertPairIDs).
 	var err error
 	first.ID, second.ID, err = s.d.InsertPairIDs(ctx, tx, `INSERT INTO messages (conversation_id, account_id, role, body,
-		source, lang, low_confidence, products, doc_ids, via, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?),
-		(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...)
+		source, lang, low_confidence, products, doc_ids, sources, via, created_at)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...)
 	if err != nil {
 		return fmt.Errorf("insert messages: %w", err)
 	}
 	return nil
 }
 
-const cacheColumns = `e.id, e.account_id, e.lang, e.qkey, e.question, e.answer, e.doc_ids, e.evidence,
+const cacheColumns = `e.id, e.account_id, e.lang, e.qkey, e.question, e.answer, e.doc_ids, e.sources, e.evidence,
 	COALESCE(e.message_id, 0), e.hits, e.created_at`
 
 func scanCacheEntry(row interface{ Scan(...any) error }) (store.CacheEntry, error) {
 	var c store.CacheEntry
-	var docIDs, created string
-	err := row.Scan(&c.ID, &c.AccountID, &c.Lang, &c.Key, &c.Question, &c.Answer, &docIDs, &c.Evidence, &c.MessageID,
-		&c.Hits, &created)
+	var docIDs, sources, created string
+	err := row.Scan(&c.ID, &c.AccountID, &c.Lang, &c.Key, &c.Question, &c.Answer, &docIDs, &sources, &c.Evidence,
+		&c.MessageID, &c.Hits, &created)
+	if err != nil {
+		return c, err
+	}
 	c.DocIDs, c.CreatedAt = ParseIDs(docIDs), ParseTS(created)
-	return c, err
+	if c.Sources, err = ParseSources(sources); err != nil {
+		return c, fmt.Errorf("cache entry %d sources: %w", c.ID, err)
+	}
+	return c, nil
 }
 
 // CachedAnswer looks up the account's cached answer for a normalised question.

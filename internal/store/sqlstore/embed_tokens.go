@@ -15,14 +15,16 @@ import (
 // Embed tokens are public widget tokens. Their allowed domains are stored comma separated
 // (normalised domains never contain a comma); only the SHA-256 of the token is kept.
 
-const embedColumns = `id, account_id, prefix, hash, label, domains, daily_budget_micro, status, created_at, updated_at,
-	last_used_at, revoked_at`
+const embedColumns = `id, account_id, prefix, hash, label, domains, daily_budget_micro, hide_sources, status,
+	created_at, updated_at, last_used_at, revoked_at`
 
 func scanEmbedToken(row interface{ Scan(...any) error }) (store.EmbedToken, error) {
 	var t store.EmbedToken
 	var domains, created, updated, used, revoked string
-	err := row.Scan(&t.ID, &t.AccountID, &t.Prefix, &t.Hash, &t.Label, &domains, &t.DailyBudgetMicro, &t.Status,
+	var hide int
+	err := row.Scan(&t.ID, &t.AccountID, &t.Prefix, &t.Hash, &t.Label, &domains, &t.DailyBudgetMicro, &hide, &t.Status,
 		&created, &updated, &used, &revoked)
+	t.HideSources = hide != 0
 	t.Domains = splitDomains(domains)
 	t.CreatedAt, t.UpdatedAt, t.LastUsedAt, t.RevokedAt = ParseTS(created), ParseTS(updated), ParseTS(used), ParseTS(revoked)
 	return t, err
@@ -92,8 +94,9 @@ func (s *Store) CreateEmbedToken(ctx context.Context, t *store.EmbedToken, maxAc
 			return fmt.Errorf("create embed token: %d active of %d: %w", active, maxActive, store.ErrLimitReached)
 		}
 		if err := tx.QueryRowContext(ctx, `INSERT INTO embed_tokens (account_id, prefix, hash, label, domains,
-			daily_budget_micro, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-			t.AccountID, t.Prefix, t.Hash, t.Label, domains, t.DailyBudgetMicro, store.EmbedActive, TS(now), TS(now)).Scan(&t.ID); err != nil {
+			daily_budget_micro, hide_sources, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			RETURNING id`, t.AccountID, t.Prefix, t.Hash, t.Label, domains, t.DailyBudgetMicro, BoolInt(t.HideSources),
+			store.EmbedActive, TS(now), TS(now)).Scan(&t.ID); err != nil {
 			return fmt.Errorf("insert embed token: %w", err)
 		}
 		t.Status, t.CreatedAt, t.UpdatedAt, t.LastUsedAt, t.RevokedAt = store.EmbedActive, now, now, time.Time{}, time.Time{}
@@ -141,8 +144,8 @@ func (s *Store) tokenStatus(ctx context.Context, tx *Tx, accountID, tokenID int6
 // tokenStatusQuery reads a token's status; the dialect's ForUpdate clause follows it.
 const tokenStatusQuery = `SELECT status FROM embed_tokens WHERE id = ? AND account_id = ?`
 
-// UpdateEmbedToken writes the label, the domains and the daily budget of an active token and
-// refills t from the stored row.
+// UpdateEmbedToken writes the label, the domains, the daily budget and the sources setting
+// of an active token and refills t from the stored row.
 func (s *Store) UpdateEmbedToken(ctx context.Context, t *store.EmbedToken) error {
 	domains, err := checkEmbedToken(t)
 	if err != nil {
@@ -158,8 +161,8 @@ func (s *Store) UpdateEmbedToken(ctx context.Context, t *store.EmbedToken) error
 			return fmt.Errorf("update embed token %d: %w", t.ID, store.ErrRevoked)
 		}
 		got, err := scanEmbedToken(tx.QueryRowContext(ctx, `UPDATE embed_tokens SET label = ?, domains = ?,
-			daily_budget_micro = ?, updated_at = ? WHERE id = ? AND account_id = ? RETURNING `+embedColumns,
-			t.Label, domains, t.DailyBudgetMicro, TS(now), t.ID, t.AccountID))
+			daily_budget_micro = ?, hide_sources = ?, updated_at = ? WHERE id = ? AND account_id = ? RETURNING `+embedColumns,
+			t.Label, domains, t.DailyBudgetMicro, BoolInt(t.HideSources), TS(now), t.ID, t.AccountID))
 		if err != nil {
 			return NotFound(err, "update embed token")
 		}

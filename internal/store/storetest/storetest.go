@@ -106,6 +106,7 @@ func Run(t *testing.T, open Opener) {
 	tests = append(append(tests, usersTests()...), dashboardTests()...)
 	tests = append(tests, privacyTests...)
 	tests = append(tests, ledgerCheckTests...)
+	tests = append(tests, sourcesTests...)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s := open(t, time.Now)
