@@ -21,6 +21,8 @@ type EmbedTokenInput struct {
 	Domains     *string
 	Label       *string
 	DailyBudget *string // USD, decimal
+	// ShowSources says whether the widget lists a reply's sources under it (default true).
+	ShowSources *bool
 }
 
 // EmbedTokenStatus is a token with today's usage, as embedTokens reports it.
@@ -149,6 +151,9 @@ func applyEmbedInput(t *store.EmbedToken, in EmbedTokenInput) error {
 			return err
 		}
 		t.DailyBudgetMicro = b
+	}
+	if in.ShowSources != nil {
+		t.HideSources = !*in.ShowSources
 	}
 	return nil
 }

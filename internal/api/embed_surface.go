@@ -211,7 +211,8 @@ func (s *Server) embedStart(w http.ResponseWriter, r *http.Request, v chat.Visit
 		return err
 	}
 	writeData(w, embedStartView{ConversationID: view.ConversationID, Lang: view.Lang, Name: v.Account.Name,
-		Mode: view.Mode, Reason: view.Reason, MaxMessageChars: chat.MaxEmbedMessageChars, Messages: messageViews(view.Messages)})
+		Mode: view.Mode, Reason: view.Reason, MaxMessageChars: chat.MaxEmbedMessageChars, ShowSources: !v.Token.HideSources,
+		Messages: messageViews(view.Messages)})
 	return nil
 }
 

@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"strings"
 
 	"svc/internal/account"
 	"svc/internal/billing"
@@ -17,6 +18,7 @@ type embedTokenView struct {
 	Label          string   `json:"label"`
 	AllowedDomains []string `json:"allowed_domains"`
 	DailyBudgetUSD string   `json:"daily_budget_usd"`
+	ShowSources    bool     `json:"show_sources"` // the widget lists a reply's sources under it
 	Status         string   `json:"status"`
 	TodaySpendUSD  float64  `json:"today_spend_usd"`
 	BudgetUsedPct  int      `json:"budget_used_pct"`
@@ -29,7 +31,7 @@ type embedTokenView struct {
 func toEmbedTokenView(st account.EmbedTokenStatus) embedTokenView {
 	t, u := st.Token, st.Usage
 	v := embedTokenView{ID: t.ID, Token: t.Prefix + "…", Label: t.Label, AllowedDomains: t.Domains,
-		DailyBudgetUSD: embed.FormatBudget(t.DailyBudgetMicro), Status: t.Status, TodaySpendUSD: billing.USD(u.SpendMicro),
+		DailyBudgetUSD: embed.FormatBudget(t.DailyBudgetMicro), ShowSources: !t.HideSources, Status: t.Status, TodaySpendUSD: billing.USD(u.SpendMicro),
 		Conversations: u.Conversations, Visitors: u.Visitors, CreatedAt: timestamp(t.CreatedAt)}
 	if t.DailyBudgetMicro > 0 {
 		// Rounded down, so 100 means the budget is really spent; it can pass 100 by at most
@@ -61,7 +63,7 @@ func (s *Server) embedTokens(w http.ResponseWriter, r *http.Request, c account.C
 
 // embedInput reads the optional fields of create and update; a field that is absent stays
 // nil, so update changes only what was sent.
-func embedInput(p params) account.EmbedTokenInput {
+func embedInput(p params) (account.EmbedTokenInput, error) {
 	var in account.EmbedTokenInput
 	if v, ok := p["domains"]; ok {
 		in.Domains = &v
@@ -72,11 +74,34 @@ func embedInput(p params) account.EmbedTokenInput {
 	if v, ok := p["daily_budget_usd"]; ok {
 		in.DailyBudget = &v
 	}
-	return in
+	if v, ok := p["show_sources"]; ok {
+		var show bool
+		switch strings.ToLower(strings.TrimSpace(v)) {
+		case "true", "1":
+			show = true
+		case "false", "0":
+		default:
+			return in, errs.Newf(errs.BadRequest, "show_sources must be true or false, not %q.", clip(v, 20))
+		}
+		in.ShowSources = &show
+	}
+	return in, nil
+}
+
+// clip shortens a value echoed in an error message.
+func clip(v string, n int) string {
+	if r := []rune(v); len(r) > n {
+		return string(r[:n]) + "…"
+	}
+	return v
 }
 
 func (s *Server) embedTokenCreate(w http.ResponseWriter, r *http.Request, c account.Caller, p params) error {
-	plain, t, err := s.accounts.CreateEmbedToken(r.Context(), c.Account, embedInput(p))
+	in, err := embedInput(p)
+	if err != nil {
+		return err
+	}
+	plain, t, err := s.accounts.CreateEmbedToken(r.Context(), c.Account, in)
 	if err != nil {
 		return err
 	}
@@ -96,7 +121,11 @@ func (s *Server) embedTokenUpdate(w http.ResponseWriter, r *http.Request, c acco
 	if err != nil {
 		return err
 	}
-	if err := s.accounts.UpdateEmbedToken(r.Context(), c.Account, id, embedInput(p)); err != nil {
+	in, err := embedInput(p)
+	if err != nil {
+		return err
+	}
+	if err := s.accounts.UpdateEmbedToken(r.Context(), c.Account, id, in); err != nil {
 		return err
 	}
 	writeData(w, map[string]bool{"updated": true})

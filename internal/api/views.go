@@ -15,6 +15,10 @@ type messageView struct {
 	Source    string          `json:"source"`
 	CreatedAt string          `json:"created_at"`
 	Products  []store.Product `json:"products,omitempty"`
+	// Sources name the KB documents an assistant reply quotes (url "" for a document without
+	// a page, such as a Q&A entry); [] on every other message. The body keeps its "Source:"
+	// line for clients that read only the text.
+	Sources []store.Source `json:"sources"`
 }
 
 func timestamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
@@ -28,9 +32,13 @@ func messageViews(ms []store.Message) []messageView {
 }
 
 func toMessageView(m store.Message) messageView {
-	v := messageView{ID: m.ID, Role: m.Role, Body: m.Body, Source: m.Source, CreatedAt: timestamp(m.CreatedAt)}
+	v := messageView{ID: m.ID, Role: m.Role, Body: m.Body, Source: m.Source, CreatedAt: timestamp(m.CreatedAt),
+		Sources: []store.Source{}}
 	if m.Role != store.RoleUser {
 		v.Products = m.Products
+		if len(m.Sources) > 0 {
+			v.Sources = m.Sources
+		}
 	}
 	return v
 }
@@ -118,13 +126,15 @@ type toneView struct {
 // The widget's surface (internal, unversioned): the Chat API's shapes plus the token's mode.
 
 type embedStartView struct {
-	ConversationID  int64         `json:"conversationId"`
-	Lang            string        `json:"lang"`
-	Name            string        `json:"name"`
-	Mode            string        `json:"mode"`
-	Reason          string        `json:"reason,omitempty"`
-	MaxMessageChars int           `json:"maxMessageChars"`
-	Messages        []messageView `json:"messages"`
+	ConversationID  int64  `json:"conversationId"`
+	Lang            string `json:"lang"`
+	Name            string `json:"name"`
+	Mode            string `json:"mode"`
+	Reason          string `json:"reason,omitempty"`
+	MaxMessageChars int    `json:"maxMessageChars"`
+	// ShowSources is the token's setting: whether the widget lists a reply's sources.
+	ShowSources bool          `json:"showSources"`
+	Messages    []messageView `json:"messages"`
 }
 
 type embedSendView struct {

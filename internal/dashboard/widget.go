@@ -59,6 +59,7 @@ func (t tokenRow) BarPct() int { return min(t.BudgetPct, 100) }
 // tokenForm is what the create and edit forms send, kept as typed for a form shown again.
 type tokenForm struct {
 	Domains, Label, Budget string
+	ShowSources            bool // the widget lists a reply's sources (a checkbox: sent only when on)
 }
 
 // tokenFields is what the create and edit forms' fields (the "token-fields" partial) show:
@@ -134,7 +135,7 @@ func (s *Server) snippet(r *http.Request, token string, o snippetOpts) string {
 
 func (s *Server) widgetData(r *http.Request, c *reqCtx, o snippetOpts) (widgetData, error) {
 	d := widgetData{MaxActive: account.MaxActiveEmbedTokens, Opts: o,
-		tokenFields: newTokenFields(tokenForm{Budget: embed.FormatBudget(embed.DefaultBudgetMicro)})}
+		tokenFields: newTokenFields(tokenForm{Budget: embed.FormatBudget(embed.DefaultBudgetMicro), ShowSources: true})}
 	d.Snippet = s.snippet(r, embed.TokenPrefix+"…", o)
 	ts, err := s.d.Accounts.EmbedTokens(r.Context(), c.Account)
 	if err != nil {
@@ -184,7 +185,7 @@ func (s *Server) widgetPage(w http.ResponseWriter, r *http.Request, c *reqCtx) e
 // tokenInput is the account.Service input of a form. An empty budget is "not given": the
 // default on create, unchanged on update.
 func tokenInput(f tokenForm) account.EmbedTokenInput {
-	in := account.EmbedTokenInput{Domains: &f.Domains, Label: &f.Label}
+	in := account.EmbedTokenInput{Domains: &f.Domains, Label: &f.Label, ShowSources: &f.ShowSources}
 	if f.Budget != "" {
 		in.DailyBudget = &f.Budget
 	}
@@ -193,7 +194,7 @@ func tokenInput(f tokenForm) account.EmbedTokenInput {
 
 func readTokenForm(r *http.Request) tokenForm {
 	return tokenForm{Domains: strings.TrimSpace(r.PostFormValue("domains")), Label: r.PostFormValue("label"),
-		Budget: strings.TrimSpace(r.PostFormValue("daily_budget_usd"))}
+		Budget: strings.TrimSpace(r.PostFormValue("daily_budget_usd")), ShowSources: r.PostFormValue("show_sources") != ""}
 }
 
 // tokenFormError is the form error of a failed create or update: the dashboard's own text
@@ -254,7 +255,8 @@ type widgetEditData struct {
 
 func (s *Server) editData(t store.EmbedToken) widgetEditData {
 	return widgetEditData{Token: t, Active: t.Status == store.EmbedActive,
-		tokenFields: newTokenFields(tokenForm{Domains: strings.Join(t.Domains, "\n"), Label: t.Label, Budget: embed.FormatBudget(t.DailyBudgetMicro)})}
+		tokenFields: newTokenFields(tokenForm{Domains: strings.Join(t.Domains, "\n"), Label: t.Label, Budget: embed.FormatBudget(t.DailyBudgetMicro),
+			ShowSources: !t.HideSources})}
 }
 
 func (s *Server) editEmbedTokenPage(w http.ResponseWriter, r *http.Request, c *reqCtx) error {

@@ -14,10 +14,10 @@ import (
 // Hand-written bodies, each the smallest that is valid, so that a case which changes one
 // thing in them fails for that one thing.
 const (
-	userMsg      = `{"id":1,"role":"user","body":"Merhaba","source":"ai","created_at":"2026-11-21T15:04:05Z"}`
-	assistantMsg = `{"id":2,"role":"assistant","body":"Size nasıl yardımcı olabilirim?","source":"cache_shared","created_at":"2026-11-21T15:04:06.123Z"}`
+	userMsg      = `{"id":1,"role":"user","body":"Merhaba","source":"ai","created_at":"2026-11-21T15:04:05Z","sources":[]}`
+	assistantMsg = `{"id":2,"role":"assistant","body":"Size nasıl yardımcı olabilirim?","source":"cache_shared","created_at":"2026-11-21T15:04:06.123Z","sources":[]}`
 	productMsg   = `{"id":4,"role":"assistant","body":"Şu ürün uygun olabilir.","source":"ai","created_at":"2026-11-21T15:04:07Z",` +
-		`"products":[{"name":"Koşu Ayakkabısı","url":"https://shop.test/p/1","price":"1.499,90 TL","category":"Ayakkabı","image":"https://shop.test/i/1.jpg"},{"name":"Çorap"}]}`
+		`"sources":[{"title":"Kargo","url":"https://shop.test/kargo"},{"title":"S.S.S.","url":""}],"products":[{"name":"Koşu Ayakkabısı","url":"https://shop.test/p/1","price":"1.499,90 TL","category":"Ayakkabı","image":"https://shop.test/i/1.jpg"},{"name":"Çorap"}]}`
 
 	startOK   = `{"success":true,"data":{"conversationId":7,"lang":"tr","messages":[` + userMsg + `,` + assistantMsg + `]}}`
 	sendOK    = `{"success":true,"data":{"conversationId":7,"messages":[` + userMsg + `,` + productMsg + `],"lowConfidence":false}}`
@@ -32,11 +32,11 @@ const (
 	healthOK = `{"success":true,"data":{"status":"ok"}}`
 
 	embedToken = `{"id":4,"token":"svc_emb_Q7xK2mPa…","label":"Shop","allowed_domains":["shop.test"],"daily_budget_usd":"1.0000",` +
-		`"status":"active","today_spend_usd":0.0355,"budget_used_pct":3,"conversations":1,"visitors":1,"last_used_at":null,"created_at":"2026-11-01T00:00:00Z"}`
+		`"show_sources":true,"status":"active","today_spend_usd":0.0355,"budget_used_pct":3,"conversations":1,"visitors":1,"last_used_at":null,"created_at":"2026-11-01T00:00:00Z"}`
 	embedTokensOK  = `{"success":true,"data":{"tokens":[` + embedToken + `]}}`
 	tokenCreateOK  = `{"success":true,"data":{"token":"svc_emb_Q7xK2mPa9dLr4TzW1vNc8YhB5sQe0JuF","id":4}}`
-	embedStartOK   = `{"success":true,"data":{"conversationId":9,"lang":"en","name":"Shop","mode":"normal","maxMessageChars":1000,"messages":[]}}`
-	embedStartBusy = `{"success":true,"data":{"conversationId":9,"lang":"en","name":"Shop","mode":"cache_only","reason":"surge","maxMessageChars":1000,"messages":[]}}`
+	embedStartOK   = `{"success":true,"data":{"conversationId":9,"lang":"en","name":"Shop","mode":"normal","maxMessageChars":1000,"showSources":true,"messages":[]}}`
+	embedStartBusy = `{"success":true,"data":{"conversationId":9,"lang":"en","name":"Shop","mode":"cache_only","reason":"surge","maxMessageChars":1000,"showSources":true,"messages":[]}}`
 	embedSendOK    = `{"success":true,"data":{"conversationId":9,"messages":[` + userMsg + `,` + assistantMsg + `],"lowConfidence":false,"mode":"normal"}}`
 )
 
@@ -122,6 +122,18 @@ func TestValidateResponse(t *testing.T) {
 		{name: "not a date-time", method: "GET", url: "/api/v1/chat/usageSummary", status: 200,
 			body: strings.Replace(usageOK, `2026-11-21T15:04:05Z`, `2026-13-21T15:04:05Z`, 1),
 			want: []string{"body /data/recent/0/created_at"}},
+		{name: "message without sources", method: "GET", url: "/api/v1/chat/start", status: 200,
+			body: strings.Replace(startOK, `,"sources":[]`, ``, 1),
+			want: []string{"body /data/messages/0", "missing property 'sources'"}},
+		{name: "source without a title", method: "POST", url: "/api/v1/chat/send", status: 200,
+			body: strings.Replace(sendOK, `{"title":"Kargo",`, `{"title":"",`, 1),
+			want: []string{"body /data/messages/1/sources/0/title"}},
+		{name: "source without its url field", method: "POST", url: "/api/v1/chat/send", status: 200,
+			body: strings.Replace(sendOK, `{"title":"S.S.S.","url":""}`, `{"title":"S.S.S."}`, 1),
+			want: []string{"body /data/messages/1/sources/1", "missing property 'url'"}},
+		{name: "embed start without the sources setting", method: "GET", url: "/api/v1/embed/start", status: 200,
+			body: strings.Replace(embedStartOK, `"showSources":true,`, ``, 1),
+			want: []string{"missing property 'showSources'"}},
 		{name: "send reply before question", method: "POST", url: "/api/v1/chat/send", status: 200,
 			body: `{"success":true,"data":{"conversationId":7,"messages":[` + assistantMsg + `,` + userMsg + `],"lowConfidence":false}}`,
 			want: []string{"body /data/messages/0/role", "body /data/messages/1/role"}},

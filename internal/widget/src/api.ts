@@ -8,6 +8,12 @@ export interface Product {
   image?: string;
 }
 
+/** A KB document a reply quotes; url is "" for one without a page (a Q&A entry). */
+export interface Source {
+  title: string;
+  url: string;
+}
+
 export interface Message {
   id: number;
   role: 'user' | 'assistant';
@@ -15,6 +21,7 @@ export interface Message {
   source: string;
   created_at?: string;
   products?: Product[];
+  sources?: Source[];
 }
 
 export interface StartData {
@@ -23,6 +30,7 @@ export interface StartData {
   name: string;
   mode: string;
   maxMessageChars: number;
+  showSources?: boolean;
   messages: Message[];
 }
 

@@ -5,6 +5,7 @@ import css from './widget.css';
 import { ApiError, client, type Message, type SendData, type StartData, type SuggestionsData, type SyncData } from './api';
 import { CHAT, CROSS, THUMB, button, cards, h, icon, renderText } from './dom';
 import { pickLang, strings, waitText } from './i18n';
+import { sourceList, validSources, withoutSourceLine } from './sources';
 import { rememberOpen, visitorId, wasOpen } from './store';
 
 const POLL_MIN = 8e3;
@@ -127,6 +128,7 @@ function init(script: HTMLScriptElement): void {
 
   // State.
   let max = 1000;
+  let showSources = true;
   let isOpen = false;
   let started = false;
   let starting = false;
@@ -242,10 +244,13 @@ function init(script: HTMLScriptElement): void {
     if (m.id) e.dataset.id = String(m.id);
     if (m.source) e.dataset.source = m.source;
     const body = h('div', 'svc-body');
-    renderText(body, m.body, assistant);
+    const sources = assistant ? validSources(m.sources) : [];
+    renderText(body, withoutSourceLine(m.body, sources), assistant);
     e.append(body);
     if (assistant) {
       if (Array.isArray(m.products) && m.products.length) e.append(cards(m.products));
+      const list = showSources && sourceList(sources, lang);
+      if (list) e.append(list);
       if (m.id && FEEDBACK.includes(m.source || '')) e.append(feedback(m.id));
     }
     return e;
@@ -335,6 +340,7 @@ function init(script: HTMLScriptElement): void {
       started = true;
       if (d.name) title.textContent = d.name;
       if (d.maxMessageChars > 0) max = d.maxMessageChars;
+      showSources = d.showSources !== false;
       input.maxLength = max;
       updateCount();
       setMode(d.mode);

@@ -1,0 +1,45 @@
+// A reply's sources (the KB documents it quotes) as links under it. Kept apart from main.ts:
+// the token's show_sources setting (start's showSources) decides whether they are listed.
+
+import catalog from 'svc:catalog';
+import type { Source } from './api';
+import { h, link, safeUrl } from './dom';
+import type { Lang } from './i18n';
+
+/** The sources worth showing: objects with a non-empty title, at most 4. */
+export function validSources(v: unknown): Source[] {
+  if (!Array.isArray(v)) return [];
+  return v.filter((s): s is Source => !!s && typeof s.title === 'string' && !!s.title.trim()).slice(0, 4);
+}
+
+/** The body without its closing "Source: …" line when that line names the first source: the
+ * list below the reply names it instead (or, with sources hidden, the owner chose not to
+ * show it). A body whose last line is anything else is kept whole. */
+export function withoutSourceLine(body: string, sources: Source[]): string {
+  if (!sources.length) return body;
+  const text = String(body ?? '');
+  const i = text.lastIndexOf('\n');
+  if (i < 0) return text;
+  const line = text.slice(i + 1);
+  const colon = line.indexOf(': ');
+  if (colon < 1 || colon > 24 || !line.slice(colon + 2).startsWith(sources[0].title || sources[0].url)) return text;
+  return text.slice(0, i).replace(/\s+$/, '');
+}
+
+/** The list of sources in the widget's language: a link for an http(s) URL (new tab,
+ * rel="noopener noreferrer nofollow"), plain text otherwise; null when there are none. */
+export function sourceList(sources: Source[], lang: Lang): HTMLElement | null {
+  if (!sources.length) return null;
+  const wrap = h('div', 'svc-sources');
+  const label = (catalog[lang] || catalog.en)['embed.sources'] || catalog.en['embed.sources'];
+  wrap.append(h('span', 'svc-sources-title', label));
+  const ul = h('ul');
+  for (const s of sources) {
+    const li = h('li');
+    const href = safeUrl(s.url);
+    li.append(href ? link(href, s.title) : h('span', '', s.title));
+    ul.append(li);
+  }
+  wrap.append(ul);
+  return wrap;
+}
