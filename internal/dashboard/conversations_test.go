@@ -28,6 +28,7 @@ type cvMessage struct {
 	Source    string          `json:"source"`
 	CreatedAt string          `json:"created_at"`
 	Products  []store.Product `json:"products"`
+	Sources   []store.Source  `json:"sources"`
 }
 
 // cvSent is what a send answers.
