@@ -121,12 +121,14 @@ func seedEveryTable(t *testing.T, st store.Store, acct int64) (deletedID int64) 
 		t.Fatalf("documents: %v", err)
 	}
 	turn := &store.Turn{AccountID: acct, ConversationID: c.ID, Lang: "en",
-		User:  store.Message{Role: store.RoleUser, Body: "How much is shipping to Germany?", Lang: "en"},
-		Reply: store.Message{Role: store.RoleAssistant, Body: "9,90 €.", Source: store.SourceAI, Lang: "en"},
+		User: store.Message{Role: store.RoleUser, Body: "How much is shipping to Germany?", Lang: "en"},
+		Reply: store.Message{Role: store.RoleAssistant, Body: "9,90 €.", Source: store.SourceAI, Lang: "en",
+			Sources: []store.Source{{Title: "Shipping", URL: "https://shop.test/shipping"}, {Title: "Do you ship abroad?"}}},
 		Charge: store.Charge{EventType: store.EventAnswer, AmountMicro: 2_000, InputTokens: 50, OutputTokens: 5,
 			Calls: []store.CallUsage{{Call: "reply", Model: "builtin", InputTokens: 50, OutputTokens: 5, CostMicro: 2_000}}},
 		Cache: &store.CacheEntry{AccountID: acct, Lang: "en", Key: "shipping germany", Question: "How much is shipping to Germany?",
-			Answer: "9,90 €.", DocIDs: []int64{docs[0].ID}, Terms: []string{"ship", "germani"}}}
+			Answer: "9,90 €.", DocIDs: []int64{docs[0].ID}, Sources: []store.Source{{Title: "Shipping", URL: "https://shop.test/shipping"}},
+			Terms: []string{"ship", "germani"}}}
 	if err := st.SaveTurn(ctx, turn); err != nil {
 		t.Fatal(err)
 	}
