@@ -92,7 +92,9 @@ func (p *pending) fromCache(ctx context.Context) (SendResult, bool, error) {
 	reply := p.reply(entry.Answer, store.SourceCacheTenant, false)
 	reply.Via = store.ViaCache
 	reply.DocIDs = entry.DocIDs
-	reply.Sources = entry.Sources
+	if reply.Sources, err = p.cachedSources(ctx, entry); err != nil {
+		return SendResult{}, false, err
+	}
 	if err := p.attachCards(ctx, &reply); err != nil {
 		return SendResult{}, false, err
 	}

@@ -1,6 +1,10 @@
 package chat
 
 import (
+	"context"
+	"errors"
+	"fmt"
+
 	"svc/internal/engine"
 	"svc/internal/store"
 )
@@ -32,4 +36,29 @@ func addCardSources(reply *store.Message) {
 		cards = append(cards, engine.Card{DocID: id, Product: pr})
 	}
 	reply.Sources = engine.Sources(ids, passages, cards)
+}
+
+// cachedSources are a cache entry's sources. An entry cached before sources were kept has
+// none but its documents: they are named from the KB as it is now (at most MaxSources
+// reads, once per such hit, until the question is answered anew); a document removed since
+// is left out.
+func (p *pending) cachedSources(ctx context.Context, e store.CacheEntry) ([]store.Source, error) {
+	if len(e.Sources) > 0 || len(e.DocIDs) == 0 {
+		return e.Sources, nil
+	}
+	var passages []engine.Passage
+	for _, id := range e.DocIDs {
+		if len(passages) == engine.MaxSources {
+			break
+		}
+		d, err := p.svc.st.GetDocument(ctx, p.acct.ID, id)
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("cached answer's sources: %w", err)
+		}
+		passages = append(passages, engine.Passage{DocID: d.ID, Title: d.Title, URL: d.URL})
+	}
+	return engine.Sources(e.DocIDs, passages, nil), nil
 }
