@@ -14,8 +14,8 @@ func TestSourcesNameDocumentsInOrderOnceEach(t *testing.T) {
 	passages := []Passage{
 		{DocID: 1, Title: "Returns", URL: "https://shop.test/returns"},
 		{DocID: 1, Title: "Returns", URL: "https://shop.test/returns"}, // a second chunk of it
-		{DocID: 2, Title: "How do I order?"},                            // a Q&A entry: no page
-		{DocID: 3, Title: "  ", URL: "https://shop.test/untitled"},      // named by its URL
+		{DocID: 2, Title: "How do I order?"},                           // a Q&A entry: no page
+		{DocID: 3, Title: "  ", URL: "https://shop.test/untitled"},     // named by its URL
 		{DocID: 4, Title: "Returns (copy)", URL: "https://shop.test/returns"},
 		{DocID: 5},
 	}
