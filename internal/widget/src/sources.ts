@@ -12,17 +12,19 @@ export function validSources(v: unknown): Source[] {
   return v.filter((s): s is Source => !!s && typeof s.title === 'string' && !!s.title.trim()).slice(0, 4);
 }
 
-/** The body without its closing "Source: …" line when that line names the first source: the
+/** The body without its closing "Source: …" line when that line names the first source
+ * exactly as the service writes it ("<label>: <title>" or "<label>: <title> (<url>)"): the
  * list below the reply names it instead (or, with sources hidden, the owner chose not to
- * show it). A body whose last line is anything else is kept whole. */
+ * show it). A body whose last line is anything else, a product list say, is kept whole. */
 export function withoutSourceLine(body: string, sources: Source[]): string {
-  if (!sources.length) return body;
   const text = String(body ?? '');
   const i = text.lastIndexOf('\n');
-  if (i < 0) return text;
+  if (!sources.length || i < 0) return text;
   const line = text.slice(i + 1);
   const colon = line.indexOf(': ');
-  if (colon < 1 || colon > 24 || !line.slice(colon + 2).startsWith(sources[0].title || sources[0].url)) return text;
+  const named = line.slice(colon + 2);
+  const { title, url } = sources[0];
+  if (colon < 1 || colon > 24 || (named !== title && named !== title + ' (' + url + ')')) return text;
   return text.slice(0, i).replace(/\s+$/, '');
 }
 
