@@ -17,10 +17,13 @@ import (
 //	{"question":"What is the best way to back up a wallet?","lang":"en","expect":"seed","no_product":true}
 //
 // expect is a Go regular expression (RE2 syntax) that the reply's text must match; it is
-// always matched case-insensitively. product is the name of the product card the reply must
-// show first (compared case-insensitively, spaces trimmed): the exact variant, so "Kestrel X2
-// Lite" fails when the first card is the Pro. no_product says the reply must carry no product
-// card at all. A question needs at least one of the three; when it has several, all must hold.
+// always matched case-insensitively. product is the name of the one product card the reply
+// must show (compared case-insensitively, spaces trimmed): the exact variant and nothing
+// beside it, so a question about the "Kestrel X2 Lite" fails when the Pro's card comes first
+// or comes along. Leave it out where several cards are a right answer ("which tent for
+// winter?") and check the text with expect. no_product says the reply must carry no product
+// card at all: the right thing for every question that is not about products. A question
+// needs at least one of the three; when it has several, all must hold.
 type SiteQuestion struct {
 	Question  string `json:"question"`
 	Lang      string `json:"lang"`

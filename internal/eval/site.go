@@ -136,6 +136,12 @@ func check(q SiteQuestion, reply store.Message) []string {
 			why = append(why, "no product card; expected "+q.Product)
 		case !strings.EqualFold(strings.TrimSpace(reply.Products[0].Name), q.Product):
 			why = append(why, fmt.Sprintf("first card is %s; expected %s", reply.Products[0].Name, q.Product))
+		case len(reply.Products) > 1:
+			var others []string
+			for _, p := range reply.Products[1:] {
+				others = append(others, p.Name)
+			}
+			why = append(why, fmt.Sprintf("%s came with other cards: %s", q.Product, strings.Join(others, ", ")))
 		}
 	}
 	if q.NoProduct && len(reply.Products) > 0 {

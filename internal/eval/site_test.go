@@ -59,8 +59,12 @@ func TestCheck(t *testing.T) {
 	}
 	lite := store.Message{Body: "It costs $299.00.", Products: []store.Product{{Name: "kestrel x2 lite "}, {Name: "Kestrel X2 Pro"}}}
 	pro := store.Message{Body: "It costs $299.00.", Products: []store.Product{{Name: "Kestrel X2 Pro"}, {Name: "Kestrel X2 Lite"}}}
-	if why := check(qs[0], lite); len(why) != 0 {
-		t.Errorf("right variant first: %v", why)
+	if why := check(qs[0], lite); len(why) != 1 || !strings.Contains(why[0], "came with other cards: Kestrel X2 Pro") {
+		t.Errorf("right variant with its sibling: %v", why)
+	}
+	alone := store.Message{Body: "It costs $299.00.", Products: []store.Product{{Name: "kestrel x2 lite "}}}
+	if why := check(qs[0], alone); len(why) != 0 {
+		t.Errorf("right variant alone: %v", why)
 	}
 	if why := check(qs[0], pro); len(why) != 1 || !strings.Contains(why[0], "first card is Kestrel X2 Pro") {
 		t.Errorf("sibling first: %v", why)
