@@ -8,6 +8,9 @@ import (
 	"io"
 	"regexp"
 	"strings"
+	"unicode/utf8"
+
+	"svc/internal/chat"
 )
 
 // SiteQuestion is one line of a question file for `svc eval site` (JSON Lines):
@@ -81,6 +84,8 @@ func parseQuestion(line []byte) (SiteQuestion, error) {
 	switch {
 	case q.Question == "":
 		return q, fmt.Errorf(`"question" is missing or empty`)
+	case utf8.RuneCountInString(q.Question) > chat.MaxMessageChars:
+		return q, fmt.Errorf(`"question" is longer than a message may be (%d characters)`, chat.MaxMessageChars)
 	case !siteLangs[q.Lang]:
 		return q, fmt.Errorf(`"lang" must be tr, en or de, not %q`, q.Lang)
 	case q.Expect == "" && q.Product == "" && !q.NoProduct:

@@ -43,6 +43,7 @@ func TestReadQuestions(t *testing.T) {
 		{`{"question":"a","lang":"en","expect":"x"} {}`, `line 1: more than one JSON value`},
 		{`not json`, `line 1: not a question object`},
 		{"\n\n", `no questions`},
+		{`{"question":"` + strings.Repeat("a", 2001) + `","lang":"en","expect":"x"}`, `line 1: "question" is longer than a message may be`},
 	} {
 		if _, err := ReadQuestions(strings.NewReader(c.file)); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: error %v, want %q", c.file, err, c.want)
