@@ -24,6 +24,7 @@ func cmdEvalSite(ctx context.Context, args []string, env Env) error {
 	id := c.accountFlag()
 	file := c.fs.String("questions", "", "JSON Lines question file: question, lang, expect, product, no_product")
 	langs := c.fs.String("lang", "", "comma-separated languages to ask (default: all in the file)")
+	all := c.fs.Bool("replies", false, "report every reply (\"replies\"), hits too, not only the misses")
 	if err := c.parseForAccount(args, id); err != nil {
 		return err
 	}
@@ -60,7 +61,7 @@ func cmdEvalSite(ctx context.Context, args []string, env Env) error {
 	if err != nil {
 		return fmt.Errorf("start engine: %w", err)
 	}
-	rep, err := eval.Site(ctx, st, eng, *id, qs)
+	rep, err := eval.Site(ctx, st, eng, *id, qs, eval.SiteOptions{AllReplies: *all})
 	if err != nil {
 		return err
 	}

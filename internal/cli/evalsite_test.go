@@ -141,7 +141,14 @@ func TestEvalSiteArguments(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("good file: %d %s", code, errOut)
 	}
-	if got := decodeOne(t, out); got["questions"].(float64) != 1 || got["langs"] == nil || got["misses"] == nil {
+	if got := decodeOne(t, out); got["questions"].(float64) != 1 || got["langs"] == nil || got["misses"] == nil || got["replies"] != nil {
 		t.Errorf("report %s", out)
+	}
+	code, out, errOut = runCLI(t, dir, "", "eval", "site", "--account", id, "--questions", good, "--replies")
+	if code != 0 {
+		t.Fatalf("--replies: %d %s", code, errOut)
+	}
+	if got, _ := decodeOne(t, out)["replies"].([]any); len(got) != 1 {
+		t.Errorf("--replies: %s", out)
 	}
 }

@@ -19,8 +19,8 @@ func WriteTable(w io.Writer, reports []LangReport) error {
 	return tw.Flush()
 }
 
-// WriteSiteTable prints a site report's hit rates, one language a row, then its misses, for
-// `svc eval site`'s stderr and the tests' logs.
+// WriteSiteTable prints a site report's hit rates, one language a row, then its misses (or
+// every reply, when the report holds them), for `svc eval site`'s stderr and the tests' logs.
 func WriteSiteTable(w io.Writer, r SiteReport) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "lang\tquestions\thits\thit rate\tfallbacks\tstray cards\tmean reply chars\t")
@@ -32,8 +32,16 @@ func WriteSiteTable(w io.Writer, r SiteReport) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	for _, m := range r.Misses {
-		fmt.Fprintf(w, "MISS line %d [%s] %s\n  why:   %s\n", m.Line, m.Lang, m.Question, strings.Join(m.Why, "; "))
+	list := r.Misses
+	if r.Replies != nil {
+		list = r.Replies
+	}
+	for _, m := range list {
+		if len(m.Why) == 0 {
+			fmt.Fprintf(w, "HIT  line %d [%s] %s\n", m.Line, m.Lang, m.Question)
+		} else {
+			fmt.Fprintf(w, "MISS line %d [%s] %s\n  why:   %s\n", m.Line, m.Lang, m.Question, strings.Join(m.Why, "; "))
+		}
 		if m.Expect != "" {
 			fmt.Fprintf(w, "  want:  /%s/\n", m.Expect)
 		}

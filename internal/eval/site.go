@@ -22,7 +22,16 @@ type SiteReport struct {
 	Hits      int              `json:"hits"`
 	HitRate   float64          `json:"hit_rate"`
 	Langs     []SiteLangReport `json:"langs"`
-	Misses    []SiteMiss       `json:"misses"`
+	Misses    []SiteReply      `json:"misses"`
+	// Replies holds every question's reply, hits too, when SiteOptions.AllReplies asks.
+	Replies []SiteReply `json:"replies,omitempty"`
+}
+
+// SiteOptions tunes a measurement.
+type SiteOptions struct {
+	// AllReplies keeps every reply in the report (Replies), not only the misses: for reading
+	// what the hits said, and for writing a new question file's expectations.
+	AllReplies bool
 }
 
 // SiteLangReport is one language's line of the report.
@@ -38,8 +47,8 @@ type SiteLangReport struct {
 	MeanReplyChars float64 `json:"mean_reply_chars"`
 }
 
-// SiteMiss is one question whose reply failed its checks, with what it got.
-type SiteMiss struct {
+// SiteReply is one question with the reply it got; in Misses, the checks it failed.
+type SiteReply struct {
 	Line      int      `json:"line"`
 	Lang      string   `json:"lang"`
 	Question  string   `json:"question"`
@@ -50,8 +59,8 @@ type SiteMiss struct {
 	Expect    string   `json:"expect,omitempty"`
 	Product   string   `json:"product,omitempty"`
 	NoProduct bool     `json:"no_product,omitempty"`
-	// Why names the checks that failed.
-	Why []string `json:"why"`
+	// Why names the checks that failed; empty for a hit.
+	Why []string `json:"why,omitempty"`
 }
 
 // Site asks every question of qs as a visitor of the account would, through the chat
@@ -62,7 +71,7 @@ type SiteMiss struct {
 // so no conversation, message, charge, reservation, cache entry or notice is stored, the
 // balance and the daily quota are neither checked nor touched, and each question starts a
 // conversation of its own with no history, in the question's language.
-func Site(ctx context.Context, st store.Store, ans chat.Answerer, accountID int64, qs []SiteQuestion) (SiteReport, error) {
+func Site(ctx context.Context, st store.Store, ans chat.Answerer, accountID int64, qs []SiteQuestion, opts SiteOptions) (SiteReport, error) {
 	acct, err := st.GetAccount(ctx, accountID)
 	if err != nil {
 		return SiteReport{}, fmt.Errorf("account %d: %w", accountID, err)
@@ -73,7 +82,7 @@ func Site(ctx context.Context, st store.Store, ans chat.Answerer, accountID int6
 	dry.acct.BalanceMicro, dry.acct.ReservedMicro, dry.acct.DailyAnswers = 1<<50, 0, 0
 	svc := chat.New(chat.Deps{Store: dry, Engine: ans, Limiter: allowAll{}})
 
-	rep := SiteReport{AccountID: accountID, SalesMode: acct.SalesMode, Questions: len(qs), Misses: []SiteMiss{}}
+	rep := SiteReport{AccountID: accountID, SalesMode: acct.SalesMode, Questions: len(qs), Misses: []SiteReply{}}
 	byLang := map[string]*SiteLangReport{}
 	chars := map[string]int{}
 	for _, q := range qs {
@@ -103,15 +112,22 @@ func Site(ctx context.Context, st store.Store, ans chat.Answerer, accountID int6
 		if len(why) == 0 {
 			lr.Hits++
 			rep.Hits++
+		}
+		if len(why) == 0 && !opts.AllReplies {
 			continue
 		}
 		cards := []string{}
 		for _, p := range reply.Products {
 			cards = append(cards, strings.TrimSpace(p.Name+" "+p.Price))
 		}
-		rep.Misses = append(rep.Misses, SiteMiss{Line: q.Line, Lang: q.Lang, Question: q.Question, Reply: reply.Body,
-			ReplyLang: reply.Lang, Source: reply.Source, Cards: cards, Expect: q.Expect, Product: q.Product,
-			NoProduct: q.NoProduct, Why: why})
+		r := SiteReply{Line: q.Line, Lang: q.Lang, Question: q.Question, Reply: reply.Body, ReplyLang: reply.Lang,
+			Source: reply.Source, Cards: cards, Expect: q.Expect, Product: q.Product, NoProduct: q.NoProduct, Why: why}
+		if len(why) > 0 {
+			rep.Misses = append(rep.Misses, r)
+		}
+		if opts.AllReplies {
+			rep.Replies = append(rep.Replies, r)
+		}
 	}
 	for _, lr := range byLang {
 		lr.HitRate = ratio(lr.Hits, lr.Questions)

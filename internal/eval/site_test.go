@@ -106,11 +106,11 @@ func TestSiteWritesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	first, err := Site(ctx, st, eng, a.ID, qs)
+	first, err := Site(ctx, st, eng, a.ID, qs, SiteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	again, err := Site(ctx, st, eng, a.ID, qs)
+	again, err := Site(ctx, st, eng, a.ID, qs, SiteOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,6 +123,13 @@ func TestSiteWritesNothing(t *testing.T) {
 	var b strings.Builder
 	if err := WriteSiteTable(&b, first); err != nil || !strings.Contains(b.String(), "MISS line 5 [en]") {
 		t.Errorf("table: %v\n%s", err, b.String())
+	}
+	all, err := Site(ctx, st, eng, a.ID, qs, SiteOptions{AllReplies: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all.Replies) != 5 || len(all.Replies[0].Why) != 0 || all.Replies[0].Reply == "" || !reflect.DeepEqual(all.Misses, first.Misses) {
+		t.Errorf("all replies: %+v", all.Replies)
 	}
 
 	after, err := st.GetAccount(ctx, a.ID)
