@@ -81,15 +81,18 @@ func unquote(v string) string {
 var (
 	liquidTag   = regexp.MustCompile(`(?s)\{%.*?%\}`)
 	liquidVar   = regexp.MustCompile(`\{\{\s*([\w.]+)\s*\}\}`)
+	kramdownIAL = regexp.MustCompile(`\{:[^}\n]*\}`)
 	termLink    = regexp.MustCompile(`(^|[^\w@/.])@([\p{L}\p{N}][\p{L}\p{N}_-]*[\p{L}\p{N}]|[\p{L}\p{N}])`)
 	fenceMarker = regexp.MustCompile("^\\s*(```|~~~)")
 )
 
 // expandLiquid drops Jekyll's {% … %} tags (includes of the translation disclaimer and the
-// like, which hold no text of the page) and resolves the {{ site.* }} variables to this
-// site's URLs; unknown variables are dropped.
+// like, which hold no text of the page) and kramdown's attribute lists ({:width="600px"} after
+// an image, which kramdown consumes and CommonMark would print), and resolves the
+// {{ site.* }} variables to this site's URLs; unknown variables are dropped.
 func expandLiquid(md, lang string) string {
 	md = liquidTag.ReplaceAllString(md, "")
+	md = kramdownIAL.ReplaceAllString(md, "")
 	return liquidVar.ReplaceAllStringFunc(md, func(m string) string {
 		switch liquidVar.FindStringSubmatch(m)[1] {
 		case "site.baseurl":

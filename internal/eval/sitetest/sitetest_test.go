@@ -107,8 +107,8 @@ func TestParseSource(t *testing.T) {
 	if s.Summary != "it's a test" || len(s.Terms) != 2 || s.Entry != "P2Pool" || !strings.HasPrefix(s.Body, "\n{% include") {
 		t.Errorf("parseSource: %+v", s)
 	}
-	md := linkTerms(expandLiquid("See @node and `@node` and a@b.c, [x]({{ site.baseurl }}/y)", "en"), "en", map[string]string{"node": "node"})
-	want := "See [node](/en/resources/moneropedia/node.html) and `@node` and a@b.c, [x](/en/y)"
+	md := linkTerms(expandLiquid("See @node and `@node` and a@b.c, [x]({{ site.baseurl }}/y) ![i](/i.png){:width=\"600px\"}", "en"), "en", map[string]string{"node": "node"})
+	want := "See [node](/en/resources/moneropedia/node.html) and `@node` and a@b.c, [x](/en/y) ![i](/i.png)"
 	if md != want {
 		t.Errorf("linkTerms:\n got %q\nwant %q", md, want)
 	}
