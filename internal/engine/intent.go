@@ -35,6 +35,18 @@ func ProductIntent(question, lang string) Intent {
 	return in
 }
 
+// StrongIntent is ProductIntent less a recommendation read only from "best" or a superlative
+// ("the best way to back up my wallet", "en iyi yolu"): such wording makes a product question
+// only when products match the question better than the pages, which a caller without the
+// retrieval (a cached reply) cannot tell, so it reads as no product wording.
+func StrongIntent(question, lang string) Intent {
+	in, _, weak := readIntent(question, lang)
+	if weak {
+		return 0
+	}
+	return in
+}
+
 // cue is one way of asking about products. A single word is matched on analyzed terms, so
 // inflections and Turkish suffixes come for free ("fiyatı", "fiyatları" → fiyat; "prices" →
 // price); a phrase is matched on folded words, where "w*" is any word starting with w and
