@@ -130,7 +130,9 @@ func pageCandidates(ranked []candidate, lang string) []candidate {
 //     a lead-in never stands before a quote in another language (a message such as "42"
 //     carries no language of its own, and a product's English price line matched it);
 //  3. when the best passage is a product and a page answers what is asked about it better
-//     (pagesAnswer), that page comes first, then the other pages.
+//     (pagesAnswer), that page comes first, then the other pages; when "the best" of
+//     something is asked and neither the product nor a page holds any of it, the products
+//     leave the candidates (a fallback rather than a product's name lines).
 //
 // Each step is a stable partition; extraction then reads the first document. vouched reports
 // a page put first by step 3 that holds at least half of what the product's name leaves of
@@ -139,7 +141,7 @@ func pageCandidates(ranked []candidate, lang string) []candidate {
 // says what sending back costs), so the page is quoted though it holds too little of the
 // question to pass the confidence check alone.
 func (e *Engine) prefer(r *retrieval, question, lg string) (vouched bool) {
-	if len(r.ranked) < 2 {
+	if len(r.ranked) == 0 {
 		return false
 	}
 	unfit := unfitProducts(question, r.ranked, r.products)
@@ -162,7 +164,13 @@ func (e *Engine) prefer(r *retrieval, question, lg string) (vouched bool) {
 	_, text := subject.termFreqs(strings.Fields(top.hit.Terms), e.rank.Soft)
 	pages := pageCandidates(r.ranked, hitLang(top.hit, lg))
 	win := pagesAnswer(&subject, name, maxEach(name, text), pages, e.rank.Soft, askedFor(intent, weak))
-	if win < 0 || win >= len(pages) {
+	switch {
+	case win < 0:
+		return false
+	case win >= len(pages):
+		// "The best way to wash" a product whose text says nothing of washing, and no page
+		// that does: the product is no answer, and neither is a page that lost.
+		r.ranked = slices.DeleteFunc(r.ranked, func(c candidate) bool { return c.hit.Product != nil })
 		return false
 	}
 	page := pages[win].hit.DocID
