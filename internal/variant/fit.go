@@ -60,9 +60,10 @@ type reading struct {
 
 // read collects the variant tokens a text writes about n: those in a run of words next to
 // one of its base words (the run is every adjacent word that is a base word or a variant
-// token: "Nova 12 Lite", "2 Kişilik Çadır"), and colours and sizes wherever they stand
-// ("the jacket in red", "Größe M"). A number elsewhere is the visitor's own ("a tent for
-// 3 people" says nothing against "Uludağ 2").
+// token: "Nova 12 Lite", "128 GB Nova 12"), a bare number only after a base word of the run,
+// and colours and sizes wherever they stand ("the jacket in red", "Größe M"). A number
+// elsewhere is the visitor's own ("a tent for 3 people", "2 Aladağ backpacks" say nothing
+// against "Uludağ 2" or "Aladağ 35").
 func (n Name) read(ws []word) reading {
 	var r reading
 	fam := n.family()
@@ -82,12 +83,19 @@ func (n Name) read(ws []word) reading {
 			inRun[j] = true
 		}
 	}
+	baseBefore := false // a base word stands earlier in the current run
 	for i := 0; i < len(ws); i++ {
+		if !inRun[i] {
+			baseBefore = false
+		}
 		t, k := classify(ws, i)
 		if k == 0 {
+			baseBefore = baseBefore || inRun[i] && n.isBase(ws[i].fold)
 			continue
 		}
-		if inRun[i] || t.class == colour || t.class == size {
+		// A bare number counts after a word of the name ("Nova 12", "Uludağ 2"), not before
+		// it, where it is a quantity ("2 Aladağ backpacks").
+		if inRun[i] && (t.class != number || baseBefore) || t.class == colour || t.class == size {
 			r.tokens = append(r.tokens, t)
 		}
 		i += k - 1

@@ -30,8 +30,15 @@ func TestFit(t *testing.T) {
 		{"Trail T-Shirt in XL?", shirts, []bool{false, true}},
 		{"Trail T-shirt in size S", shirts, []bool{true, false}},
 		{"it's a trail t-shirt", shirts, []bool{true, true}},
+		{"Gibt es das Trail T-Shirt in Größe S?", shirts, []bool{true, false}},
+		{"Trail tişörtün XL bedeni var mı?", shirts, []bool{false, true}},
+		{"Haben Sie die rote Storm Jacke?", jackets, []bool{true, false, true}},
+		{"Storm ceketin mavisi kaç TL?", jackets, []bool{false, true, true}},
 		{"Uludağ tent for 3 people", []string{"Uludağ 2 Tent"}, []bool{true}},
 		{"Uludağ 3 tent", []string{"Uludağ 2 Tent"}, []bool{false}},
+		{"Can I order 2 Aladağ backpacks?", []string{"Aladağ 35 Backpack"}, []bool{true}},
+		{"Aladağ 45 Rucksack", []string{"Aladağ 35 Rucksack"}, []bool{false}},
+		{"Erciyes -5 uyku tulumu", []string{"Erciyes -5 Uyku Tulumu", "Erciyes -15 Uyku Tulumu"}, []bool{true, false}},
 		{"128 GB Nova 12", []string{"Nova 12 128GB", "Nova 12 256GB"}, []bool{true, false}},
 	}
 	for _, tt := range tests {
