@@ -125,7 +125,9 @@ func pageCandidates(ranked []candidate, lang string) []candidate {
 // question as it was asked, with or without Sales Mode:
 //
 //  1. a product whose name the question's variant tokens exclude ("Nova 12 Pro" when the
-//     Lite is asked for) goes last: its text and price answer another product;
+//     Lite is asked for) leaves the candidates: its text and price answer another product,
+//     and a question about a variant the shop lacks ("Nova 12 Max") falls back rather than
+//     quote a sibling's price;
 //  2. passages in the reply's language come first when one of them answers confidently, so
 //     a lead-in never stands before a quote in another language (a message such as "42"
 //     carries no language of its own, and a product's English price line matched it);
@@ -145,10 +147,13 @@ func (e *Engine) prefer(r *retrieval, question, lg string) (vouched bool) {
 		return false
 	}
 	unfit := unfitProducts(question, r.ranked, r.products)
-	r.ranked = partition(r.ranked, func(c candidate) bool { return !unfit[c.hit.DocID] })
+	r.ranked = slices.DeleteFunc(r.ranked, func(c candidate) bool { return unfit[c.hit.DocID] })
+	if len(r.ranked) == 0 {
+		return false
+	}
 	if top := r.ranked[0].hit.Lang; top != "" && top != lg {
 		for _, c := range r.ranked {
-			if (c.hit.Lang == lg || c.hit.Lang == "") && !unfit[c.hit.DocID] && e.confident(&r.q, []candidate{c}) {
+			if (c.hit.Lang == lg || c.hit.Lang == "") && e.confident(&r.q, []candidate{c}) {
 				r.ranked = partition(r.ranked, func(c candidate) bool { return c.hit.Lang == lg || c.hit.Lang == "" })
 				break
 			}

@@ -62,6 +62,22 @@ func TestVariantExactPrices(t *testing.T) {
 	}
 }
 
+// TestMissingVariantFallsBack: a question about a variant the shop does not sell gets no
+// sibling's card or price.
+func TestMissingVariantFallsBack(t *testing.T) {
+	t.Parallel()
+	e, acct, _ := docsShop(t)
+	for _, tt := range [][2]string{{"en", "How much is the Nova 12 Max?"}, {"tr", "Nova 13 Lite fiyatı ne kadar?"},
+		{"de", "Was kostet das Nova 12 Ultra?"}} {
+		for _, sales := range []bool{true, false} {
+			a := askSales(t, e, acct, tt[0], tt[1], sales)
+			if len(a.Cards) != 0 || strings.Contains(a.Text, "Nova 12 Lite") || strings.Contains(a.Text, "Nova 12 Pro") {
+				t.Errorf("%s %q (sales %v): cards %q, reply %q", tt[0], tt[1], sales, cardNames(a.Cards), a.Text)
+			}
+		}
+	}
+}
+
 // TestNameGuardVariants: a sentence naming another variant of a carded product is no
 // mention of the card, though their names share "Nova 12": it brings the variant in when it
 // may join the cards, and goes otherwise.
