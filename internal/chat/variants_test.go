@@ -17,7 +17,7 @@ import (
 
 // docsShopChat is a chat service over the engine's docs-beside-shop fixture: a wallet's
 // documentation and a shop with two sibling phones and a water bottle, in tr, en and de.
-func docsShopChat(t *testing.T) (*Service, store.Account) {
+func docsShopChat(t *testing.T, extra ...string) (*Service, store.Account) {
 	t.Helper()
 	ctx := context.Background()
 	st, err := sqlite.Open(ctx, t.TempDir(), sqlite.Options{})
@@ -34,6 +34,11 @@ func docsShopChat(t *testing.T) (*Service, store.Account) {
 	defer f.Close()
 	if _, err := kb.Import(ctx, st, acct.ID, 0, f); err != nil {
 		t.Fatalf("import: %v", err)
+	}
+	for _, r := range extra {
+		if _, err := kb.Import(ctx, st, acct.ID, 0, strings.NewReader(r)); err != nil {
+			t.Fatalf("import: %v", err)
+		}
 	}
 	eng, err := engine.New(st, engine.Options{})
 	if err != nil {
@@ -113,6 +118,34 @@ func TestSendNumberKeepsOneLanguage(t *testing.T) {
 			if strings.Contains(r.Body, w) {
 				t.Errorf("%s: reply %q has %q", lg, r.Body, w)
 			}
+		}
+	}
+}
+
+// TestSendCuratedAnswerKeepsTheVariant: a curated answer about one model is no answer to the
+// same question about its sibling, though the two differ in one word of six.
+func TestSendCuratedAnswerKeepsTheVariant(t *testing.T) {
+	t.Parallel()
+	svc, acct := docsShopChat(t,
+		`{"type":"qa","question":"How long does the Nova 12 Pro battery last?","answer":"The Nova 12 Pro's battery lasts two days.","lang":"en"}`,
+		`{"type":"qa","question":"Nova 12 Pro'nun pil ömrü ne kadar?","answer":"Nova 12 Pro'nun pili iki gün dayanır.","lang":"tr"}`)
+	ctx := context.Background()
+	for _, tt := range []struct {
+		message string
+		curated bool
+	}{
+		{"How long does the Nova 12 Pro battery last?", true},
+		{"How long does the Nova 12 Lite battery last?", false},
+		{"Nova 12 Pro'nun pil ömrü ne kadar?", true},
+		{"Nova 12 Lite'ın pil ömrü ne kadar?", false},
+	} {
+		res, err := svc.Send(ctx, acct, 1, tt.message)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := strings.Contains(res.Reply.Body, "Nova 12 Pro'")
+		if got != tt.curated {
+			t.Errorf("%q: reply %q (%s), curated answer %v", tt.message, res.Reply.Body, res.Reply.Source, got)
 		}
 	}
 }

@@ -127,7 +127,8 @@ func pageCandidates(ranked []candidate, lang string) []candidate {
 //  1. a product whose name the question's variant tokens exclude ("Nova 12 Pro" when the
 //     Lite is asked for) leaves the candidates: its text and price answer another product,
 //     and a question about a variant the shop lacks ("Nova 12 Max") falls back rather than
-//     quote a sibling's price;
+//     quote a sibling's price; so does a Q&A entry whose question is about another variant
+//     (variant.Differ: "Nova 12 Pro'nun pil ömrü" for the Lite's battery);
 //  2. passages in the reply's language come first when one of them answers confidently, so
 //     a lead-in never stands before a quote in another language (a message such as "42"
 //     carries no language of its own, and a product's English price line matched it);
@@ -147,7 +148,9 @@ func (e *Engine) prefer(r *retrieval, question, lg string) (vouched bool) {
 		return false
 	}
 	unfit := unfitProducts(question, r.ranked, r.products)
-	r.ranked = slices.DeleteFunc(r.ranked, func(c candidate) bool { return unfit[c.hit.DocID] })
+	r.ranked = slices.DeleteFunc(r.ranked, func(c candidate) bool {
+		return unfit[c.hit.DocID] || c.hit.DocType == store.DocQA && variant.Differ(question, c.hit.Title)
+	})
 	if len(r.ranked) == 0 {
 		return false
 	}

@@ -220,3 +220,24 @@ func Conflicts(text, name string) bool {
 func stopWord(f string) bool {
 	return textindex.IsStopWord(f, "en") || textindex.IsStopWord(f, "de") || textindex.IsStopWord(f, "tr")
 }
+
+// Differ reports whether two texts (two wordings of a question) write variant tokens of one
+// class that have nothing in common: "Nova 12 Pro'nun pil ömrü ne kadar?" and "Nova 12
+// Lite'ın pil ömrü ne kadar?" ask about different products, however alike their words. A
+// class only one of them writes is no difference.
+func Differ(a, b string) bool {
+	ta, tb := allTokens(words(a)), allTokens(words(b))
+	return agree(ta, tb).conflict
+}
+
+// allTokens are the variant tokens of a text wherever they stand.
+func allTokens(ws []word) []token {
+	var out []token
+	for i := 0; i < len(ws); i++ {
+		if t, k := classify(ws, i); k > 0 {
+			out = append(out, t)
+			i += k - 1
+		}
+	}
+	return out
+}

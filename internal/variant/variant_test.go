@@ -68,3 +68,21 @@ func TestNamed(t *testing.T) {
 		t.Error("Conflicts")
 	}
 }
+
+func TestDiffer(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		a, b string
+		want bool
+	}{
+		{"Nova 12 Pro'nun pil ömrü ne kadar?", "Nova 12 Lite'ın pil ömrü ne kadar?", true},
+		{"How long does the Nova 12 Lite battery last?", "Nova 12 Lite battery life?", false},
+		{"Ist die Storm Jacke in Rot wasserdicht?", "Ist die blaue Storm Jacke wasserdicht?", true},
+		{"Ist die Storm Jacke wasserdicht?", "Ist die blaue Storm Jacke wasserdicht?", false},
+		{"Kann ich mit PayPal zahlen?", "Kann ich mit PayPal bezahlen?", false},
+	} {
+		if got := Differ(tt.a, tt.b); got != tt.want {
+			t.Errorf("Differ(%q, %q) = %v", tt.a, tt.b, got)
+		}
+	}
+}
