@@ -41,7 +41,8 @@ func askedFor(intent Intent, weak bool) asked {
 }
 
 // pagesAnswer decides whether the pages answer the question better than the products and
-// returns the page that does (-1: the products answer). name and text are, per subject
+// returns the index of the page that does; -1 when the products answer, and len(pages) when
+// no page does but the products do not either (see below). name and text are, per subject
 // term, the strength of its match in the products' names (and categories) and in their text
 // (name included); pages are the candidates that are no product, best first.
 //
