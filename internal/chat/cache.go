@@ -10,6 +10,7 @@ import (
 	"svc/internal/engine"
 	"svc/internal/store"
 	"svc/internal/textindex"
+	"svc/internal/variant"
 )
 
 // curatedMatch is how alike a question and a curated Q&A question must be (Dice coefficient
@@ -267,7 +268,7 @@ func (p *pending) curated(ctx context.Context) (store.Document, bool, error) {
 	}
 	best, bestScore := int64(0), 0.0
 	for _, h := range hits {
-		if h.Lang != p.lang {
+		if h.Lang != p.lang || variant.Differ(p.text, h.Title) { // another model's entry
 			continue
 		}
 		if k := engine.QuestionKind(h.Title, p.lang); k != "" && p.q.kind != "" && k != p.q.kind {

@@ -3,9 +3,11 @@ package chat
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"svc/internal/engine"
 	"svc/internal/store"
+	"svc/internal/variant"
 )
 
 // attachCards gives a reply served from this account's cache or its curated Q&A the product
@@ -14,8 +16,9 @@ import (
 // plus the stored products the reply's text names, so that a curated "we recommend the
 // Kaçkar boot" carries that boot. A sentence naming a product that finds no room is removed
 // (engine.NameGuard). Nothing happens with Sales Mode off, in a KB without products, or for a
-// question that is not about products: one with product wording (engine.ProductIntent), or
-// one that names the product the reply was drawn from first.
+// question that is not about products: one with product wording (engine.StrongIntent: "the
+// best way to …" alone is none), or one that names the product the reply was drawn from
+// first, in the variant the question writes (fitVariants).
 func (p *pending) attachCards(ctx context.Context, reply *store.Message) error {
 	if !p.acct.SalesMode {
 		return nil
@@ -23,7 +26,7 @@ func (p *pending) attachCards(ctx context.Context, reply *store.Message) error {
 	if ok, err := p.has(ctx, store.DocProduct); err != nil || !ok {
 		return err
 	}
-	intent := engine.ProductIntent(p.text, p.lang)
+	intent := engine.StrongIntent(p.text, p.lang)
 	if len(reply.DocIDs) == 0 && intent == 0 {
 		return nil
 	}
@@ -41,6 +44,7 @@ func (p *pending) attachCards(ctx context.Context, reply *store.Message) error {
 	if err != nil {
 		return err
 	}
+	cards, addable, others = fitVariants(p.text, cards, addable, others)
 	guard := engine.NameGuard{Lang: p.lang, Max: MaxProductCards, Addable: addable, Others: others}
 	body, cards := guard.Apply(reply.Body, cards)
 	if body == "" && len(cards) > 0 {
@@ -110,4 +114,29 @@ func containsID(ids []int64, id int64) bool {
 		}
 	}
 	return false
+}
+
+// fitVariants keeps the question's variant: products whose names its variant tokens exclude
+// (variant.Fit over every product in play, so siblings are weighed together) leave the cards
+// and the addable products for others, so that a reply carded with the Lite never shows the
+// Pro, and a sentence naming the Pro is removed.
+func fitVariants(question string, cards, addable, others []engine.Card) (c, a, o []engine.Card) {
+	all := append(append(slices.Clip(cards), addable...), others...)
+	names := make([]string, len(all))
+	for i, x := range all {
+		names[i] = x.Product.Name
+	}
+	fit := variant.Fit(question, names)
+	o = slices.Clone(others)
+	for i, x := range all[:len(cards)+len(addable)] {
+		switch {
+		case !fit[i]:
+			o = append(o, x)
+		case i < len(cards):
+			c = append(c, x)
+		default:
+			a = append(a, x)
+		}
+	}
+	return c, a, o
 }

@@ -67,7 +67,7 @@ func (e *Engine) Evidence(ctx context.Context, accountID int64, question, lg str
 	if err != nil {
 		return "", err
 	}
-	if !e.confident(&r.q, bestPerDoc(r.ranked, e.opts.AnswerPassages)) {
+	if vouched := e.prefer(&r, question, lg); !vouched && !e.confident(&r.q, bestPerDoc(r.ranked, e.opts.AnswerPassages)) {
 		return "", nil
 	}
 	return evidenceOf(e.rank.extractAnswer(&r.q, r.ranked, question, e.opts.MaxReplyChars)), nil
@@ -88,10 +88,11 @@ func (e *Engine) answer(ctx context.Context, req Request) (Answer, error) {
 	if err != nil {
 		return Answer{}, err
 	}
+	vouched := e.prefer(&r, req.Question, lg)
 	cands := bestPerDoc(r.ranked, e.opts.AnswerPassages)
 	ph := phrasesFor(lg, req.Tone)
 	var ex extract
-	if e.confident(&r.q, cands) {
+	if vouched || e.confident(&r.q, cands) {
 		ex = e.rank.extractAnswer(&r.q, r.ranked, req.Question, e.opts.MaxReplyChars)
 	}
 	if req.SalesMode {

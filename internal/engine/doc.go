@@ -18,16 +18,28 @@
 // and a second one when it is nearly as good, in source order. The reply wraps the quote
 // with a short lead-in in the requested tone and language and names the source page.
 //
+// Before the confidence check and extraction, the ranked passages are put in the order that
+// answers the question as asked (arbitrate.go): a product whose name the question's variant
+// tokens exclude (package variant: "Nova 12 Pro" when the Lite is asked for) goes last;
+// passages in the reply's language come first when one of them is confident; and a page
+// that holds more of what the question asks about a product than the product's own text
+// ("the return policy for a sleeping bag") comes before the product.
+//
 // When the best passage covers too little of the question, Answer returns a fallback that
 // asks the visitor to rephrase instead of quoting something unrelated.
 //
 // With Sales Mode (Request.SalesMode), a question about products also gets product cards.
 // ProductIntent reads from the wording whether the visitor asks for a price, stock, a
 // listing, a comparison or a recommendation (intent.go); a question without such wording
-// counts when a best passage is a product it names. The cards come from a search of the
-// account's product documents for the question's subject, the question less its product
-// wording, reranked like passages, cut to the products that match it well, in the
-// question's language and at most Options.MaxCards (shelf.go). A listing, comparison or
+// counts when a best passage is a product it names. "Best", "en iyi", "beste" and
+// superlatives are weak cues (StrongIntent leaves them out). The cards come from a search of
+// the account's product documents for the question's subject, the question less its product
+// wording, reranked like passages, cut to the products that match it well and whose variant
+// the question does not exclude, in the question's language and at most Options.MaxCards
+// (shelf.go). Wording only proposes: when the pages hold more of what the question asks
+// about the products than the products' text does, the pages answer and there is no card
+// (pagesAnswer in arbitrate.go); a listing, comparison or recommendation in strong words
+// that names a kind of product keeps its cards. A listing, comparison or
 // recommendation is answered with the carded products and their prices (sales.go), any
 // other product question with the extractive reply; either way NameGuard (names.go) keeps
 // the text to sentences that name only carded products. Cards never come from anywhere but

@@ -31,7 +31,19 @@ func (i Intent) Lists() bool { return i&(IntentList|IntentCompare|IntentRecommen
 // ProductIntent reads the product intent of a question in lang (tr, en or de; anything
 // else is read as English). Zero means the wording asks nothing about products.
 func ProductIntent(question, lang string) Intent {
-	in, _ := readIntent(question, lang)
+	in, _, _ := readIntent(question, lang)
+	return in
+}
+
+// StrongIntent is ProductIntent less a recommendation read only from "best" or a superlative
+// ("the best way to back up my wallet", "en iyi yolu"): such wording makes a product question
+// only when products match the question better than the pages, which a caller without the
+// retrieval (a cached reply) cannot tell, so it reads as no product wording.
+func StrongIntent(question, lang string) Intent {
+	in, _, weak := readIntent(question, lang)
+	if weak {
+		return 0
+	}
 	return in
 }
 
@@ -83,7 +95,7 @@ var intentCues = map[string][]cue{
 		{IntentList, "var mi"}, {IntentList, "hangi … var*"}, {IntentList, "satiyor mu*"},
 		{IntentList, "satar misiniz"}, {IntentList, "hangi urun*"}, {IntentList, "urunleriniz*"},
 		{IntentList, "neler var*"}, {IntentList, "ne tur*"}, {IntentList, "cesit*"},
-		{IntentList, "katalog*"},
+		{IntentList, "katalog*"}, {IntentList, "gosterir misin*"}, {IntentList, "goster"},
 		{IntentCompare, "karsilastir*"}, {IntentCompare, "kiyasla*"}, {IntentCompare, "fark"},
 		{IntentCompare, "arasindaki*"}, {IntentCompare, "mi yoksa"}, {IntentCompare, "daha*"},
 		{IntentCompare, "hangisi*"},
@@ -100,7 +112,7 @@ var intentCues = map[string][]cue{
 		{IntentList, "gibt es"}, {IntentList, "haben sie"}, {IntentList, "habt ihr"},
 		{IntentList, "verkaufen sie"}, {IntentList, "fuhren sie"}, {IntentList, "bieten sie"},
 		{IntentList, "welche produkte"}, {IntentList, "welche artikel"}, {IntentList, "was fur"},
-		{IntentList, "Sortiment"}, {IntentList, "Katalog"},
+		{IntentList, "Sortiment"}, {IntentList, "Katalog"}, {IntentList, "zeigen sie mir"}, {IntentList, "zeig mir"},
 		{IntentCompare, "vergleichen"}, {IntentCompare, "Vergleich"}, {IntentCompare, "Unterschied"},
 		{IntentCompare, "besser"}, {IntentCompare, "im vergleich"}, {IntentCompare, "gunstiger*"},
 		{IntentCompare, "billiger*"}, {IntentCompare, "teurer*"}, {IntentCompare, "leichter*"},
@@ -130,12 +142,18 @@ type compiledCues struct {
 type wordCue struct {
 	kind Intent
 	term textindex.Term
+	weak bool
 }
 
 type phraseCue struct {
 	kind    Intent
 	pattern []string
+	weak    bool
 }
+
+// weakCues are the cues that ask for the best of something without saying it is a product
+// (see readIntent).
+var weakCues = map[string]bool{"best": true, "en iyi*": true, "beste": true, "bester": true, "am besten": true}
 
 var cueTables = func() map[string]compiledCues {
 	out := make(map[string]compiledCues, len(intentCues))
@@ -144,11 +162,11 @@ var cueTables = func() map[string]compiledCues {
 		for _, cu := range cues {
 			if !strings.ContainsAny(cu.text, " *…") {
 				for _, t := range textindex.QueryTerms(cu.text, lg) {
-					c.words = append(c.words, wordCue{kind: cu.kind, term: t})
+					c.words = append(c.words, wordCue{kind: cu.kind, term: t, weak: weakCues[cu.text]})
 				}
 				continue
 			}
-			c.phrases = append(c.phrases, phraseCue{kind: cu.kind, pattern: strings.Fields(cu.text)})
+			c.phrases = append(c.phrases, phraseCue{kind: cu.kind, pattern: strings.Fields(cu.text), weak: weakCues[cu.text]})
 		}
 		c.noise = textindex.QueryTerms(subjectNoise[lg], lg)
 		out[lg] = c
@@ -166,15 +184,21 @@ func cuesFor(lang string) compiledCues {
 
 // readIntent returns the question's intent and the analyzed terms that only carry it (the
 // cue words, the words of its cue phrases and product or currency words): what remains of
-// the question without them is its subject, the thing the products must match.
-func readIntent(question, lang string) (Intent, []textindex.Term) {
+// the question without them is its subject, the thing the products must match. weak is set
+// when the intent is only a recommendation read from a weak cue or a superlative ("best",
+// "en iyi", "am besten", "the lightest"): those words ask for the best of anything ("the
+// best way to back up my wallet"), so they make a product question only when the products
+// match the question better than the pages do (see pagesAnswer).
+func readIntent(question, lang string) (in Intent, strip []textindex.Term, weak bool) {
 	c := cuesFor(lang)
-	var in Intent
-	var strip []textindex.Term
+	var strong Intent
 	for _, t := range textindex.IndexTerms(question, lang) {
 		for _, w := range c.words {
 			if matchTerm(w.term, t) {
 				in |= w.kind
+				if !w.weak {
+					strong |= w.kind
+				}
 				strip = append(strip, textindex.Term{Text: t})
 			}
 		}
@@ -186,6 +210,9 @@ func readIntent(question, lang string) (Intent, []textindex.Term) {
 			continue
 		}
 		in |= p.kind
+		if !p.weak {
+			strong |= p.kind
+		}
 		for _, w := range used {
 			strip = append(strip, textindex.QueryTerms(w, lang)...)
 		}
@@ -194,7 +221,7 @@ func readIntent(question, lang string) (Intent, []textindex.Term) {
 		in |= IntentRecommend
 	}
 	strip = append(strip, c.noise...)
-	return in, strip
+	return in, strip, in != 0 && strong == 0
 }
 
 // superlative reports whether a question asks for the lightest, warmest or cheapest of

@@ -83,7 +83,7 @@ func TestIntentSubject(t *testing.T) {
 		{"de", "Was kostet der Rucksack?", []string{"rucksack"}},
 	}
 	for _, tt := range tests {
-		_, strip := readIntent(tt.question, tt.lang)
+		_, strip, _ := readIntent(tt.question, tt.lang)
 		q := query{lang: tt.lang, terms: textindex.QueryTerms(tt.question, tt.lang)}
 		var got []string
 		for _, i := range keptTerms(&q, strip) {

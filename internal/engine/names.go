@@ -9,6 +9,7 @@ import (
 
 	"svc/internal/store"
 	"svc/internal/textindex"
+	"svc/internal/variant"
 )
 
 // NameGuard keeps a Sales Mode reply honest: the text may name only products that are among
@@ -36,15 +37,20 @@ func (g NameGuard) Apply(text string, cards []Card) (string, []Card) {
 		for _, s := range SplitLine(line, g.Lang) {
 			m := newMentions(s, g.Lang)
 			need := m.uncovered(cards, addable, g.Others)
-			if len(need) == 0 {
+			if len(need) == 0 && !m.slips(s, cards) {
 				kept = append(kept, s)
 				continue
+			}
+			if len(need) == 0 {
+				// The sentence names another variant of a carded product ("Nova 12 Pro" in a
+				// reply carded with the Lite): a relevant product it fits may join the cards.
+				need = m.fitting(s, addable)
 			}
 			// The addable products named join the cards when then nothing is left uncovered:
 			// the Turkish name of a product added in English is covered by it.
 			if add := onlyIn(need, addable); len(add) > 0 && len(cards)+len(add) <= g.Max {
 				trial := append(slices.Clip(cards), add...)
-				if len(m.uncovered(trial, addable, g.Others)) == 0 {
+				if len(m.uncovered(trial, addable, g.Others)) == 0 && !m.slips(s, trial) {
 					cards = trial
 					addable = without(addable, add)
 					kept = append(kept, s)
@@ -185,6 +191,35 @@ func (m mentions) uncovered(cards []Card, lists ...[]Card) []Card {
 	return out
 }
 
+// slips reports whether the sentence names carded products only by the part of their names
+// that siblings share and writes a variant token that none of them has: "Nova 12 Pro" is
+// within the span "Nova 12" of the card "Nova 12 Lite", and is another product
+// (variant.Conflicts).
+func (m mentions) slips(sentence string, cards []Card) bool {
+	named := false
+	for _, c := range cards {
+		if len(m.spans(c)) == 0 {
+			continue
+		}
+		named = true
+		if !variant.Conflicts(sentence, c.Product.Name) {
+			return false
+		}
+	}
+	return named
+}
+
+// fitting returns the products of list that the sentence names and whose variant it fits.
+func (m mentions) fitting(sentence string, list []Card) []Card {
+	var out []Card
+	for _, c := range list {
+		if len(m.spans(c)) > 0 && !variant.Conflicts(sentence, c.Product.Name) {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
 func within(s span, covered []span) bool {
 	for _, c := range covered {
 		if c.start <= s.start && s.end <= c.end {
@@ -195,11 +230,12 @@ func within(s span, covered []span) bool {
 }
 
 // NamesProduct reports whether a question names the product strongly: at least strongName
-// of its analyzed terms are in the product's name or category. It stands in for the ranking
+// of its analyzed terms are in the product's name or category, and no variant token of the
+// question contradicts the name ("Nova 12 Lite" does not name "Nova 12 Pro"). It stands in for the ranking
 // evidence where there is none, as for an answer served from the cache.
 func NamesProduct(question, lang string, p store.Product) bool {
 	qt := textindex.QueryTerms(question, lang)
-	if len(qt) == 0 {
+	if len(qt) == 0 || variant.Conflicts(question, p.Name) {
 		return false
 	}
 	name := textindex.IndexTerms(strings.TrimSpace(p.Name+" "+p.Category), lang)

@@ -19,8 +19,8 @@ import (
 // as usual, since a list of products would not answer it.
 func (e *Engine) salesAnswer(ctx context.Context, req Request, lg string, ph tonePhrases, r *retrieval,
 	cands []candidate, ex extract) (Answer, error) {
-	intent, strip := readIntent(req.Question, lg)
-	sh, err := e.shelf(ctx, req.AccountID, req.Question, lg, intent, strip, r)
+	intent, strip, weak := readIntent(req.Question, lg)
+	sh, err := e.shelf(ctx, req.AccountID, req.Question, lg, intent, weak, strip, r)
 	if err != nil {
 		return Answer{}, err
 	}

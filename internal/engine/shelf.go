@@ -44,7 +44,8 @@ type shelf struct {
 	// left of it and every product of the language fits.
 	subject query
 	catalog bool
-	about   bool // the question is about products
+	about   bool    // the question is about products
+	unfit   []int64 // products the question's variant tokens exclude: never carded
 }
 
 // shelf finds the products a question is about. Whether it is a product question at all
@@ -55,7 +56,7 @@ type shelf struct {
 // (namesTopProduct). The products come from a search of product documents only, for the
 // subject's terms, so that pages do not crowd them out of the pool; they are reranked like
 // any passage, by the subject alone, plus a bonus for a match in the name or category.
-func (e *Engine) shelf(ctx context.Context, accountID int64, question, lg string, intent Intent,
+func (e *Engine) shelf(ctx context.Context, accountID int64, question, lg string, intent Intent, weak bool,
 	strip []textindex.Term, r *retrieval) (shelf, error) {
 	sh := shelf{texts: make(map[int64]string)}
 	q := &r.q
@@ -86,10 +87,21 @@ func (e *Engine) shelf(ctx context.Context, accountID int64, question, lg string
 		scored = catalog(hits)
 	}
 	kept, spare := relevantProducts(scored, lg, intent)
-	if productQuestion(intent, kept, r) {
-		sh.about = true
-	} else {
+	kept, spare, unfit := fitVariants(question, kept, spare)
+	switch {
+	case len(kept) > 0 && e.pagesAnswer(&subject, kept, r, lg, askedFor(intent, weak)):
+		// The pages answer what is asked better than the products (arbitrate.go): no card,
+		// and not even the quoted product's.
+		sh.about = false
 		kept, spare = nil, append(kept, spare...)
+	case productQuestion(intent, kept, r):
+		sh.about = true
+	default:
+		kept, spare = nil, append(kept, spare...)
+	}
+	for _, p := range unfit {
+		sh.unfit = append(sh.unfit, p.hit.DocID)
+		sh.others = append(sh.others, p.card())
 	}
 	for _, p := range kept {
 		sh.texts[p.hit.DocID] = p.hit.Text
@@ -185,7 +197,7 @@ func (sh *shelf) known(docID int64) bool {
 // names it, and it is the passage that answered best. A question that is not about
 // products gets no card this way either.
 func (sh *shelf) cite(h store.ChunkHit, max int) {
-	if !sh.about || h.Product == nil {
+	if !sh.about || h.Product == nil || slices.Contains(sh.unfit, h.DocID) {
 		return
 	}
 	c := hitCard(h)

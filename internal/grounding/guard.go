@@ -97,6 +97,9 @@ func (g *Guard) claims(sentence string) []Claim {
 	for _, c := range g.nameClaims(text, ws, ends) {
 		add(c)
 	}
+	for _, c := range g.misattributed(sentence, facts) {
+		add(c)
+	}
 	return out
 }
 

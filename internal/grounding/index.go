@@ -25,6 +25,7 @@ type index struct {
 	heads    map[string]bool // analyzed terms of product categories and name endings ("tent")
 	brands   map[string]bool // folded first words of product names ("kackar", "summit")
 	business []string        // folded words of the business's name
+	products []productPrice  // each source product's name and price, for misattributed
 }
 
 // newIndex reads the sources of a generation in lang: passages in their own language,
@@ -47,6 +48,7 @@ func newIndex(src Sources, lang string) *index {
 		ix.addText(p.Name, lang)
 		ix.addText(p.Category, lang)
 		ix.addPrice(p.Price)
+		ix.addProductPrice(p)
 		ix.addLink(p.URL)
 		ix.addHeads(p.Name, p.Category)
 	}

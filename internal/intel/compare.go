@@ -13,6 +13,7 @@ import (
 	"svc/internal/lang"
 	"svc/internal/store"
 	"svc/internal/textindex"
+	"svc/internal/variant"
 )
 
 // compareKinds are the attributes the built-in engine reads from a product's text, in column
@@ -70,7 +71,8 @@ func attrValue(k valueKind, sents []string) string {
 
 // orderProducts chooses the rows of a comparison. With items, each item gets the product of
 // src whose name and category share the most terms with it (the request's language winning
-// a tie), in the items' order; products no item names are left out. Without items, or when
+// a tie) among those whose variant it does not exclude (variant.Fit: the item "Nova 12 Lite"
+// never gets the "Nova 12 Pro" row), in the items' order; products no item names are left out. Without items, or when
 // no item names any, the products of src come in the caller's order, those known to be in
 // another language left out when some are in the request's.
 func orderProducts(req Request, src grounding.Sources, c *corpus) []store.Product {
@@ -94,12 +96,17 @@ func orderProducts(req Request, src grounding.Sources, c *corpus) []store.Produc
 			names[i] = termSet(p.Name+" "+p.Category, c.lang)
 		}
 		used := make([]bool, len(uniq))
+		all := make([]string, len(uniq))
+		for i, p := range uniq {
+			all[i] = p.Name
+		}
 		var out []store.Product
 		for _, item := range req.Items {
 			terms := textindex.QueryTerms(item, c.lang)
+			fit := variant.Fit(item, all)
 			best, bestScore := -1, 0.0
 			for i := range uniq {
-				if used[i] {
+				if used[i] || !fit[i] {
 					continue
 				}
 				n := 0.0

@@ -11,6 +11,7 @@ import (
 	"svc/internal/lang"
 	"svc/internal/store"
 	"svc/internal/textindex"
+	"svc/internal/variant"
 )
 
 // Copy formats the composer tells apart; "" is generic copy.
@@ -361,16 +362,22 @@ func (p *plan) feature() *featured {
 // bestProduct returns the index of the product that query names best, or -1. A request's
 // product must match at least half of its own terms; a brief must name at least half of the
 // product's terms including the first (the brand-like word), so "a tent for summer" features
-// no tent but "the Uludağ tent" does.
+// no tent but "the Uludağ tent" does. A product whose variant the query excludes
+// (variant.Fit: "Nova 12 Lite" against "Nova 12 Pro") is never the one.
 func bestProduct(query string, products []store.Product, lg string, brief bool) int {
 	q := textindex.QueryTerms(query, lg)
 	if len(q) == 0 {
 		return -1
 	}
+	names := make([]string, len(products))
+	for i, pr := range products {
+		names[i] = pr.Name
+	}
+	fit := variant.Fit(query, names)
 	best, bestScore := -1, 0.0
 	for i, pr := range products {
 		name := textindex.IndexTerms(stripParen(pr.Name), lg)
-		if len(name) == 0 {
+		if len(name) == 0 || !fit[i] {
 			continue
 		}
 		matchedQ := 0

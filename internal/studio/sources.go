@@ -4,9 +4,11 @@ import (
 	"context"
 	"strings"
 
+	"svc/internal/engine"
 	"svc/internal/grounding"
 	"svc/internal/store"
 	"svc/internal/textindex"
+	"svc/internal/variant"
 )
 
 // How much one generation may read: enough for grounded copy or an answer, little enough
@@ -52,7 +54,11 @@ func (s *Service) gather(ctx context.Context, a store.Account, siteID int64, tex
 	if err != nil {
 		return src, err
 	}
-	for _, p := range ps {
+	fit := fitPassages(ps, text, named)
+	for i, p := range ps {
+		if !fit[i] {
+			continue // another variant than the one the request names: not its facts
+		}
 		if p.Product != nil {
 			addProduct(*p.Product, p.Text)
 		}
@@ -62,19 +68,52 @@ func (s *Service) gather(ctx context.Context, a store.Account, siteID int64, tex
 	return src, nil
 }
 
+// fitPassages reports, per passage, whether it may be a source of a request about text and
+// the named products: a product passage whose name the request's variant tokens exclude
+// (variant.Fit: "Nova 12 Pro" for a brief about the "Nova 12 Lite") is not, so its price
+// never reaches the generation. Other passages always are.
+func fitPassages(ps []engine.Passage, text string, named []string) []bool {
+	out := make([]bool, len(ps))
+	var names []string
+	var idx []int
+	for i, p := range ps {
+		out[i] = true
+		if p.Product != nil {
+			names = append(names, p.Product.Name)
+			idx = append(idx, i)
+		}
+	}
+	if len(names) == 0 {
+		return out
+	}
+	about := strings.Join(append([]string{text}, named...), "\n")
+	for k, ok := range variant.Fit(about, names) {
+		out[idx[k]] = ok
+	}
+	return out
+}
+
 // bestProduct finds the product a person means by name: the one whose analyzed name shares
 // the most terms with it (all of the query's terms when possible), preferring the query's
-// language. Names are matched on the analyzer's terms, so "Uludağ çadır" finds
-// "Uludağ 2 Kişilik Çadır" and case or Turkish letters do not matter.
+// language, among those whose variant the name does not exclude (variant.Fit: "Nova 12
+// Lite" never finds "Nova 12 Pro"). Names are matched on the analyzer's terms, so "Uludağ
+// çadır" finds "Uludağ 2 Kişilik Çadır" and case or Turkish letters do not matter.
 func bestProduct(catalog []store.ChunkHit, name, lang string) (store.ChunkHit, bool) {
 	want := textindex.IndexTerms(name, lang)
 	if len(want) == 0 {
 		return store.ChunkHit{}, false
 	}
+	names := make([]string, len(catalog))
+	for i, h := range catalog {
+		if h.Product != nil {
+			names[i] = h.Product.Name
+		}
+	}
+	fit := variant.Fit(name, names)
 	var best store.ChunkHit
 	bestScore := 0.0
-	for _, h := range catalog {
-		if h.Product == nil {
+	for i, h := range catalog {
+		if h.Product == nil || !fit[i] {
 			continue
 		}
 		have := map[string]bool{}
