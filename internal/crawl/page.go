@@ -78,7 +78,7 @@ func buildPage(body string, doc *html.Node, u *url.URL, sc scope, info pageInfo)
 			Category: own.Category, Image: own.Image, Description: body}
 		out.products++
 	default:
-		if art, ok := articleOf(u, meta, crumbs); ok {
+		if art, ok := articleOf(doc, u, meta, crumbs); ok {
 			main = kb.Record{Type: kb.TypeArticle, URL: u.String(), Slug: art.slug, Body: body,
 				CategorySlug: art.categorySlug, CategoryName: art.categoryName}
 			out.articles++
