@@ -595,13 +595,16 @@ type KB interface {
 	GetDocument(ctx context.Context, accountID, docID int64) (Document, error)
 	// QAQuestions returns curated questions in lang, oldest first.
 	QAQuestions(ctx context.Context, accountID int64, lang string, limit int) ([]string, error)
-	// Articles returns the account's articles by view count, most viewed first.
 	// Products returns the first chunk of the account's product documents, each with its card:
 	// those with the given ids, or else those in lang ("" = any), in document order, at most
 	// Limit. It answers "which products are there" without a full-text query.
 	Products(ctx context.Context, accountID int64, q ProductQuery) ([]ChunkHit, error)
-	// Articles in lang come first ("" = no preference), then by views.
+	// Articles returns the account's articles in lang ("" = every language), most viewed
+	// first.
 	Articles(ctx context.Context, accountID int64, lang string, limit int) ([]Article, error)
+	// Headings returns the section headings of the account's pages and articles in lang, in
+	// document order, each once, at most limit: the material of starter questions.
+	Headings(ctx context.Context, accountID int64, lang string, limit int) ([]string, error)
 	CountDocuments(ctx context.Context, accountID int64) (map[string]int, error)
 	// CatalogProducts returns a page of the account's products (name order, then id) and
 	// how many match in all.
