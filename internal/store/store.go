@@ -603,8 +603,9 @@ type KB interface {
 	// first.
 	Articles(ctx context.Context, accountID int64, lang string, limit int) ([]Article, error)
 	// Headings returns the section headings of the account's pages and articles in lang, in
-	// document order, each once, at most limit: the material of starter questions.
-	Headings(ctx context.Context, accountID int64, lang string, limit int) ([]string, error)
+	// document order, each once per document, at most limit: the material of starter
+	// questions.
+	Headings(ctx context.Context, accountID int64, lang string, limit int) ([]Heading, error)
 	CountDocuments(ctx context.Context, accountID int64) (map[string]int, error)
 	// CatalogProducts returns a page of the account's products (name order, then id) and
 	// how many match in all.
@@ -615,6 +616,12 @@ type KB interface {
 	// CatalogCategories lists the product categories and article categories of the account
 	// (of one site when siteID is non-zero; in lang when lang is set), by kind then name.
 	CatalogCategories(ctx context.Context, accountID, siteID int64, lang string) ([]CatalogCategory, error)
+}
+
+// Heading is a section heading of a document.
+type Heading struct {
+	DocID int64
+	Text  string
 }
 
 // Embed token statuses (DECISIONS.md: the revoked state is named "revoked").

@@ -141,32 +141,30 @@ func (s *Store) QAQuestions(ctx context.Context, accountID int64, lang string, l
 const headingDocs = 200
 
 // Headings returns the section headings of the account's pages and articles in lang, in
-// document order, each once, at most limit (a chunk's heading path "A › B" as it is stored),
-// from the first headingDocs such documents.
-func (s *Store) Headings(ctx context.Context, accountID int64, lang string, limit int) ([]string, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT c.heading FROM chunks c
+// document order, each once per document, at most limit (a chunk's heading path "A › B" as
+// it is stored), from the first headingDocs such documents.
+func (s *Store) Headings(ctx context.Context, accountID int64, lang string, limit int) ([]store.Heading, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT c.document_id, c.heading FROM chunks c
 		JOIN (SELECT id FROM documents WHERE account_id = ? AND lang = ? AND type IN (?, ?) ORDER BY id LIMIT ?) d
 		ON d.id = c.document_id WHERE c.heading <> '' ORDER BY d.id, c.ord LIMIT ?`,
 		accountID, lang, store.DocArticle, store.DocPage, headingDocs, 4*limit)
 	if err != nil {
 		return nil, fmt.Errorf("headings: %w", err)
 	}
-	all, err := ScanStrings(rows)
-	if err != nil {
-		return nil, fmt.Errorf("headings: %w", err)
-	}
-	out := []string{}
-	seen := map[string]bool{}
-	for _, h := range all {
-		if len(out) == limit {
-			break
+	defer rows.Close()
+	out := []store.Heading{}
+	seen := map[store.Heading]bool{}
+	for rows.Next() {
+		var h store.Heading
+		if err := rows.Scan(&h.DocID, &h.Text); err != nil {
+			return nil, fmt.Errorf("headings: %w", err)
 		}
-		if !seen[h] {
+		if len(out) < limit && !seen[h] {
 			seen[h] = true
 			out = append(out, h)
 		}
 	}
-	return out, nil
+	return out, rows.Err()
 }
 
 // Articles lists the account's articles in lang ("" = every language), most viewed first.

@@ -69,7 +69,7 @@ func testCrawledArticleSlugs(t *testing.T, s store.Store) {
 }
 
 // testHeadings: the headings of pages and articles in one language, in document order, each
-// once; never another language's, another type's or another account's.
+// once per document with its document; never another language's, another type's or another account's.
 func testHeadings(t *testing.T, s store.Store) {
 	a, _ := NewAccount(t, s, "A", 0)
 	b, _ := NewAccount(t, s, "B", 0)
@@ -85,7 +85,7 @@ func testHeadings(t *testing.T, s store.Store) {
 	if _, err := s.ImportDocuments(ctx(), a.ID, []store.Document{
 		page("https://a.test/1", "en", "Setup", "How do I install it?"),
 		page("https://a.test/2", "de", "Wie installiere ich es?"),
-		page("https://a.test/3", "en", "How do I install it?", "", "Why does sync fail?"),
+		page("https://a.test/3", "en", "How do I install it?", "", "Why does sync fail?", "Why does sync fail?"),
 		qa,
 	}); err != nil {
 		t.Fatal(err)
@@ -93,17 +93,28 @@ func testHeadings(t *testing.T, s store.Store) {
 	if _, err := s.ImportDocuments(ctx(), b.ID, []store.Document{page("https://b.test/1", "en", "Secret heading")}); err != nil {
 		t.Fatal(err)
 	}
+	texts := func(hs []store.Heading) []string {
+		var out []string
+		for _, h := range hs {
+			out = append(out, h.Text)
+		}
+		return out
+	}
 	got, err := s.Headings(ctx(), a.ID, "en", 10)
-	if err != nil || !slices.Equal(got, []string{"Setup", "How do I install it?", "Why does sync fail?"}) {
-		t.Fatalf("en headings: %v %q", err, got)
+	if err != nil || !slices.Equal(texts(got), []string{"Setup", "How do I install it?", "How do I install it?",
+		"Why does sync fail?"}) {
+		t.Fatalf("en headings: %v %+v", err, got)
+	}
+	if got[0].DocID != got[1].DocID || got[2].DocID == got[1].DocID || got[3].DocID != got[2].DocID {
+		t.Fatalf("en headings' documents: %+v", got)
 	}
 	if got, _ := s.Headings(ctx(), a.ID, "en", 2); len(got) != 2 {
-		t.Fatalf("limit: %q", got)
+		t.Fatalf("limit: %+v", got)
 	}
-	if got, _ := s.Headings(ctx(), a.ID, "de", 10); !slices.Equal(got, []string{"Wie installiere ich es?"}) {
-		t.Fatalf("de headings: %q", got)
+	if got, _ := s.Headings(ctx(), a.ID, "de", 10); !slices.Equal(texts(got), []string{"Wie installiere ich es?"}) {
+		t.Fatalf("de headings: %+v", got)
 	}
 	if got, _ := s.Headings(ctx(), a.ID, "tr", 10); len(got) != 0 {
-		t.Fatalf("tr headings: %q", got)
+		t.Fatalf("tr headings: %+v", got)
 	}
 }
