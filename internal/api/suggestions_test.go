@@ -56,7 +56,7 @@ func TestSuggestionsForADocumentationSite(t *testing.T) {
 	h := newHarness(t)
 	site := crawltest.Serve(t, filepath.Join("..", "crawl", "testdata", "sites", "docs"))
 	sections := map[string][]string{
-		"en": {"Getting started", "Sync & backup", "Sharing & teams", "FAQ"},
+		"en": {"Getting started", "Sync & backup", "Sharing & teams", "FAQ", "Glossary"},
 		"de": {"Erste Schritte", "Synchronisierung & Sicherung", "Teilen & Teams", "Häufige Fragen"},
 		"tr": {"Başlarken", "Eşitleme ve yedekleme", "Paylaşım ve ekipler", "Sıkça sorulan sorular"},
 	}

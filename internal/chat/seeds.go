@@ -54,8 +54,8 @@ func headingSeed(heading, lg string) (string, bool) {
 	h := strings.Join(strings.Fields(heading), " ")
 	h = strings.TrimRight(h, ":;.,… ")
 	words := strings.Fields(h)
-	if len(words) < seedMinWords || utf8.RuneCountInString(h) > seedMaxRunes {
-		return "", false
+	if len(words) < seedMinWords || utf8.RuneCountInString(h) > seedMaxRunes || strings.ContainsAny(h, "[]{}<>|") {
+		return "", false // a template's placeholder ("the meaning of [word]") is no question to ask
 	}
 	lower := make([]string, len(words))
 	for i, w := range words {

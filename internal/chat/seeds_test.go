@@ -17,6 +17,7 @@ func TestHeadingSeed(t *testing.T) {
 		{"Setup › Can I restore from keys?", "en", "Can I restore from keys?"},
 		{"Installing on macOS", "en", ""},
 		{"Questions?", "en", ""},
+		{"What's the meaning of [technical word]?", "en", ""},
 		{"Wie installiere ich Pusula unter Windows?", "de", "Wie installiere ich Pusula unter Windows?"},
 		{"Was ist ein Knoten", "de", "Was ist ein Knoten?"},
 		{"Wie man Schlagwörter hinzufügt", "de", ""},

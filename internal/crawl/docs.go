@@ -28,7 +28,8 @@ var docSegments = map[string]bool{
 }
 
 // notDocSegments are pages a site has besides its documentation that must not become
-// articles however much text they hold: contact, legal, company and account pages.
+// articles however much text they hold: contact, legal, company and account pages (unless
+// they sit below a documentation segment, where the word names a guide's subject).
 var notDocSegments = map[string]bool{
 	"contact": true, "contact-us": true, "kontakt": true, "iletisim": true, "impressum": true, "imprint": true,
 	"legal": true, "privacy": true, "privacy-policy": true, "datenschutz": true, "datenschutzerklaerung": true,
@@ -88,9 +89,13 @@ func docArticleOf(doc *html.Node, u *url.URL, catName, catSlug string) (articleM
 		return articleMeta{}, false // a home page or a language root
 	}
 	underDocs := false
-	for _, s := range segs {
-		s = slugOf(s)
-		if listingSegments[s] || notDocSegments[s] {
+	for i, raw := range segs {
+		s := slugOf(raw)
+		// A file named like a listing ("/glossary/tag.html") is an entry, not the tag pages.
+		file := i == len(segs)-1 && strings.Contains(raw, ".")
+		// Below a documentation segment, "account" or "privacy" is the subject of a guide
+		// ("/docs/account.html", a glossary's entry), not the site's account or legal page.
+		if listingSegments[s] && !file || notDocSegments[s] && !underDocs {
 			return articleMeta{}, false
 		}
 		if docSegments[s] {
@@ -100,6 +105,9 @@ func docArticleOf(doc *html.Node, u *url.URL, catName, catSlug string) (articleM
 	sh := shapeOf(doc)
 	if 2*sh.linked > sh.own {
 		return articleMeta{}, false // more a list of links than prose
+	}
+	if children(doc, u) >= sectionIndexChildren {
+		return articleMeta{}, false // a section's index: its pages are the articles
 	}
 	switch {
 	case underDocs && sh.own >= docMinUnderPath:
@@ -222,4 +230,36 @@ func prettySegment(seg string) string {
 		return ""
 	}
 	return string(unicode.ToUpper(r)) + s[n:]
+}
+
+// sectionIndexChildren is how many pages below its own path a page must link to to be the
+// index of a section (a glossary's list of entries with their summaries has prose enough to
+// pass for an article, but its entries are the articles).
+const sectionIndexChildren = 3
+
+// children counts the distinct pages below u's path that the page links to.
+func children(doc *html.Node, u *url.URL) int {
+	dir := strings.ToLower(u.Path)
+	i := strings.LastIndex(dir, "/")
+	if i < 0 || (i < len(dir)-1 && !strings.HasPrefix(dir[i+1:], "index.")) {
+		return 0 // a file ("/en/glossary/node.html") has siblings, not pages below it
+	}
+	dir = dir[:i+1] // "/en/glossary/" for "/en/glossary/" and "/en/glossary/index.html"
+	seen := map[string]bool{}
+	var walk func(*html.Node)
+	walk = func(n *html.Node) {
+		if n.Type == html.ElementNode && n.DataAtom == atom.A && attr(n, "href") != "" {
+			if t, err := u.Parse(strings.TrimSpace(attr(n, "href"))); err == nil && t.Host == u.Host {
+				p := strings.ToLower(t.Path)
+				if len(p) > len(dir) && strings.HasPrefix(p, dir) && !strings.HasPrefix(p[len(dir):], "index.") {
+					seen[p] = true
+				}
+			}
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c)
+		}
+	}
+	walk(doc)
+	return len(seen)
 }

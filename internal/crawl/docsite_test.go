@@ -20,6 +20,9 @@ var docsArticles = []struct{ path, lang, slug, catSlug, catName string }{
 	{"/en/docs/sync/resolve-conflicts.html", "en", "resolve-conflicts", "sync", "Sync & backup"},
 	{"/en/sharing/permissions.html", "en", "permissions", "sharing", "Sharing & teams"},
 	{"/en/faq/", "en", "faq", "faq", "FAQ"},
+	{"/en/docs/glossary/notebook.html", "en", "notebook", "glossary", "Glossary"},
+	{"/en/docs/glossary/tag.html", "en", "tag", "glossary", "Glossary"},
+	{"/en/docs/glossary/account.html", "en", "account", "glossary", "Glossary"},
 	{"/de/doku/erste-schritte/installieren.html", "de", "installieren", "erste-schritte", "Erste Schritte"},
 	{"/de/doku/erste-schritte/erste-notiz.html", "de", "erste-notiz", "erste-schritte", "Erste Schritte"},
 	{"/de/doku/synchronisierung/einrichten.html", "de", "einrichten", "synchronisierung", "Synchronisierung & Sicherung"},
@@ -35,12 +38,13 @@ var docsArticles = []struct{ path, lang, slug, catSlug, catName string }{
 }
 
 // docsNotArticles are pages of the docs site that must not become articles: home pages,
-// section indexes (lists of links), contact and legal pages (the privacy policy is long
-// structured text, but a legal page).
+// section indexes (lists of links, and the glossary's index, whose summaries are prose),
+// contact and legal pages (the privacy policy is long structured text, but a legal page),
+// and the Turkish edition's untranslated copy of an English guide.
 var docsNotArticles = []string{
 	"/", "/en/", "/de/", "/tr/", "/en/docs/", "/en/docs/sync/", "/de/doku/erste-schritte/", "/tr/belgeler/",
 	"/en/contact/", "/de/kontakt/", "/tr/iletisim/", "/en/legal/privacy/", "/de/rechtliches/datenschutz/",
-	"/tr/yasal/gizlilik/",
+	"/tr/yasal/gizlilik/", "/en/docs/glossary/", "/tr/belgeler/baslarken/komut-satiri.html",
 }
 
 func TestDocsSiteArticles(t *testing.T) {
@@ -64,6 +68,15 @@ func TestDocsSiteArticles(t *testing.T) {
 	checkDocsArticles(t, site.URL, again)
 	if len(again) != len(first) {
 		t.Errorf("re-crawl changed the document count: %d then %d", len(first), len(again))
+	}
+	was := map[string]string{}
+	for _, d := range first {
+		was[d.URL] = d.Type + " " + d.Slug
+	}
+	for _, d := range again {
+		if w := was[d.URL]; d.Type == "article" && w != d.Type+" "+d.Slug {
+			t.Errorf("%s: %q after the re-crawl, %q before", d.URL, d.Type+" "+d.Slug, w)
+		}
 	}
 }
 
@@ -93,9 +106,21 @@ func checkDocsArticles(t *testing.T, base string, ds []doc) {
 			continue
 		}
 		a := got[i]
-		if a.Lang != w.lang || a.Slug != w.slug || a.CategorySlug != w.catSlug || a.CategoryName != w.catName {
+		// The slug is the page's own, with the language added when another language's page
+		// took it first (crawl order decides which): slugs are unique in the account.
+		if a.Lang != w.lang || (a.Slug != w.slug && a.Slug != w.slug+"-"+w.lang) || a.CategorySlug != w.catSlug ||
+			a.CategoryName != w.catName {
 			t.Errorf("%s: got lang %s slug %q category %q %q, want %s %q %q %q", w.path, a.Lang, a.Slug,
 				a.CategorySlug, a.CategoryName, w.lang, w.slug, w.catSlug, w.catName)
+		}
+	}
+	slugs := map[string]string{}
+	for _, d := range ds {
+		if d.Type == "article" {
+			if other, dup := slugs[d.Slug]; dup {
+				t.Errorf("slug %q of %s and %s", d.Slug, other, d.URL)
+			}
+			slugs[d.Slug] = d.URL
 		}
 	}
 	for _, p := range docsNotArticles {

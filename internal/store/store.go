@@ -602,9 +602,10 @@ type KB interface {
 	// Articles returns the account's articles in lang ("" = every language), most viewed
 	// first.
 	Articles(ctx context.Context, accountID int64, lang string, limit int) ([]Article, error)
-	// Headings returns the section headings of the account's pages and articles in lang, in
-	// document order, each once per document, at most limit: the material of starter
-	// questions.
+	// Headings returns the section headings of the account's pages and articles in lang,
+	// each once per document, at most limit: those of the documents with the most headings
+	// that end in a question mark first (a FAQ page), then in document order. The material
+	// of starter questions.
 	Headings(ctx context.Context, accountID int64, lang string, limit int) ([]Heading, error)
 	CountDocuments(ctx context.Context, accountID int64) (map[string]int, error)
 	// CatalogProducts returns a page of the account's products (name order, then id) and

@@ -138,16 +138,20 @@ func (s *Store) QAQuestions(ctx context.Context, accountID int64, lang string, l
 
 // headingDocs bounds the documents Headings reads (their chunks, through chunks_document), so
 // that starter questions cost the same on a KB of any size.
-const headingDocs = 200
+const headingDocs = 500
 
-// Headings returns the section headings of the account's pages and articles in lang, in
-// document order, each once per document, at most limit (a chunk's heading path "A › B" as
-// it is stored), from the first headingDocs such documents.
+// Headings returns the section headings of the account's pages and articles in lang, each
+// once per document, at most limit (a chunk's heading path "A › B" as it is stored), from
+// the first headingDocs such documents: those with the most headings that end in a question
+// mark first (a FAQ page), then in document order.
 func (s *Store) Headings(ctx context.Context, accountID int64, lang string, limit int) ([]store.Heading, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT c.document_id, c.heading FROM chunks c
-		JOIN (SELECT id FROM documents WHERE account_id = ? AND lang = ? AND type IN (?, ?) ORDER BY id LIMIT ?) d
-		ON d.id = c.document_id WHERE c.heading <> '' ORDER BY d.id, c.ord LIMIT ?`,
-		accountID, lang, store.DocArticle, store.DocPage, headingDocs, 4*limit)
+		JOIN (SELECT document_id, SUM(CASE WHEN heading LIKE ? THEN 1 ELSE 0 END) AS questions FROM chunks
+			WHERE document_id IN (SELECT id FROM documents WHERE account_id = ? AND lang = ? AND type IN (?, ?)
+				ORDER BY id LIMIT ?)
+			GROUP BY document_id) d ON d.document_id = c.document_id
+		WHERE c.heading <> '' ORDER BY d.questions DESC, c.document_id, c.ord LIMIT ?`,
+		"%?", accountID, lang, store.DocArticle, store.DocPage, headingDocs, 4*limit)
 	if err != nil {
 		return nil, fmt.Errorf("headings: %w", err)
 	}
