@@ -12,8 +12,15 @@ type Suggestions struct {
 	Seeds    []string
 }
 
-// Suggestions lists the most viewed articles (those in the conversation's language first) and
-// starter questions in the conversation's language: the curated questions first, then the questions visitors ask most.
+// Pools the suggestions choose from: the most viewed articles, and the headings of the first
+// documents, of which only the question-shaped ones become seeds.
+const (
+	articlePool = 100
+	headingPool = 300
+)
+
+// Suggestions lists articles and starter questions in the conversation's language (see
+// suggestions).
 func (s *Service) Suggestions(ctx context.Context, a store.Account) (Suggestions, error) {
 	c, err := s.st.OpenConversation(ctx, a.ID, a.Lang)
 	if err != nil {
@@ -22,10 +29,22 @@ func (s *Service) Suggestions(ctx context.Context, a store.Account) (Suggestions
 	return s.suggestions(ctx, a, c)
 }
 
+// suggestions lists articles in the conversation's language: the most viewed, several
+// sections represented and grouped by section. Only when the KB has no article in that
+// language does it list the account's own language's articles (a site documented in one
+// language still has something to read), never a mix. Starter questions are only ever in the
+// conversation's language: the curated Q&A questions (a site's FAQ entries included) first,
+// then the questions visitors ask most, then the site's question-shaped headings
+// (headingSeeds).
 func (s *Service) suggestions(ctx context.Context, a store.Account, c store.Conversation) (Suggestions, error) {
-	arts, err := s.st.Articles(ctx, a.ID, c.Lang, suggestedArticles)
+	arts, err := s.st.Articles(ctx, a.ID, c.Lang, articlePool)
 	if err != nil {
 		return Suggestions{}, err
+	}
+	if len(arts) == 0 && a.Lang != c.Lang {
+		if arts, err = s.st.Articles(ctx, a.ID, a.Lang, articlePool); err != nil {
+			return Suggestions{}, err
+		}
 	}
 	curated, err := s.st.QAQuestions(ctx, a.ID, c.Lang, suggestedSeeds)
 	if err != nil {
@@ -37,14 +56,54 @@ func (s *Service) suggestions(ctx context.Context, a store.Account, c store.Conv
 	}
 	seeds := []string{}
 	seen := map[string]bool{}
-	for _, q := range append(curated, asked...) {
-		if len(seeds) == suggestedSeeds {
-			break
-		}
-		if !seen[q] {
+	add := func(q string) {
+		if len(seeds) < suggestedSeeds && !seen[q] {
 			seen[q] = true
 			seeds = append(seeds, q)
 		}
 	}
-	return Suggestions{Articles: arts, Seeds: seeds}, nil
+	for _, q := range append(curated, asked...) {
+		add(q)
+	}
+	if len(seeds) < suggestedSeeds {
+		heads, err := s.st.Headings(ctx, a.ID, c.Lang, headingPool)
+		if err != nil {
+			return Suggestions{}, err
+		}
+		for _, q := range headingSeeds(heads, c.Lang) {
+			add(q)
+		}
+	}
+	return Suggestions{Articles: bySection(arts, suggestedArticles), Seeds: seeds}, nil
+}
+
+// bySection picks up to n of arts (most viewed first) taking one article of each section in
+// turn, so that a site's sections are all represented rather than the first one filling the
+// list, and returns them grouped by section, sections in the order of their most viewed
+// article.
+func bySection(arts []store.Article, n int) []store.Article {
+	var order []string
+	groups := map[string][]store.Article{}
+	for _, a := range arts {
+		k := a.CategorySlug + "\x00" + a.CategoryName
+		if _, ok := groups[k]; !ok {
+			order = append(order, k)
+		}
+		groups[k] = append(groups[k], a)
+	}
+	taken := map[string]int{}
+	picked := 0
+	for round := 0; picked < n && picked < len(arts); round++ {
+		for _, k := range order {
+			if picked < n && round < len(groups[k]) {
+				taken[k]++
+				picked++
+			}
+		}
+	}
+	out := make([]store.Article, 0, picked)
+	for _, k := range order {
+		out = append(out, groups[k][:taken[k]]...)
+	}
+	return out
 }

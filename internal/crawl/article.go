@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 
+	"golang.org/x/net/html"
+
 	"svc/internal/extract"
 	"svc/internal/textindex"
 )
@@ -45,10 +47,36 @@ var homeNames = map[string]bool{
 	"hilfe": true, "yardım": true, "support": true,
 }
 
-// articleOf decides whether a page is a help-centre article. Declared article markup wins;
-// otherwise the page must sit under a help-centre path and have a category in its
-// breadcrumbs, which is how help centres are built and what a category card needs.
-func articleOf(u *url.URL, meta extract.Meta, crumbs []extract.Crumb) (articleMeta, bool) {
+// articleOf decides whether a page is an article. Declared article markup wins; then a page
+// under a help-centre path with a category in its breadcrumbs, which is how help centres are
+// built; then any page that reads as documentation (docArticleOf), so that a documentation
+// site without help-centre markup still has articles.
+func articleOf(doc *html.Node, u *url.URL, meta extract.Meta, crumbs []extract.Crumb) (articleMeta, bool) {
+	if a, ok := helpArticleOf(u, meta, crumbs); ok {
+		return a, true
+	}
+	name, at := category(u, crumbs)
+	return docArticleOf(doc, u, name, categorySlug(name, at))
+}
+
+// categorySlug is the slug of a breadcrumb category: its URL's last segment, else its name.
+func categorySlug(name string, at *url.URL) string {
+	if name == "" {
+		return ""
+	}
+	if at != nil {
+		if cs := pathSegments(at); len(cs) > 0 {
+			if s := slugOf(cs[len(cs)-1]); s != "" {
+				return s
+			}
+		}
+	}
+	return slugOf(name)
+}
+
+// helpArticleOf is the help-centre rule: declared article markup, or a help-centre path and
+// a breadcrumb category.
+func helpArticleOf(u *url.URL, meta extract.Meta, crumbs []extract.Crumb) (articleMeta, bool) {
 	segs := pathSegments(u)
 	if len(segs) == 0 {
 		return articleMeta{}, false
@@ -74,16 +102,8 @@ func articleOf(u *url.URL, meta extract.Meta, crumbs []extract.Crumb) (articleMe
 	if !declared && !(underHelp && catName != "") {
 		return articleMeta{}, false
 	}
-	a := articleMeta{slug: slugOf(segs[len(segs)-1]), categoryName: catName}
-	if catURL != nil {
-		if cs := pathSegments(catURL); len(cs) > 0 {
-			a.categorySlug = slugOf(cs[len(cs)-1])
-		}
-	}
-	if a.categorySlug == "" && catName != "" {
-		a.categorySlug = slugOf(catName)
-	}
-	return a, true
+	return articleMeta{slug: slugOf(segs[len(segs)-1]), categoryName: catName,
+		categorySlug: categorySlug(catName, catURL)}, true
 }
 
 // category is the last breadcrumb above the page itself, skipping the home crumb and any

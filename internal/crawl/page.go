@@ -78,7 +78,7 @@ func buildPage(body string, doc *html.Node, u *url.URL, sc scope, info pageInfo)
 			Category: own.Category, Image: own.Image, Description: body}
 		out.products++
 	default:
-		if art, ok := articleOf(u, meta, crumbs); ok {
+		if art, ok := articleOf(doc, u, meta, crumbs); ok {
 			main = kb.Record{Type: kb.TypeArticle, URL: u.String(), Slug: art.slug, Body: body,
 				CategorySlug: art.categorySlug, CategoryName: art.categoryName}
 			out.articles++
@@ -91,6 +91,13 @@ func buildPage(body string, doc *html.Node, u *url.URL, sc scope, info pageInfo)
 	}
 	main.LangHint = info.lang
 	first, err := kb.Build(main)
+	if err == nil && main.Type == kb.TypeArticle && untranslated(u, first.Lang) {
+		// The edition of another language serving this language's text: the article is
+		// that language's own page; this copy stays searchable as a page.
+		main = kb.Record{Type: kb.TypePage, URL: u.String(), Body: body, LangHint: info.lang}
+		out.articles--
+		first, err = kb.Build(main)
+	}
 	if err != nil {
 		if own == nil && len(listed) == 0 {
 			return out, err // nothing on this page to learn
@@ -135,4 +142,17 @@ func buildPage(body string, doc *html.Node, u *url.URL, sc scope, info pageInfo)
 // URL by a variant query or a trailing slash.
 func samePage(a, b *url.URL) bool {
 	return a.Host == b.Host && strings.TrimSuffix(a.Path, "/") == strings.TrimSuffix(b.Path, "/")
+}
+
+// untranslated tells a page of one language's edition ("/tr/…") whose text is in another
+// language: a documentation site's untranslated copy, whose category is in the edition's
+// language and whose text repeats the original's. A wrong <html lang> is a different case:
+// the text matches the URL's edition, and the page stays an article.
+func untranslated(u *url.URL, textLang string) bool {
+	raw, off := contentPath(u)
+	if off == 0 {
+		return false
+	}
+	root := strings.ToLower(raw[0])[:2]
+	return (root == "tr" || root == "en" || root == "de") && textLang != "" && textLang != root
 }

@@ -106,6 +106,9 @@ func TestHelpCenterSite(t *testing.T) {
 				d.Lang, d.Title, d.CategorySlug, d.CategoryName, a.Lang, a.Title, a.CategorySlug, a.CategoryName)
 		}
 	}
+	if n := len(ofType(ds, "article")); n != len(x.Articles) {
+		t.Errorf("%d articles stored, want exactly the %d help-centre articles", n, len(x.Articles))
+	}
 	dup := map[string]bool{}
 	for _, d := range x.Duplicates {
 		dup[d.Path] = true
@@ -148,6 +151,9 @@ func TestShopSite(t *testing.T) {
 	ds := e.docs(t)
 	base := func(s string) string { return strings.ReplaceAll(s, "{{BASE}}", site.URL) }
 
+	if arts := ofType(ds, "article"); len(arts) != 0 {
+		t.Errorf("a shop without documentation has articles: %+v", summary(arts))
+	}
 	products := map[string]doc{}
 	for _, d := range ds {
 		if d.Type == "product" {

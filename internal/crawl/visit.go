@@ -237,11 +237,20 @@ func (r *run) scopedLinks(links []*url.URL) []string {
 	return out
 }
 
-// pageHash identifies a page's content together with the KB build version, so a change in
-// cleaning or analysis rebuilds pages that did not change.
+// classifyVersion is part of every page hash. Bump it when the page classification changes
+// (what becomes an article, a listing, a product), so the next crawl reclassifies pages that
+// did not change: a page that becomes an article is stored as one (keyed by its URL, so
+// later crawls update that same article) and its page document is removed.
+const classifyVersion = "c2"
+
+// pageHash identifies a page's content together with the KB build version and the
+// classification version, so a change in cleaning, analysis or classification rebuilds
+// pages that did not change.
 func pageHash(body []byte) string {
 	h := sha256.New()
 	h.Write([]byte(kb.BuildVersion))
+	h.Write([]byte{0})
+	h.Write([]byte(classifyVersion))
 	h.Write([]byte{0})
 	h.Write(body)
 	return hex.EncodeToString(h.Sum(nil))

@@ -606,13 +606,18 @@ type KB interface {
 	GetDocument(ctx context.Context, accountID, docID int64) (Document, error)
 	// QAQuestions returns curated questions in lang, oldest first.
 	QAQuestions(ctx context.Context, accountID int64, lang string, limit int) ([]string, error)
-	// Articles returns the account's articles by view count, most viewed first.
 	// Products returns the first chunk of the account's product documents, each with its card:
 	// those with the given ids, or else those in lang ("" = any), in document order, at most
 	// Limit. It answers "which products are there" without a full-text query.
 	Products(ctx context.Context, accountID int64, q ProductQuery) ([]ChunkHit, error)
-	// Articles in lang come first ("" = no preference), then by views.
+	// Articles returns the account's articles in lang ("" = every language), most viewed
+	// first.
 	Articles(ctx context.Context, accountID int64, lang string, limit int) ([]Article, error)
+	// Headings returns the section headings of the account's pages and articles in lang,
+	// each once per document, at most limit: those of the documents with the most headings
+	// that end in a question mark first (a FAQ page), then in document order. The material
+	// of starter questions.
+	Headings(ctx context.Context, accountID int64, lang string, limit int) ([]Heading, error)
 	CountDocuments(ctx context.Context, accountID int64) (map[string]int, error)
 	// CatalogProducts returns a page of the account's products (name order, then id) and
 	// how many match in all.
@@ -623,6 +628,12 @@ type KB interface {
 	// CatalogCategories lists the product categories and article categories of the account
 	// (of one site when siteID is non-zero; in lang when lang is set), by kind then name.
 	CatalogCategories(ctx context.Context, accountID, siteID int64, lang string) ([]CatalogCategory, error)
+}
+
+// Heading is a section heading of a document.
+type Heading struct {
+	DocID int64
+	Text  string
 }
 
 // Embed token statuses (DECISIONS.md: the revoked state is named "revoked").

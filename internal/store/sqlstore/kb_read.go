@@ -136,12 +136,47 @@ func (s *Store) QAQuestions(ctx context.Context, accountID int64, lang string, l
 	return ScanStrings(rows)
 }
 
-// Articles lists the account's articles, those in lang first, most viewed first.
+// headingDocs bounds the documents Headings reads (their chunks, through chunks_document), so
+// that starter questions cost the same on a KB of any size.
+const headingDocs = 500
+
+// Headings returns the section headings of the account's pages and articles in lang, each
+// once per document, at most limit (a chunk's heading path "A › B" as it is stored), from
+// the first headingDocs such documents: those with the most headings that end in a question
+// mark first (a FAQ page), then in document order.
+func (s *Store) Headings(ctx context.Context, accountID int64, lang string, limit int) ([]store.Heading, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT c.document_id, c.heading FROM chunks c
+		JOIN (SELECT document_id, SUM(CASE WHEN heading LIKE ? THEN 1 ELSE 0 END) AS questions FROM chunks
+			WHERE document_id IN (SELECT id FROM documents WHERE account_id = ? AND lang = ? AND type IN (?, ?)
+				ORDER BY id LIMIT ?)
+			GROUP BY document_id) d ON d.document_id = c.document_id
+		WHERE c.heading <> '' ORDER BY d.questions DESC, c.document_id, c.ord LIMIT ?`,
+		"%?", accountID, lang, store.DocArticle, store.DocPage, headingDocs, 4*limit)
+	if err != nil {
+		return nil, fmt.Errorf("headings: %w", err)
+	}
+	defer rows.Close()
+	out := []store.Heading{}
+	seen := map[store.Heading]bool{}
+	for rows.Next() {
+		var h store.Heading
+		if err := rows.Scan(&h.DocID, &h.Text); err != nil {
+			return nil, fmt.Errorf("headings: %w", err)
+		}
+		if len(out) < limit && !seen[h] {
+			seen[h] = true
+			out = append(out, h)
+		}
+	}
+	return out, rows.Err()
+}
+
+// Articles lists the account's articles in lang ("" = every language), most viewed first.
 func (s *Store) Articles(ctx context.Context, accountID int64, lang string, limit int) ([]store.Article, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT a.id, a.document_id, a.slug, a.title, a.excerpt, a.category_slug,
 		a.category_name, a.view_count FROM articles a JOIN documents d ON d.id = a.document_id
-		WHERE a.account_id = ? ORDER BY CASE WHEN d.lang = ? THEN 0 ELSE 1 END, a.view_count DESC, a.id LIMIT ?`,
-		accountID, lang, limit)
+		WHERE a.account_id = ? AND (? = '' OR d.lang = ?) ORDER BY a.view_count DESC, a.id LIMIT ?`,
+		accountID, lang, lang, limit)
 	if err != nil {
 		return nil, fmt.Errorf("articles: %w", err)
 	}

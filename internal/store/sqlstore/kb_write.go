@@ -223,6 +223,13 @@ func upsertTyped(ctx context.Context, tx *Tx, accountID int64, d *store.Document
 		}
 	}
 	if a := d.Article; d.Type == store.DocArticle && a != nil {
+		if d.SourceURL != "" {
+			slug, err := freeSlug(ctx, tx, accountID, d.ID, a.Slug, d.Lang)
+			if err != nil {
+				return err
+			}
+			a.Slug = slug
+		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO articles (document_id, account_id, slug, title, excerpt, category_slug,
 			category_name) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (document_id) DO UPDATE SET slug = excluded.slug,
 			title = excluded.title, excerpt = excluded.excerpt, category_slug = excluded.category_slug,
@@ -232,4 +239,29 @@ func upsertTyped(ctx context.Context, tx *Tx, accountID int64, d *store.Document
 		}
 	}
 	return nil
+}
+
+// freeSlug makes a crawled article's slug unique in its account: the slug its page gave when
+// no other article has it, else the slug with the document's language ("install-de": the same
+// guide in another language), else with the document's id. Checked on every save, so an
+// article keeps the slug it has while no other article claims it; imported articles keep
+// the slug they were given (it is their identity), and a crawled article steps aside.
+func freeSlug(ctx context.Context, tx *Tx, accountID, docID int64, slug, lang string) (string, error) {
+	if slug == "" {
+		return fmt.Sprintf("article-%d", docID), nil
+	}
+	for _, cand := range []string{slug, slug + "-" + lang} {
+		if cand == slug+"-" {
+			continue
+		}
+		var n int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM articles WHERE account_id = ? AND slug = ?
+			AND document_id <> ?`, accountID, cand, docID).Scan(&n); err != nil {
+			return "", fmt.Errorf("article slug: %w", err)
+		}
+		if n == 0 {
+			return cand, nil
+		}
+	}
+	return fmt.Sprintf("%s-%d", slug, docID), nil
 }

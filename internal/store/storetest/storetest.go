@@ -90,6 +90,8 @@ func Run(t *testing.T, open Opener) {
 		{"CrawledPages", testCrawledPages},
 		{"CrawlTenantIsolation", testCrawlTenantIsolation},
 		{"ArticlesByLanguage", testArticlesByLanguage},
+		{"CrawledArticleSlugs", testCrawledArticleSlugs},
+		{"Headings", testHeadings},
 		{"Products", testProducts},
 		{"ConcurrentReservations", testConcurrentReservations},
 		{"TurnWithReservation", testTurnWithReservation},
