@@ -5,6 +5,7 @@ import (
 	"errors"
 	"maps"
 	"math"
+	"slices"
 	"strings"
 
 	"svc/internal/engine"
@@ -17,8 +18,8 @@ import (
 // purpose: a wrong curated answer is worse than a composed one.
 const curatedMatch = 0.8
 
-// curatedConfirm is the least Dice at which a curated entry is still served when the
-// engine confirms it: its evidence for the question (the sentences it would quote) lies in
+// curatedConfirm is the least Dice (see confirmable) at which a curated entry is still
+// served when the engine confirms it: its evidence for the question (the sentences it would quote) lies in
 // that very entry. A rewording that swaps a word for a variant the analyzer keeps apart
 // ("zahlen" and "bezahlen", "pay" and "make a payment") falls below curatedMatch; the
 // engine, reading the whole KB, still answers it from the Q&A that was written for it, and
@@ -297,8 +298,9 @@ func (p *pending) curated(ctx context.Context, ev *evidenceMemo) (store.Document
 		if k := engine.QuestionKind(h.Title, p.lang); k != "" && p.q.kind != "" && k != p.q.kind {
 			continue
 		}
-		sc := dice(strings.Join(p.q.terms, " "), textindex.NormalizeQuestion(h.Title, p.lang))
-		if sc >= curatedConfirm {
+		theirs := textindex.NormalizeQuestion(h.Title, p.lang)
+		sc := dice(strings.Join(p.q.terms, " "), theirs)
+		if confirmable(p.q.terms, strings.Fields(theirs), p.lang) {
 			confirm[h.DocID] = true
 		}
 		if sc > bestScore {
@@ -324,6 +326,46 @@ func (p *pending) curated(ctx context.Context, ev *evidenceMemo) (store.Document
 		return store.Document{}, false, err
 	}
 	return doc, true, nil
+}
+
+// confirmable reports whether two questions' terms may say the same, given the engine's
+// confirmation: alike at Dice ≥ curatedConfirm when a German verb prefix is no difference
+// ("zahl", "bezahl"), and no term swapped for another (each side having a term the other
+// lacks, like "refund" for "pay"), since a swap is a different question about one subject.
+func confirmable(a, b []string, lg string) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return false
+	}
+	sum, swapA, swapB := 0.0, false, false
+	for _, x := range a {
+		m := variantMatch(x, a, b, lg)
+		sum += m
+		swapA = swapA || m == 0
+	}
+	for _, y := range b {
+		m := variantMatch(y, b, a, lg)
+		sum += m
+		swapB = swapB || m == 0
+	}
+	return !(swapA && swapB) && sum/float64(len(a)+len(b)) >= curatedConfirm
+}
+
+// variantMatch is how well x, a term of own, matches its best counterpart in ys: 1 for the
+// same term, nearMatch for one that extends it or is it behind a German verb prefix
+// (textindex.PrefixVariant). A near counterpart that own holds as well is already the match
+// of that term, not of x: "pay" in "refund paypal" is no counterpart of "pay" in "pay paypal".
+func variantMatch(x string, own, ys []string, lg string) float64 {
+	best := 0.0
+	for _, y := range ys {
+		switch {
+		case x == y:
+			return 1
+		case slices.Contains(own, y):
+		case textindex.Extends(x, y, nearMinLen) || textindex.PrefixVariant(x, y, lg, nearMinLen):
+			best = nearMatch
+		}
+	}
+	return best
 }
 
 // dice is the Dice coefficient of two space-separated term sets, softened for stems: a term
