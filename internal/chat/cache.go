@@ -329,11 +329,12 @@ func (p *pending) curated(ctx context.Context, ev *evidenceMemo) (store.Document
 }
 
 // confirmable reports whether two questions' terms may say the same, given the engine's
-// confirmation: alike at Dice ≥ curatedConfirm when a German verb prefix is no difference
-// ("zahl", "bezahl"), and no term swapped for another (each side having a term the other
-// lacks, like "refund" for "pay"), since a swap is a different question about one subject.
+// confirmation: the same numbers, alike at Dice ≥ curatedConfirm when a German verb prefix
+// is no difference ("zahl", "bezahl"), and no term swapped for another (each side having a
+// term the other lacks, like "refund" for "pay"), since a swap is a different question about
+// one subject.
 func confirmable(a, b []string, lg string) bool {
-	if len(a) == 0 || len(b) == 0 {
+	if len(a) == 0 || len(b) == 0 || !sameNumbers(a, b) {
 		return false
 	}
 	sum, swapA, swapB := 0.0, false, false
