@@ -28,6 +28,7 @@ func (h *harness) addQA(accountID int64, question, answer, lang string) {
 // singular) is served the entry as written, free, while a different question on the same
 // subject (a refund to PayPal) is not, in every language.
 func TestCuratedRewordingsServedFree(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	for _, tc := range []struct {
 		lang, question, answer string
@@ -71,6 +72,7 @@ func TestCuratedRewordingsServedFree(t *testing.T) {
 // corrected with review answer, is never served again: not to the question, not to a similar
 // one; the question and its rewordings get the correction.
 func TestReviewedAnswerLeavesCache(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	for _, tc := range []struct {
 		lang, question, similar, correction string

@@ -13,6 +13,7 @@ import (
 // the first colon) must be of at least four different wordings, and the same question asked
 // on another account opens the same way.
 func TestDemoRepliesOpenDifferently(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	questions := map[string][]string{
 		"en": {"How do I send a product for repair?", "Can I return shoes for free?", "How much is the Poyraz Rain Jacket?",

@@ -31,6 +31,7 @@ func hasLeadIn(text, lg, tone string) bool {
 }
 
 func TestLeadInByQuestionKind(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		lang, question string
 		want           leadKind
@@ -76,6 +77,7 @@ func TestLeadInByQuestionKind(t *testing.T) {
 // TestLeadInNeverClashesWithAVerdict: a quote that opens with its own yes or no gets the
 // "short answer" lead-in whatever was asked, never one announcing a price or a place.
 func TestLeadInNeverClashesWithAVerdict(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct{ lang, question, quote string }{
 		{"de", "Kann ich in Raten zahlen?", "Nein. Zölle und Einfuhrumsatzsteuer sind in unseren Preisen enthalten."},
 		{"de", "Was kostet der Zoll?", "Nein, Zölle zahlen Sie nicht."},
@@ -106,6 +108,7 @@ func TestLeadInNeverClashesWithAVerdict(t *testing.T) {
 // of one language get several; every lead-in ends in a colon so a quoted sentence can
 // follow; the professional tone has no exclamation mark and no opener.
 func TestLeadInsAreVariedAndFixed(t *testing.T) {
+	t.Parallel()
 	questions := map[string][]string{
 		"en": {"How do I track my order?", "Can I return shoes for free?", "How much does shipping cost?",
 			"How long does delivery take?", "Where is your store?", "What is your return policy?", "Tell me about tents"},

@@ -25,6 +25,7 @@ func TestExtends(t *testing.T) {
 }
 
 func TestPrefixVariant(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		a, b, lang string
 		want       bool
