@@ -19,8 +19,8 @@ import (
 const curatedMatch = 0.8
 
 // curatedConfirm is the least Dice (see confirmable) at which a curated entry is still
-// served when the engine confirms it: its evidence for the question (the sentences it would quote) lies in
-// that very entry. A rewording that swaps a word for a variant the analyzer keeps apart
+// served when the engine confirms it: its evidence for the question (the sentences it would
+// quote) lies in that very entry. A rewording that swaps a word for a variant the analyzer keeps apart
 // ("zahlen" and "bezahlen", "pay" and "make a payment") falls below curatedMatch; the
 // engine, reading the whole KB, still answers it from the Q&A that was written for it, and
 // then serving that entry as written, free, is no less right than composing and billing a
@@ -353,8 +353,9 @@ func confirmable(a, b []string, lg string) bool {
 
 // variantMatch is how well x, a term of own, matches its best counterpart in ys: 1 for the
 // same term, nearMatch for one that extends it or is it behind a German verb prefix
-// (textindex.PrefixVariant). A near counterpart that own holds as well is already the match
-// of that term, not of x: "pay" in "refund paypal" is no counterpart of "pay" in "pay paypal".
+// (textindex.PrefixVariant). A near counterpart that own holds as well is that term's match,
+// not x's: "pay" of "pay paypal" has no counterpart in "refund paypal", since that "paypal"
+// is the match of its own "paypal".
 func variantMatch(x string, own, ys []string, lg string) float64 {
 	best := 0.0
 	for _, y := range ys {

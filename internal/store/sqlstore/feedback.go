@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"strconv"
 
 	"svc/internal/store"
 )
@@ -34,6 +35,8 @@ func (s *Store) SaveFeedback(ctx context.Context, f *store.Feedback) error {
 		if role != store.RoleAssistant {
 			return fmt.Errorf("feedback on message %d: %w", f.MessageID, store.ErrNotAssistant)
 		}
+		// A second not_helpful rating of the message finds its entries withdrawn by the first;
+		// the evidence the first kept stays (the upsert below keeps it when none is found).
 		evidence := ""
 		if f.Rating == "not_helpful" {
 			if evidence, err = flaggedEvidence(ctx, tx, f.AccountID, f.MessageID, body); err != nil {
@@ -42,7 +45,9 @@ func (s *Store) SaveFeedback(ctx context.Context, f *store.Feedback) error {
 		}
 		err = tx.QueryRowContext(ctx, `INSERT INTO feedback (account_id, message_id, rating, comment, evidence, created_at)
 			VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (message_id) DO UPDATE SET rating = excluded.rating,
-			comment = excluded.comment, evidence = excluded.evidence, created_at = excluded.created_at, resolved = 0
+			comment = excluded.comment, created_at = excluded.created_at, resolved = 0,
+			evidence = CASE WHEN excluded.evidence <> '' OR excluded.rating <> 'not_helpful' THEN excluded.evidence
+				ELSE feedback.evidence END
 			RETURNING id`,
 			f.AccountID, f.MessageID, f.Rating, f.Comment, evidence, TS(now)).Scan(&f.ID)
 		if err != nil {
@@ -81,9 +86,12 @@ func flaggedEvidence(ctx context.Context, tx *Tx, accountID, messageID int64, bo
 }
 
 // notFlagged keeps a cache lookup (answer_cache as e) from entries whose evidence a standing
-// not_helpful rating of the account flagged (SaveFeedback).
-const notFlagged = `NOT EXISTS (SELECT 1 FROM feedback f WHERE f.account_id = e.account_id
-	AND f.rating = 'not_helpful' AND f.evidence <> '' AND f.evidence = e.evidence)`
+// not_helpful rating of the account flagged (SaveFeedback): open or answered by the owner,
+// but not dismissed, since an owner who closes the item without an answer judged the answer
+// fine.
+var notFlagged = `NOT EXISTS (SELECT 1 FROM feedback f WHERE f.account_id = e.account_id
+	AND f.rating = 'not_helpful' AND f.evidence <> '' AND f.evidence = e.evidence
+	AND f.resolved <> ` + strconv.Itoa(FeedbackDismissed) + `)`
 
 // ResolveReview answers a not_helpful rating of the account with a curated Q&A document: in one
 // transaction the document is upserted as ImportDocuments would (an updated one withdraws the

@@ -36,7 +36,13 @@ func testFlaggedAnswerLeavesCache(t *testing.T, s store.Store) {
 		t.Fatalf("another account's entry withdrawn: %v", err)
 	}
 
-	// Composed again from the same sentences and cached: still not served.
+	// The visitor rates the same reply not_helpful a second time: its entries are gone by
+	// then, and the evidence the first rating kept stays. Composed again from the same
+	// sentences and cached: still not served.
+	flag.Comment = "still wrong"
+	if err := s.SaveFeedback(ctx(), &flag); err != nil {
+		t.Fatal(err)
+	}
 	again := saveCached(t, s, a, "en", "tent weigh", []string{"tent", "weigh"}, []int64{7})
 	assertCached(t, s, a.ID, map[string]bool{again.Key: false})
 	if got, _ := s.SimilarCached(ctx(), a.ID, "en", []string{"tent", "weigh"}, 10); len(got) != 1 || got[0].ID != other.ID {
@@ -49,9 +55,21 @@ func testFlaggedAnswerLeavesCache(t *testing.T, s store.Store) {
 	}
 	assertCached(t, s, a.ID, map[string]bool{again.Key: false, other.Key: true})
 
-	// The owner takes the rating back: the answer may be served again.
+	// The visitor takes the rating back: the answer may be served again.
 	flag.Rating = "helpful"
 	if err := s.SaveFeedback(ctx(), &flag); err != nil {
+		t.Fatal(err)
+	}
+	assertCached(t, s, a.ID, map[string]bool{again.Key: true})
+
+	// An owner who dismisses a flag (closes it without an answer) judged the answer fine.
+	flag.Rating = "not_helpful"
+	if err := s.SaveFeedback(ctx(), &flag); err != nil {
+		t.Fatal(err)
+	}
+	again = saveCached(t, s, a, "en", "tent weigh", []string{"tent", "weigh"}, []int64{7})
+	assertCached(t, s, a.ID, map[string]bool{again.Key: false})
+	if err := s.DismissReview(ctx(), a.ID, store.ReviewNotHelpful, flag.ID); err != nil {
 		t.Fatal(err)
 	}
 	assertCached(t, s, a.ID, map[string]bool{again.Key: true})
