@@ -226,7 +226,7 @@ func (s *Server) embedSend(w http.ResponseWriter, r *http.Request, v chat.Visito
 		return err
 	}
 	writeData(w, embedSendView{ConversationID: res.ConversationID, LowConfidence: res.LowConfidence, Mode: res.Mode,
-		Reason: res.Reason, Messages: []messageView{toMessageView(res.User), toMessageView(res.Reply)}})
+		Lang: res.Reply.Lang, Reason: res.Reason, Messages: []messageView{toMessageView(res.User), toMessageView(res.Reply)}})
 	return nil
 }
 

@@ -142,7 +142,9 @@ type embedSendView struct {
 	Messages       []messageView `json:"messages"`
 	LowConfidence  bool          `json:"lowConfidence"`
 	Mode           string        `json:"mode"`
-	Reason         string        `json:"reason,omitempty"`
+	// Lang is the reply's language: the widget's hint under it must be in the same one.
+	Lang   string `json:"lang,omitempty"`
+	Reason string `json:"reason,omitempty"`
 }
 
 type embedSyncView struct {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"maps"
 	"math"
+	"slices"
 	"strings"
 
 	"svc/internal/engine"
@@ -17,6 +18,16 @@ import (
 // of their analyzed content terms) for the curated answer to be served as is. High on
 // purpose: a wrong curated answer is worse than a composed one.
 const curatedMatch = 0.8
+
+// curatedConfirm is the least Dice (see confirmable) at which a curated entry is still
+// served when the engine confirms it: its evidence for the question (the sentences it would
+// quote) lies in that very entry. A rewording that swaps a word for a variant the analyzer keeps apart
+// ("zahlen" and "bezahlen", "pay" and "make a payment") falls below curatedMatch; the
+// engine, reading the whole KB, still answers it from the Q&A that was written for it, and
+// then serving that entry as written, free, is no less right than composing and billing a
+// quote of it. A question that only shares a word with the entry is answered from another
+// document (or its Dice stays under this floor), so it is composed as before.
+const curatedConfirm = 0.5
 
 // similarMatch is how alike (IDF-weighted Dice, see similarity) a question and an earlier
 // answered question of the same language and kind must be before their evidence is
@@ -65,7 +76,8 @@ func (p *pending) fromCache(ctx context.Context) (SendResult, bool, error) {
 	if p.q.key == "" {
 		return SendResult{}, false, nil
 	}
-	if doc, ok, err := p.curated(ctx); err != nil || ok {
+	ev := &evidenceMemo{p: p}
+	if doc, ok, err := p.curated(ctx, ev); err != nil || ok {
 		if err != nil {
 			return SendResult{}, false, err
 		}
@@ -83,7 +95,7 @@ func (p *pending) fromCache(ctx context.Context) (SendResult, bool, error) {
 	entry, err := p.svc.st.CachedAnswer(ctx, p.acct.ID, p.lang, p.q.key)
 	if errors.Is(err, store.ErrNotFound) {
 		var ok bool
-		entry, ok, err = p.similar(ctx)
+		entry, ok, err = p.similar(ctx, ev)
 		if err != nil || !ok {
 			return SendResult{}, false, err
 		}
@@ -112,7 +124,7 @@ func (p *pending) fromCache(ctx context.Context) (SendResult, bool, error) {
 // more than those every question shares), and above all the same evidence: the built-in
 // engine answers both from the same sentences. The evidence costs one search, made only
 // when some entry passes the cheaper tests.
-func (p *pending) similar(ctx context.Context) (store.CacheEntry, bool, error) {
+func (p *pending) similar(ctx context.Context, ev *evidenceMemo) (store.CacheEntry, bool, error) {
 	found, err := p.svc.st.SimilarCached(ctx, p.acct.ID, p.lang, p.q.terms, similarCandidates)
 	if err != nil {
 		return store.CacheEntry{}, false, err
@@ -145,17 +157,14 @@ func (p *pending) similar(ctx context.Context) (store.CacheEntry, bool, error) {
 	}
 	weight := idfWeights(st)
 	best, bestScore := -1, 0.0
-	evidence, read := "", false
 	for i, c := range cands {
 		sc := similarity(p.q.terms, c.Terms, weight)
 		if sc < similarMatch || sc <= bestScore {
 			continue
 		}
-		if !read {
-			if evidence, err = p.svc.engine.Evidence(ctx, p.acct.ID, p.text, p.lang); err != nil {
-				return store.CacheEntry{}, false, err
-			}
-			read = true
+		evidence, err := ev.get(ctx)
+		if err != nil {
+			return store.CacheEntry{}, false, err
 		}
 		if c.Evidence == evidence {
 			best, bestScore = i, sc
@@ -252,8 +261,29 @@ func termMatch(x string, ys []string) float64 {
 	return best
 }
 
-// curated finds a curated Q&A entry in the question's language whose question says the same.
-func (p *pending) curated(ctx context.Context) (store.Document, bool, error) {
+// evidenceMemo reads the engine's evidence for the question at most once a send: the
+// curated check and the similar-question check may both need it.
+type evidenceMemo struct {
+	p    *pending
+	text string
+	read bool
+}
+
+func (m *evidenceMemo) get(ctx context.Context) (string, error) {
+	if !m.read {
+		ev, err := m.p.svc.engine.Evidence(ctx, m.p.acct.ID, m.p.text, m.p.lang)
+		if err != nil {
+			return "", err
+		}
+		m.text, m.read = ev, true
+	}
+	return m.text, nil
+}
+
+// curated finds a curated Q&A entry in the question's language whose question says the same:
+// one whose question has the same kind and terms alike at Dice ≥ curatedMatch, or failing
+// that at Dice ≥ curatedConfirm when the engine would answer the question from that entry.
+func (p *pending) curated(ctx context.Context, ev *evidenceMemo) (store.Document, bool, error) {
 	if ok, err := p.has(ctx, store.DocQA); err != nil || !ok {
 		return store.Document{}, false, err
 	}
@@ -267,6 +297,7 @@ func (p *pending) curated(ctx context.Context) (store.Document, bool, error) {
 		return store.Document{}, false, err
 	}
 	best, bestScore := int64(0), 0.0
+	confirm := map[int64]bool{}
 	for _, h := range hits {
 		if h.Lang != p.lang || variant.Differ(p.text, h.Title) { // another model's entry
 			continue
@@ -274,18 +305,76 @@ func (p *pending) curated(ctx context.Context) (store.Document, bool, error) {
 		if k := engine.QuestionKind(h.Title, p.lang); k != "" && p.q.kind != "" && k != p.q.kind {
 			continue
 		}
-		if sc := dice(strings.Join(p.q.terms, " "), textindex.NormalizeQuestion(h.Title, p.lang)); sc > bestScore {
+		theirs := textindex.NormalizeQuestion(h.Title, p.lang)
+		sc := dice(strings.Join(p.q.terms, " "), theirs)
+		if confirmable(p.q.terms, strings.Fields(theirs), p.lang) {
+			confirm[h.DocID] = true
+		}
+		if sc > bestScore {
 			best, bestScore = h.DocID, sc
 		}
 	}
 	if bestScore < curatedMatch {
-		return store.Document{}, false, nil
+		if len(confirm) == 0 {
+			return store.Document{}, false, nil
+		}
+		evidence, err := ev.get(ctx)
+		if err != nil {
+			return store.Document{}, false, err
+		}
+		id, ok := engine.EvidenceDoc(evidence)
+		if !ok || !confirm[id] {
+			return store.Document{}, false, nil
+		}
+		best = id
 	}
 	doc, err := p.svc.st.GetDocument(ctx, p.acct.ID, best)
 	if err != nil {
 		return store.Document{}, false, err
 	}
 	return doc, true, nil
+}
+
+// confirmable reports whether two questions' terms may say the same, given the engine's
+// confirmation: the same numbers, alike at Dice ≥ curatedConfirm when a German verb prefix
+// is no difference ("zahl", "bezahl"), and no term swapped for another (each side having a
+// term the other lacks, like "refund" for "pay"), since a swap is a different question about
+// one subject.
+func confirmable(a, b []string, lg string) bool {
+	if len(a) == 0 || len(b) == 0 || !sameNumbers(a, b) {
+		return false
+	}
+	sum, swapA, swapB := 0.0, false, false
+	for _, x := range a {
+		m := variantMatch(x, a, b, lg)
+		sum += m
+		swapA = swapA || m == 0
+	}
+	for _, y := range b {
+		m := variantMatch(y, b, a, lg)
+		sum += m
+		swapB = swapB || m == 0
+	}
+	return !(swapA && swapB) && sum/float64(len(a)+len(b)) >= curatedConfirm
+}
+
+// variantMatch is how well x, a term of own, matches its best counterpart in ys: 1 for the
+// same term, nearMatch for one that extends it or is it behind a German verb prefix
+// (textindex.PrefixVariant). A near counterpart that own holds as well is that term's match,
+// not x's: "pay" of "pay paypal" has no counterpart in "refund paypal", since that "paypal"
+// is the match of its own "paypal".
+func variantMatch(x string, own, ys []string, lg string) float64 {
+	best := 0.0
+	for _, y := range ys {
+		switch {
+		case x == y:
+			return 1
+		case slices.Contains(own, y):
+		case textindex.Extends(x, y, nearMinLen) || textindex.PrefixVariant(x, y, lg, nearMinLen):
+			best = nearMatch
+		}
+	}
+	return best
 }
 
 // dice is the Dice coefficient of two space-separated term sets, softened for stems: a term

@@ -60,7 +60,11 @@ var pageTemplate = template.Must(template.New("page").Parse(`<!doctype html>
   main { max-width: 46rem; margin: 2rem auto; padding: 0 1rem; line-height: 1.6; }
   button, textarea, div { border-radius: 0 !important; }
   button { background: #c00 !important; color: yellow !important; }
-  code { background: #e6e0d2; padding: .1rem .3rem; }
+  /* The script tag holds a long token and URL with no space to wrap at: on a phone it
+     widened the page past the screen, pushing the fixed launcher and the widget's Send
+     button off it. Break such words anywhere rather than overflow. */
+  main { overflow-wrap: anywhere; }
+  code { background: #e6e0d2; padding: .1rem .3rem; overflow-wrap: anywhere; word-break: break-all; }
 </style>
 </head>
 <body>

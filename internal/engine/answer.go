@@ -110,7 +110,7 @@ func (e *Engine) answer(ctx context.Context, req Request) (Answer, error) {
 
 // extractive wraps the extracted sentences in the lead-in and the source line.
 func (e *Engine) extractive(question, lg string, ph tonePhrases, ranked, cands []candidate, ex extract) Answer {
-	text := ph.lead + " " + ex.text + "\n" + sourceLine(lg, &ranked[0].hit)
+	text := ph.leadFor(question, ex.text) + " " + ex.text + "\n" + sourceLine(lg, &ranked[0].hit)
 	return Answer{
 		Text:         text,
 		Confident:    true,

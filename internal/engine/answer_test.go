@@ -40,9 +40,8 @@ func TestAnswerInQuestionLanguageWithSource(t *testing.T) {
 			if !a.Confident {
 				t.Fatalf("not confident: %q", a.Text)
 			}
-			lead := phrasesFor(tt.lang, store.ToneProfessional).lead
-			if !strings.HasPrefix(a.Text, lead+" ") {
-				t.Errorf("reply %q does not start with the %s lead-in %q", a.Text, tt.lang, lead)
+			if !hasLeadIn(a.Text, tt.lang, store.ToneProfessional) {
+				t.Errorf("reply %q does not start with a %s lead-in", a.Text, tt.lang)
 			}
 			if !strings.Contains(a.Text, tt.wantText) {
 				t.Errorf("reply %q does not quote %q", a.Text, tt.wantText)
@@ -74,9 +73,8 @@ func TestAnswerToneChangesLeadIn(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Answer: %v", err)
 			}
-			lead := phrasesFor(lg, tone).lead
-			if !a.Confident || !strings.HasPrefix(a.Text, lead) {
-				t.Errorf("%s/%s: reply %q (confident %v) does not start with %q", lg, tone, a.Text, a.Confident, lead)
+			if !a.Confident || !hasLeadIn(a.Text, lg, tone) {
+				t.Errorf("%s/%s: reply %q (confident %v) does not start with a lead-in of its tone", lg, tone, a.Text, a.Confident)
 			}
 			if tone == store.ToneProfessional && strings.Contains(a.Text, "!") {
 				t.Errorf("%s: professional reply has an exclamation mark: %q", lg, a.Text)

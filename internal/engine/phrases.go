@@ -2,55 +2,48 @@ package engine
 
 import "svc/internal/store"
 
-// The fixed texts of a reply, per language and tone. Lead-ins are short because every
-// character of a reply is read by the visitor and counted in its length; the professional
-// tone has no exclamation mark. Fallbacks say that the knowledge base has no answer and
-// invite a rephrase; they never promise a hand-over, which the built-in engine cannot make.
+// The fixed texts of a reply, per language and tone. Lead-ins (leadin.go, leadFor) are short
+// because every character of a reply is read by the visitor and counted in its length; the
+// professional tone has no exclamation mark. Fallbacks say that the knowledge base has no
+// answer and invite a rephrase; they never promise a hand-over, which the built-in engine
+// cannot make.
 
 type tonePhrases struct {
-	lead, fallback string
+	fallback   string
+	lang, tone string // what phrasesFor was asked for, after its defaults
 }
 
 var phrases = map[string]map[string]tonePhrases{
 	"en": {
 		store.ToneProfessional: {
-			lead:     "Here is what our pages say:",
 			fallback: "I could not find an answer to this in our knowledge base. Please try rephrasing your question.",
 		},
 		store.ToneWarm: {
-			lead:     "Happy to help! Here's what I found:",
 			fallback: "Sorry, I couldn't find anything about that on our pages. Could you try asking in other words?",
 		},
 		store.ToneEnergetic: {
-			lead:     "Great question! Here's the scoop:",
 			fallback: "Hmm, our pages don't cover that yet! Try rephrasing your question and I'll look again.",
 		},
 	},
 	"de": {
 		store.ToneProfessional: {
-			lead:     "Dazu steht auf unseren Seiten:",
 			fallback: "Dazu habe ich in unserer Wissensdatenbank keine Antwort gefunden. Bitte formulieren Sie Ihre Frage anders.",
 		},
 		store.ToneWarm: {
-			lead:     "Gern helfe ich weiter! Das habe ich gefunden:",
 			fallback: "Leider habe ich dazu auf unseren Seiten nichts gefunden. Möchten Sie die Frage vielleicht anders stellen?",
 		},
 		store.ToneEnergetic: {
-			lead:     "Gute Frage! Hier die Antwort:",
 			fallback: "Hoppla, dazu steht bei uns noch nichts! Formulieren Sie die Frage gern anders, dann suche ich gleich noch einmal.",
 		},
 	},
 	"tr": {
 		store.ToneProfessional: {
-			lead:     "Sayfalarımızdaki bilgi şöyle:",
 			fallback: "Bu soruya bilgi bankamızda bir yanıt bulamadım. Lütfen sorunuzu farklı bir şekilde sormayı deneyin.",
 		},
 		store.ToneWarm: {
-			lead:     "Memnuniyetle yardımcı olayım! Bulduğum bilgi:",
 			fallback: "Üzgünüm, sayfalarımızda bununla ilgili bir bilgi bulamadım. Sorunuzu başka kelimelerle sorabilir misiniz?",
 		},
 		store.ToneEnergetic: {
-			lead:     "Harika soru! İşte yanıtı:",
 			fallback: "Hay aksi, bu konu sayfalarımızda henüz yok! Sorunuzu farklı sorarsanız hemen yeniden bakarım.",
 		},
 	},
@@ -68,12 +61,13 @@ var sourceLabels = map[string]string{
 func phrasesFor(lang, tone string) tonePhrases {
 	byTone, ok := phrases[lang]
 	if !ok {
-		byTone = phrases["en"]
+		lang, byTone = "en", phrases["en"]
 	}
 	p, ok := byTone[tone]
 	if !ok {
-		p = byTone[store.ToneProfessional]
+		tone, p = store.ToneProfessional, byTone[store.ToneProfessional]
 	}
+	p.lang, p.tone = lang, tone
 	return p
 }
 

@@ -56,7 +56,7 @@ func (e *Engine) salesAnswer(ctx context.Context, req Request, lg string, ph ton
 	case ex.text != "" && intent == 0:
 		body, cards = guard.Apply(ex.text, cards)
 		if body != "" {
-			body = ph.lead + " " + body
+			body = ph.leadFor(req.Question, body) + " " + body
 			source = sourceLine(lg, &r.ranked[0].hit)
 			docIDs = append(docIDs, ex.docID)
 		}

@@ -16,3 +16,32 @@ func Extends(a, b string, minLen int) bool {
 	}
 	return len(short) >= minLen && short != long && strings.HasPrefix(long, short)
 }
+
+// germanVerbPrefixes are the prefixes a German verb takes without becoming another word
+// often enough for a near match ("zahlen" and "bezahlen", "erstattet" and "zurückerstattet",
+// "gezahlt" as the participle), folded as terms are. Some change the sense ("kaufen" and
+// "verkaufen"), so a caller must have other evidence that two questions mean the same.
+var germanVerbPrefixes = []string{"zuruck", "wieder", "weiter", "durch", "unter", "uber", "nach", "ver",
+	"ent", "zer", "auf", "aus", "ein", "mit", "vor", "ab", "an", "be", "er", "ge", "um", "zu"}
+
+// PrefixVariant reports whether, in German, one analyzed term is the other (or extends it)
+// behind a verb prefix: "bezahl" and "zahl", "zuruckerstattet" and "erstatt". The rest after
+// the prefix must be at least minLen letters. Other languages have no such variants here.
+func PrefixVariant(a, b, lang string, minLen int) bool {
+	if normLang(lang) != langDE {
+		return false
+	}
+	short, long := a, b
+	if len(short) > len(long) {
+		short, long = long, short
+	}
+	if len(short) < minLen {
+		return false
+	}
+	for _, p := range germanVerbPrefixes {
+		if rest, ok := strings.CutPrefix(long, p); ok && (rest == short || Extends(short, rest, minLen)) {
+			return true
+		}
+	}
+	return false
+}

@@ -23,3 +23,25 @@ func TestExtends(t *testing.T) {
 		}
 	}
 }
+
+func TestPrefixVariant(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		a, b, lang string
+		want       bool
+	}{
+		{"bezahl", "zahl", "de", true},
+		{"zahl", "gezahlt", "de", true},
+		{"erstatt", "zuruckerstattet", "de", true},
+		{"bezahl", "zahl", "en", false},
+		{"rat", "zahl", "de", false},
+		{"anmeld", "abmeld", "de", false}, // neither is the other behind a prefix
+		{"be", "bebe", "de", false},       // too short
+		{"zahl", "zahl", "de", false},
+	}
+	for _, tc := range tests {
+		if got := PrefixVariant(tc.a, tc.b, tc.lang, 3); got != tc.want {
+			t.Errorf("PrefixVariant(%q, %q, %s) = %v, want %v", tc.a, tc.b, tc.lang, got, tc.want)
+		}
+	}
+}

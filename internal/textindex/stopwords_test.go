@@ -26,6 +26,8 @@ func TestIsStopWord(t *testing.T) {
 		{"icin", "tr", true},
 		{"mi", "tr", true},
 		{"mu", "tr", true},
+		{"miyim", "tr", true}, // "ödeyebilir miyim": the particle in the first person
+		{"muyuz", "tr", true},
 		{"siparis", "tr", false},
 		{"on", "tr", false},
 		{"was", "tr", false},

@@ -15,7 +15,7 @@ hakkında hangi hangisi hangisidir hangileri hatta hem henüz hep hepsi her herh
 için içinde içinden ile ise işte
 kaç kaçta kaçıncı kadar ki kim kimdir kimdi kime kimi kimin kimse
 lütfen
-mı mi mu mü mıdır midir mudur müdür mıydı miydi muydu müydü mısın misin musun müsün mısınız misiniz musunuz müsünüz
+mı mi mu mü mıdır midir mudur müdür mıydı miydi muydu müydü mısın misin musun müsün mısınız misiniz musunuz müsünüz mıyım miyim muyum müyüm mıyız miyiz muyuz müyüz
 nasıl ne neden nedir neydi nerede nereden nereye nerededir neler nelerdir neyi neye niçin niye
 o olan olarak oldu olduğu olduğunu olur ona onda ondan onlar onlara onları onların onu onun öyle
 sen sana seni senin siz size sizde sizden sizi sizin

@@ -354,10 +354,11 @@ func scanCacheEntry(row interface{ Scan(...any) error }) (store.CacheEntry, erro
 	return c, nil
 }
 
-// CachedAnswer looks up the account's cached answer for a normalised question.
+// CachedAnswer looks up the account's cached answer for a normalised question; an entry whose
+// evidence was flagged not_helpful is no answer.
 func (s *Store) CachedAnswer(ctx context.Context, accountID int64, lang, key string) (store.CacheEntry, error) {
 	c, err := scanCacheEntry(s.r.QueryRowContext(ctx, `SELECT `+cacheColumns+` FROM answer_cache e
-		WHERE e.account_id = ? AND e.lang = ? AND e.qkey = ?`, accountID, lang, key))
+		WHERE e.account_id = ? AND e.lang = ? AND e.qkey = ? AND `+notFlagged, accountID, lang, key))
 	if err != nil {
 		return c, NotFound(err, "cached answer")
 	}
@@ -365,7 +366,7 @@ func (s *Store) CachedAnswer(ctx context.Context, accountID int64, lang, key str
 }
 
 // SimilarCached returns the account's cache entries in lang sharing the most distinct terms
-// with terms, the newest first among equals.
+// with terms, the newest first among equals, none with flagged evidence.
 func (s *Store) SimilarCached(ctx context.Context, accountID int64, lang string, terms []string, limit int) ([]store.CacheEntry, error) {
 	terms = distinctTerms(terms)
 	if len(terms) == 0 {
@@ -390,7 +391,7 @@ func (s *Store) SimilarCached(ctx context.Context, accountID int64, lang string,
 			WHERE account_id = ? AND lang = ? AND term IN (`+Placeholders(len(terms))+`)
 			GROUP BY entry_id ORDER BY shared DESC, entry_id DESC LIMIT ?) AS m
 		JOIN answer_cache e ON e.id = m.entry_id
-		WHERE e.account_id = ? ORDER BY m.shared DESC, e.id DESC`, args...)
+		WHERE e.account_id = ? AND `+notFlagged+` ORDER BY m.shared DESC, e.id DESC`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("similar cached: %w", err)
 	}

@@ -102,6 +102,7 @@ func Run(t *testing.T, open Opener) {
 		{"CacheWithdrawalByDocument", testCacheWithdrawalByDocument},
 		{"CrawlCacheWithdrawalByDocument", testCrawlCacheWithdrawal},
 		{"ResolveReview", testResolveReview},
+		{"FlaggedAnswerLeavesCache", testFlaggedAnswerLeavesCache},
 	}
 	tests = append(append(tests, embedTests...), outboxTests...)
 	tests = append(append(tests, catalogTests...), holdTests...)

@@ -39,6 +39,8 @@ export interface SendData {
   messages: Message[];
   lowConfidence: boolean;
   mode: string;
+  /** The reply's language; the hint under a low-confidence reply is written in it. */
+  lang?: string;
 }
 
 export interface SyncData {

@@ -62,6 +62,11 @@ function build(c: Catalog): Strings {
 
 export const strings: Record<Lang, Strings> = { tr: build(catalog.tr), en: build(catalog.en), de: build(catalog.de) };
 
+/** l as one of the widget's languages, or undefined. */
+export function asLang(l: string | undefined): Lang | undefined {
+  return l === 'tr' || l === 'en' || l === 'de' ? l : undefined;
+}
+
 /** The first of the attribute and the browser's languages that is tr, en or de; else en. */
 export function pickLang(attr: string | undefined): Lang {
   for (const l of [attr, ...(navigator.languages || []), navigator.language]) {

@@ -4,7 +4,7 @@
 import css from './widget.css';
 import { ApiError, client, type Message, type SendData, type StartData, type SuggestionsData, type SyncData } from './api';
 import { CHAT, CROSS, THUMB, button, cards, h, icon, renderText } from './dom';
-import { pickLang, strings, waitText } from './i18n';
+import { asLang, pickLang, strings, waitText } from './i18n';
 import { sourceList, validSources, withoutSourceLine } from './sources';
 import { rememberOpen, visitorId, wasOpen } from './store';
 
@@ -266,6 +266,15 @@ function init(script: HTMLScriptElement): void {
     return e;
   };
 
+  /** The rephrase hint in the reply's language (the visitor may write in another language than
+   *  the page's), else in the widget's. */
+  const hint = (replyLang: string | undefined) => {
+    const l = asLang(replyLang) || lang;
+    const p = h('p', 'svc-hint', strings[l].hint);
+    p.lang = l;
+    return p;
+  };
+
   const sendText = async (raw: string) => {
     const text = raw.trim();
     if (!text || sending || stopped || text.length > max) return;
@@ -296,7 +305,7 @@ function init(script: HTMLScriptElement): void {
       for (const m of ms) {
         if (m === user) continue;
         const e = add(m);
-        if (e && d.lowConfidence && m.role === 'assistant') e.insertBefore(h('p', 'svc-hint', t.hint), e.querySelector('.svc-feedback'));
+        if (e && d.lowConfidence && m.role === 'assistant') e.insertBefore(hint(d.lang), e.querySelector('.svc-feedback'));
       }
       setMode(d.mode);
       scrollDown();
