@@ -48,6 +48,12 @@ func (s *Service) SignIn(ctx context.Context, email, password, clientAddr, userA
 		}
 		s.log.Info("sign-in refused", "user", u.ID, "account", u.AccountID, "addr", clientAddr)
 		s.signInFailed("bad_credentials")
+		// The failure is counted above whatever happens next, so a client that hangs up
+		// during the hash cannot spray guesses past the throttle; but an answer nobody
+		// waits for is not rendered (the request ends as the client's cancel, 499).
+		if err := ctx.Err(); err != nil {
+			return Signed{}, err
+		}
 		return Signed{}, badCredentials()
 	}
 	s.throttle.Reset(emailKey)
