@@ -117,7 +117,9 @@ func TestXQuADAblation(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s: %v", v.name, err)
 			}
-			reports = append(reports, summarize(c.lang, outs))
+			for _, h := range []string{HalfA, HalfB} {
+				reports = append(reports, summarize(c.lang, h, outs))
+			}
 		}
 		if err := WriteTable(&b, reports); err != nil {
 			t.Fatal(err)
