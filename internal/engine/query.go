@@ -19,6 +19,9 @@ type query struct {
 	// the part of each unseen German non-noun that a weak word would not have (see
 	// lowerCaseTerms).
 	gateTotal float64
+	// alts holds, per term, the index terms that stand in for it (see alternates); nil or
+	// shorter than terms when there are none.
+	alts [][]alternate
 }
 
 // newQuery weighs the question's terms by BM25's inverse document frequency over the
@@ -73,6 +76,13 @@ func (q *query) firstMatch(t string, soft float64) (int, float64) {
 	for i, qt := range q.terms {
 		if matchTerm(qt, t) {
 			return i, 1
+		}
+	}
+	for i, alts := range q.alts {
+		for _, a := range alts {
+			if matchTerm(a.term, t) {
+				return i, a.strength
+			}
 		}
 	}
 	if soft > 0 {
