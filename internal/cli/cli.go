@@ -61,6 +61,7 @@ commands:
   user add|list|remove        dashboard users (--account, --email, --role, --password-stdin, --user)
   visitor export|delete       a widget visitor's data: print it, or delete it (--account, --visitor UUID)
   eval xquad                  measure answer quality on XQuAD
+  eval site                   ask a question file against an account's KB; hit rates and misses (--account, --questions, --lang)
   ledger check                verify balances against the ledger and reservations (--account)
   backup --out FILE           copy the database consistently while serve runs
   restore --from FILE         restore a backup into an empty data directory
@@ -127,6 +128,7 @@ var commands = map[string]commandFunc{
 	"visitor export": cmdVisitorExport,
 	"visitor delete": cmdVisitorDelete,
 	"eval xquad":     cmdEvalXQuAD,
+	"eval site":      cmdEvalSite,
 	"health":         cmdHealth,
 }
 

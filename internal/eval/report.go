@@ -3,6 +3,7 @@ package eval
 import (
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 )
 
@@ -20,4 +21,33 @@ func WriteTable(w io.Writer, reports []LangReport) error {
 			100*r.Top1, 100*r.Top5, 100*r.AnswerInReply, r.MeanReplyChars, r.MaxReplyChars, r.Fallbacks)
 	}
 	return tw.Flush()
+}
+
+// WriteSiteTable prints a site report's hit rates, one language a row, then its misses, for
+// `svc eval site`'s stderr and the tests' logs.
+func WriteSiteTable(w io.Writer, r SiteReport) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "lang\tquestions\thits\thit rate\tfallbacks\tstray cards\tmean reply chars\t")
+	for _, l := range r.Langs {
+		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f%%\t%d\t%d\t%.0f\t\n", l.Lang, l.Questions, l.Hits, 100*l.HitRate,
+			l.Fallbacks, l.StrayCards, l.MeanReplyChars)
+	}
+	fmt.Fprintf(tw, "all\t%d\t%d\t%.1f%%\t\t\t\t\n", r.Questions, r.Hits, 100*r.HitRate)
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, m := range r.Misses {
+		fmt.Fprintf(w, "MISS line %d [%s] %s\n  why:   %s\n", m.Line, m.Lang, m.Question, strings.Join(m.Why, "; "))
+		if m.Expect != "" {
+			fmt.Fprintf(w, "  want:  /%s/\n", m.Expect)
+		}
+		if m.Product != "" {
+			fmt.Fprintf(w, "  card:  %s\n", m.Product)
+		}
+		fmt.Fprintf(w, "  got:   [%s %s] %s\n", m.ReplyLang, m.Source, strings.ReplaceAll(m.Reply, "\n", " ⏎ "))
+		if len(m.Cards) > 0 {
+			fmt.Fprintf(w, "  cards: %s\n", strings.Join(m.Cards, " | "))
+		}
+	}
+	return nil
 }

@@ -1,0 +1,71 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"slices"
+
+	"svc/internal/engine"
+	"svc/internal/eval"
+)
+
+// cmdEvalSite measures an account's KB on a question file before it goes live: every question
+// is asked through the visitor's send pipeline with the built-in engine and nothing is
+// written or billed (eval.Site). It prints one JSON object (eval.SiteReport: hit rates per
+// language and every miss) on stdout and the same as a table on stderr. The built-in engine
+// is used whatever SVC_LLM_PROVIDER says: it is free and deterministic, so two runs differ
+// only when the KB or the engine did.
+func cmdEvalSite(ctx context.Context, args []string, env Env) error {
+	c, err := newCommand("eval site", env)
+	if err != nil {
+		return err
+	}
+	id := c.accountFlag()
+	file := c.fs.String("questions", "", "JSON Lines question file: question, lang, expect, product, no_product")
+	langs := c.fs.String("lang", "", "comma-separated languages to ask (default: all in the file)")
+	if err := c.parseForAccount(args, id); err != nil {
+		return err
+	}
+	if *file == "" {
+		return usagef("eval site: --questions FILE is required")
+	}
+	want := splitList(*langs)
+	for _, l := range want {
+		if l != "tr" && l != "en" && l != "de" {
+			return usagef("eval site: --lang takes tr, en and de, not %q", l)
+		}
+	}
+	f, err := os.Open(*file)
+	if err != nil {
+		return usagef("eval site: %v", err)
+	}
+	qs, err := eval.ReadQuestions(f)
+	f.Close()
+	if err != nil {
+		return usagef("eval site: %s: %v", *file, err)
+	}
+	if len(want) > 0 {
+		qs = slices.DeleteFunc(qs, func(q eval.SiteQuestion) bool { return !slices.Contains(want, q.Lang) })
+		if len(qs) == 0 {
+			return usagef("eval site: %s has no questions in %s", *file, *langs)
+		}
+	}
+	st, err := c.openAccount(ctx, *id)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	eng, err := engine.New(st, engine.Options{})
+	if err != nil {
+		return fmt.Errorf("start engine: %w", err)
+	}
+	rep, err := eval.Site(ctx, st, eng, *id, qs)
+	if err != nil {
+		return err
+	}
+	if err := eval.WriteSiteTable(env.Stderr, rep); err != nil {
+		return err
+	}
+	return c.print(rep)
+}

@@ -1,0 +1,96 @@
+package eval
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"regexp"
+	"strings"
+)
+
+// SiteQuestion is one line of a question file for `svc eval site` (JSON Lines):
+//
+//	{"question":"How do I restore my wallet?","lang":"en","expect":"25.word (mnemonic )?seed"}
+//	{"question":"Kestrel X2 Pro ne kadar?","lang":"tr","product":"Kestrel X2 Pro","expect":"18\\.499"}
+//	{"question":"What is the best way to back up a wallet?","lang":"en","expect":"seed","no_product":true}
+//
+// expect is a Go regular expression (RE2 syntax) that the reply's text must match; it is
+// always matched case-insensitively. product is the name of the product card the reply must
+// show first (compared case-insensitively, spaces trimmed): the exact variant, so "Kestrel X2
+// Lite" fails when the first card is the Pro. no_product says the reply must carry no product
+// card at all. A question needs at least one of the three; when it has several, all must hold.
+type SiteQuestion struct {
+	Question  string `json:"question"`
+	Lang      string `json:"lang"`
+	Expect    string `json:"expect,omitempty"`
+	Product   string `json:"product,omitempty"`
+	NoProduct bool   `json:"no_product,omitempty"`
+	// Line is the question's line in its file, for the report.
+	Line int `json:"line"`
+
+	re *regexp.Regexp
+}
+
+// siteLangs are the languages a question may be in (SERVICE.md's three).
+var siteLangs = map[string]bool{"tr": true, "en": true, "de": true}
+
+// ReadQuestions reads a question file. Every problem is reported with its line number, and the
+// whole file is refused: a measurement over a silently shortened list would mislead.
+func ReadQuestions(r io.Reader) ([]SiteQuestion, error) {
+	var out []SiteQuestion
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
+	for n := 1; sc.Scan(); n++ {
+		line := bytes.TrimSpace(sc.Bytes())
+		if len(line) == 0 {
+			continue
+		}
+		q, err := parseQuestion(line)
+		if err != nil {
+			return nil, fmt.Errorf("line %d: %w", n, err)
+		}
+		q.Line = n
+		out = append(out, q)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("read questions: %w", err)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no questions in the file")
+	}
+	return out, nil
+}
+
+func parseQuestion(line []byte) (SiteQuestion, error) {
+	var q SiteQuestion
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&q); err != nil {
+		return q, fmt.Errorf("not a question object: %v", err)
+	}
+	if dec.More() {
+		return q, fmt.Errorf("more than one JSON value on the line")
+	}
+	q.Question = strings.TrimSpace(q.Question)
+	q.Product = strings.TrimSpace(q.Product)
+	switch {
+	case q.Question == "":
+		return q, fmt.Errorf(`"question" is missing or empty`)
+	case !siteLangs[q.Lang]:
+		return q, fmt.Errorf(`"lang" must be tr, en or de, not %q`, q.Lang)
+	case q.Expect == "" && q.Product == "" && !q.NoProduct:
+		return q, fmt.Errorf(`give "expect", "product" or "no_product": nothing to check the reply against`)
+	case q.Product != "" && q.NoProduct:
+		return q, fmt.Errorf(`"product" and "no_product" contradict each other`)
+	}
+	if q.Expect != "" {
+		re, err := regexp.Compile("(?i)" + q.Expect)
+		if err != nil {
+			return q, fmt.Errorf(`"expect" is not a regular expression: %v`, err)
+		}
+		q.re = re
+	}
+	return q, nil
+}
