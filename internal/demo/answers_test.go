@@ -68,6 +68,11 @@ func TestDemoAnswers(t *testing.T) {
 			want: []string{"Türkiye içi kargo ücreti 89,90 TL"},
 		},
 		{
+			// "US" is no pronoun here: the Q&A spells it "the United States".
+			name: "shipping to the US", lang: "en", question: "Do you ship to the US?",
+			want: []string{"$24.00"},
+		},
+		{
 			// Both stores answer; each one's hours stay with its name.
 			name: "Sunday hours", lang: "tr", question: "Mağazanız pazar günü kaçta açılıyor?",
 			want: []string{"Pazar 12:00–19:00", "pazar günü kapalıdır"},

@@ -47,6 +47,11 @@ func analyzeQuestion(text, lang string) question {
 		q.weak[i] = weakTerms[lang][t.Text]
 	}
 	q.optional = make([]bool, len(q.terms))
+	for _, t := range abbreviationTerms(text, lang, q.terms) {
+		q.terms = append(q.terms, t)
+		q.weak = append(q.weak, false)
+		q.optional = append(q.optional, true)
+	}
 	if lang == "de" {
 		for _, t := range joinedCompounds(text, q.terms) {
 			q.terms = append(q.terms, t)
@@ -195,4 +200,37 @@ func phraseAt(words, phrase []string) int {
 		}
 	}
 	return -1
+}
+
+// countryAbbreviations are the upper-case abbreviations of countries that the analyzer
+// drops or cannot read ("US" is the pronoun "us" to it), with the words a page spells them
+// out in, per language.
+var countryAbbreviations = map[string]map[string]string{
+	"en": {"US": "united states usa america", "USA": "united states america", "UK": "united kingdom britain"},
+	"de": {"USA": "vereinigte staaten amerika", "US": "vereinigte staaten usa", "UK": "vereinigtes königreich großbritannien"},
+	"tr": {"ABD": "amerika birleşik devletleri", "UK": "birleşik krallık ingiltere"},
+}
+
+// abbreviationTerms returns the terms of the spelled-out names of the country abbreviations
+// written in upper case in the question ("Do you ship to the US?"), where they are not
+// terms already. They are optional: kept only when the KB has them (see keepSeen).
+func abbreviationTerms(text, lang string, terms []textindex.Term) []textindex.Term {
+	have := make(map[textindex.Term]bool, len(terms))
+	for _, t := range terms {
+		have[t] = true
+	}
+	var out []textindex.Term
+	for _, w := range rawWords(text) {
+		long, ok := countryAbbreviations[lang][w]
+		if !ok {
+			continue
+		}
+		for _, t := range textindex.QueryTerms(long, lang) {
+			if !have[t] {
+				have[t] = true
+				out = append(out, t)
+			}
+		}
+	}
+	return out
 }
