@@ -99,7 +99,7 @@ func (r *Ranking) extractAnswer(q *query, cands []candidate, question string, ma
 	if len(ws) == 0 {
 		return ex
 	}
-	ex.text = windowText(cands, ws)
+	ex.text = windowText(cands, ws, q, r.Soft)
 	ex.docID = doc
 	return ex
 }

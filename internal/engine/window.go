@@ -28,7 +28,7 @@ const neighbourForced = 100
 // window; the window then grows one neighbour at a time within its chunk, which is one
 // section of one document, until the next neighbour on either side no longer fits in
 // maxChars. A neighbour is never cut: one that does not fit closes its side, and only a
-// best sentence that alone is longer than maxChars is clipped. Each step takes the
+// best sentence that alone is longer than maxChars is clipped (see clipAround). Each step takes the
 // neighbour of highest value, its extraction score plus Ranking.Forward after the window or
 // Ranking.Back before it, so the window extends toward the sentences that hold more of the
 // question and its answer type. Some neighbours come first whatever their score:
@@ -238,7 +238,7 @@ var anaphors = map[string]map[string]bool{
 // lines and windows by a line break. When two sections are quoted, a window that does not
 // name its section's heading starts with it ("Ankara – Çankaya: …"), so that each fact
 // keeps the name it belongs to.
-func windowText(cands []candidate, ws []window) string {
+func windowText(cands []candidate, ws []window, q *query, soft float64) string {
 	sort.Slice(ws, func(i, j int) bool {
 		a, b := &cands[ws[i].cand], &cands[ws[j].cand]
 		if a.hit.ChunkID != b.hit.ChunkID {
@@ -263,7 +263,14 @@ func windowText(cands []candidate, ws []window) string {
 			}
 			text := c.sents[si].text
 			if w.clip > 0 {
-				text = clipSentence(text, w.clip)
+				text = clipAround(text, w.clip, func(word string) bool {
+					for _, t := range textindex.IndexTerms(word, c.lang(q)) {
+						if m, _ := q.firstMatch(t, soft); m >= 0 {
+							return true
+						}
+					}
+					return false
+				})
 			}
 			part.WriteString(text)
 		}
@@ -305,4 +312,69 @@ func lastHeading(h string) string {
 		h = h[i+len("›"):]
 	}
 	return strings.TrimFunc(h, func(r rune) bool { return unicode.IsSpace(r) || r == ':' })
+}
+
+// clipAround shortens a sentence longer than maxChars to the stretch of it that holds the
+// most words of the question (matches), from the first of them, cut at word boundaries and
+// marked "…" where it was cut. A long sentence's answer sits near the question's words, not
+// necessarily at its start; with none of them in it, it keeps the start (clipSentence).
+func clipAround(s string, maxChars int, matches func(word string) bool) string {
+	rs := []rune(s)
+	if len(rs) <= maxChars {
+		return s
+	}
+	type span struct {
+		start, end int
+		hit        bool
+	}
+	var words []span
+	for i := 0; i < len(rs); {
+		if !unicode.IsLetter(rs[i]) && !unicode.IsDigit(rs[i]) {
+			i++
+			continue
+		}
+		j := i
+		for j < len(rs) && (unicode.IsLetter(rs[j]) || unicode.IsDigit(rs[j])) {
+			j++
+		}
+		words = append(words, span{i, j, matches(string(rs[i:j]))})
+		i = j
+	}
+	room := maxChars - 2 // the two ellipses
+	best, bestHits := -1, 0
+	for k, w := range words {
+		if !w.hit {
+			continue
+		}
+		hits := 0
+		for _, x := range words[k:] {
+			if x.end-w.start > room {
+				break
+			}
+			if x.hit {
+				hits++
+			}
+		}
+		if hits > bestHits {
+			best, bestHits = k, hits
+		}
+	}
+	if best <= 0 || words[best].start < maxChars/2 {
+		return clipSentence(s, maxChars) // the question's words are in the start that fits
+	}
+	start := words[best].start
+	end := start
+	for _, x := range words[best:] {
+		if x.end-start > room {
+			break
+		}
+		end = x.end
+	}
+	out := "…" + string(rs[start:end])
+	if end < len(rs) {
+		out += "…"
+	} else {
+		out += string(rs[end:])
+	}
+	return out
 }

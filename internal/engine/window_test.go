@@ -177,3 +177,22 @@ func TestLeadsOnAndNeedsBefore(t *testing.T) {
 		}
 	}
 }
+
+// A sentence too long for the reply keeps the stretch that holds the question's words, not
+// just its start.
+func TestClipAround(t *testing.T) {
+	t.Parallel()
+	long := strings.Repeat("Filler words say nothing here, ", 12) + "the restore height tells the wallet where to start scanning, " +
+		strings.Repeat("and more filler follows it ", 6) + "end."
+	match := func(w string) bool { return w == "restore" || w == "height" || w == "scanning" }
+	got := clipAround(long, 120, match)
+	if utf8.RuneCountInString(got) > 120 || !strings.HasPrefix(got, "…restore height tells the wallet where to start scanning") || !strings.HasSuffix(got, "…") {
+		t.Errorf("clipAround = %q", got)
+	}
+	if got := clipAround(long, 120, func(string) bool { return false }); got != clipSentence(long, 120) {
+		t.Errorf("without the question's words: %q, want the start", got)
+	}
+	if got := clipAround("short one.", 120, match); got != "short one." {
+		t.Errorf("a sentence that fits was changed: %q", got)
+	}
+}
