@@ -28,10 +28,11 @@ const neighbourForced = 100
 // window; the window then grows one neighbour at a time within its chunk, which is one
 // section of one document, until the next neighbour on either side no longer fits in
 // maxChars. A neighbour is never cut: one that does not fit closes its side, and only a
-// best sentence that alone is longer than maxChars is clipped (see clipAround). Each step takes the
-// neighbour of highest value, its extraction score plus Ranking.Forward after the window or
-// Ranking.Back before it, so the window extends toward the sentences that hold more of the
-// question and its answer type. Some neighbours come first whatever their score:
+// best sentence that alone is longer than maxChars is clipped (see clipAround). Each step
+// takes the neighbour of highest extraction score, so the window extends toward the
+// sentences that hold more of the question and its answer type. (Biases toward the sentence
+// after or before, or toward the nearer one, measured no better on the tuning half of the
+// XQuAD dev articles.) Some neighbours come first whatever their score:
 //
 //   - the sentence after one that only leads on to it: a sentence ending in ":" (then every
 //     list item on its own line under it), a question, or a condition ("If the wallet does
@@ -42,6 +43,8 @@ const neighbourForced = 100
 // A sentence of another chunk of the document that scores within Margin of the best may
 // open a second window, when it is worth more than the next neighbour; the two stores of a
 // page that each answer "when are you open on Sunday?" are then both quoted.
+//
+// lang is the question's, for chunks without a language of their own.
 func (r *Ranking) growWindows(cands []candidate, read []int, scores map[int][]float64, lang string, maxChars int) []window {
 	bestC, bestS := -1, -1
 	for _, ci := range read {
@@ -87,6 +90,10 @@ func (r *Ranking) growWindows(cands []candidate, read []int, scores map[int][]fl
 			w := &ws[wi]
 			c := &cands[w.cand]
 			sc := scores[w.cand]
+			lang := lang
+			if c.hit.Lang != "" {
+				lang = c.hit.Lang // the chunk's own language decides its pronouns and conditions
+			}
 			if p := w.lo - 1; !closed[[2]int{wi, 0}] && p >= 0 && !math.IsInf(sc[p], -1) {
 				v := sc[p]
 				if needsBefore(c.sents, w.lo, lang) {
