@@ -147,13 +147,17 @@ func (r *Ranking) growWindows(cands []candidate, read []int, scores map[int][]fl
 }
 
 // leadsOn reports whether the window lo..hi of sents ends in a sentence that only leads on
-// to the next one: it ends in ":" or "?", or opens with a condition, or the window holds a
-// lead ending in ":" followed by list items, one a line, and the next sentence is on a line
-// of its own too.
+// to the next one: it ends in ":", or it ends in "?" or opens with a condition and the next
+// sentence is no question, or the window holds a lead ending in ":" followed by list items,
+// one a line, and the next sentence is on a line of its own too.
 func leadsOn(sents []sentence, lo, hi int, lang string) bool {
 	last := strings.TrimSpace(sents[hi].text)
-	if strings.HasSuffix(last, ":") || strings.HasSuffix(last, "?") || conditional(last, lang) {
+	if strings.HasSuffix(last, ":") {
 		return true
+	}
+	if (strings.HasSuffix(last, "?") || conditional(last, lang)) && hi+1 < len(sents) &&
+		!strings.HasSuffix(strings.TrimSpace(sents[hi+1].text), "?") {
+		return true // not when a question follows a question: a list of them, as in a contents
 	}
 	if hi+1 >= len(sents) || sents[hi+1].line == sents[hi].line {
 		return false

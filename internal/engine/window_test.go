@@ -196,3 +196,19 @@ func TestClipAround(t *testing.T) {
 		t.Errorf("a sentence that fits was changed: %q", got)
 	}
 }
+
+// A list of questions, as in a page's contents, does not pull in question after question.
+func TestLeadsOnNotThroughAListOfQuestions(t *testing.T) {
+	t.Parallel()
+	var sents []sentence
+	for i, l := range []string{"What is a restore height?", "Why do wallets have one?", "How do I change it?"} {
+		sents = append(sents, sentence{text: l, line: i})
+	}
+	if leadsOn(sents, 0, 0, "en") || leadsOn(sents, 1, 1, "en") {
+		t.Error("a question leads on to the next question")
+	}
+	sents = append(sents[:1], sentence{text: "It is the block height a wallet starts scanning from.", line: 1})
+	if !leadsOn(sents, 0, 0, "en") {
+		t.Error("a question does not lead on to its answer")
+	}
+}
