@@ -155,6 +155,7 @@ func TestBadArgumentsExit2WithOneLine(t *testing.T) {
 		{"account", "show", "--account", "1", "--bogus-flag"},
 		{"eval", "xquad", "--dir", "/does/not/exist"},
 		{"eval", "xquad", "--dir", ".", "--langs", "fr"},
+		{"eval", "xquad", "--dir", ".", "--half", "c"},
 		{"site", "add", "--account", "1"},
 		{"site", "add", "--account", "1", "--url", "ftp://shop.example"},
 		{"site", "add", "--account", "1", "--url", "not a url"},

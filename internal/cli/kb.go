@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"svc/internal/account"
+	"svc/internal/engine"
 	"svc/internal/eval"
 	"svc/internal/kb"
 )
@@ -74,8 +75,14 @@ func cmdEvalXQuAD(ctx context.Context, args []string, env Env) error {
 	}
 	dir := c.fs.String("dir", "../shared/eval/xquad-dev", "folder with xquad.<lang>.dev.json files")
 	langs := c.fs.String("langs", "en,de,tr", "comma-separated languages")
+	half := c.fs.String("half", "all", "half of the dev articles to report: a (tuned on), b (held out), all, or each (a, b and all)")
 	if err := c.noPositional(args); err != nil {
 		return err
+	}
+	halves, ok := map[string][]string{"all": {""}, "a": {eval.HalfA}, "b": {eval.HalfB},
+		"each": {eval.HalfA, eval.HalfB, ""}}[*half]
+	if !ok {
+		return usagef("eval xquad: --half %q: want a, b, all or each", *half)
 	}
 	if st, err := os.Stat(*dir); err != nil || !st.IsDir() {
 		return usagef("eval xquad: --dir %s is not a folder", *dir)
@@ -85,7 +92,7 @@ func cmdEvalXQuAD(ctx context.Context, args []string, env Env) error {
 			return usagef("eval xquad: no xquad.%s.dev.json in %s", l, *dir)
 		}
 	}
-	reports, err := eval.XQuAD(ctx, *dir, splitList(*langs))
+	reports, err := eval.XQuADHalves(ctx, *dir, splitList(*langs), halves, engine.Options{})
 	if err != nil {
 		return err
 	}

@@ -52,7 +52,7 @@ func TestAnswerInQuestionLanguageWithSource(t *testing.T) {
 			if len(a.DocIDs) != 1 || len(a.Passages) == 0 || a.DocIDs[0] != a.Passages[0].DocID {
 				t.Errorf("DocIDs %v, passages %d: want the first passage's document cited", a.DocIDs, len(a.Passages))
 			}
-			if n := len([]rune(a.Text)); n > 600 {
+			if n := len([]rune(a.Text)); n > 700 {
 				t.Errorf("reply is %d characters long", n)
 			}
 		})

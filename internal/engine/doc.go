@@ -4,8 +4,9 @@
 //
 // Retrieval analyzes the question with textindex (the analyzer that indexed the KB), drops
 // the words of its question phrase ("how long", "wie viele", "ne zaman") after reading the
-// answer type from them, and asks the store's full-text index for a pool of candidate
-// chunks. The pool is reranked in Go in two stages. The first scores every candidate from
+// answer type from them, adds the alternates of its terms (shop-vocabulary synonyms, the
+// country of a place the KB never names; lexicon.go) and German compounds of two of its
+// words, and asks the store's full-text index for a pool of candidate chunks. The pool is reranked in Go in two stages. The first scores every candidate from
 // its stored terms: BM25 with the account's own statistics (a prefix term matches every
 // term it starts) plus the share of the question's weight the chunk contains. The second
 // splits the best few into sentences and adds how much of the question meets in one
@@ -14,9 +15,11 @@
 // serves short and long questions; they were tuned on the XQuAD dev split (internal/eval).
 //
 // Extraction scores the sentences of the best document for the question's terms and for the
-// kind of answer it asks for (a number, a duration, a date, a name), quotes the best one,
-// and a second one when it is nearly as good, in source order. The reply wraps the quote
-// with a short lead-in in the requested tone and language and names the source page.
+// kind of answer it asks for (a number, a duration, a date, a name) and quotes a window: the
+// best sentence and its neighbours within its section, up to Options.MaxReplyChars, never
+// cutting a sentence (window.go). The reply wraps the quote with a short lead-in in the
+// requested tone and language and names the source page, in at most Options.MaxReply
+// characters.
 //
 // Before the confidence check and extraction, the ranked passages are put in the order that
 // answers the question as asked (arbitrate.go): a product whose name the question's variant

@@ -34,9 +34,12 @@ type Options struct {
 	Analyze int
 	// AnswerPassages is how many passages Answer retrieves and returns. Default 3.
 	AnswerPassages int
-	// MaxReplyChars caps the extracted text of a reply (lead-in and source line excluded), in
-	// characters. Default 450.
+	// MaxReplyChars caps the quoted text of a reply (lead-in and source line excluded), in
+	// characters. Default 600.
 	MaxReplyChars int
+	// MaxReply caps a whole extractive reply, lead-in and source line included, in
+	// characters: a long source line leaves less room for the quote. Default 700.
+	MaxReply int
 	// MinCoverage is the share of the question's term weight that the best passage must
 	// contain for Answer to trust it on that alone. Default 0.5. Negative disables the
 	// confidence check.
@@ -130,7 +133,10 @@ func New(kb Searcher, opts Options) (*Engine, error) {
 		opts.AnswerPassages = 3
 	}
 	if opts.MaxReplyChars <= 0 {
-		opts.MaxReplyChars = 450
+		opts.MaxReplyChars = 600
+	}
+	if opts.MaxReply <= 0 {
+		opts.MaxReply = 700
 	}
 	if opts.MinCoverage == 0 {
 		opts.MinCoverage = 0.5

@@ -2,7 +2,6 @@ package engine
 
 import (
 	"math"
-	"sort"
 	"strings"
 )
 
@@ -43,22 +42,15 @@ func (r *Ranking) localWeights(q *query, cands []candidate, read []int) []float6
 	return w
 }
 
-// scoredSentence is a quotable sentence with its extraction score.
-type scoredSentence struct {
-	cand, idx int // candidate index and sentence index within it
-	score     float64
-	chars     int
-}
-
-// extractAnswer picks the one or two sentences that best answer the question from ranked,
-// the analyzed candidates best first. It reads the best chunk and the other chunks of its
-// document that were analyzed (a long page's answer may sit in the chunk after the one that
-// matched best), weighted by their rank score. A sentence scores the share of the question's
-// weight it holds (title and heading terms count as present in every sentence under them),
-// adjacent question terms, and a bonus when it holds what the question type asks for. The
-// best sentence is quoted; the runner-up of the same document joins it when it scores within
-// Margin and both fit in maxChars, so a clear answer stands alone and a doubtful one gets a
-// second chance at little length.
+// extractAnswer quotes the passage of the best document that best answers the question
+// from ranked, the analyzed candidates best first, in at most maxChars characters. It reads
+// the best chunk and the other chunks of its document that were analyzed (a long page's
+// answer may sit in the chunk after the one that matched best), weighted by their rank
+// score. A sentence scores the share of the question's weight it holds (title and heading
+// terms count as present in every sentence under them), adjacent question terms, and a
+// bonus when it holds what the question type asks for. The best sentence anchors a window
+// that grows over its neighbours in the same chunk (see growWindows); a sentence of another
+// chunk that scores within Margin of the best may open a second window.
 func (r *Ranking) extractAnswer(q *query, cands []candidate, question string, maxChars int) extract {
 	var ex extract
 	if len(cands) == 0 || q.total == 0 {
@@ -76,7 +68,7 @@ func (r *Ranking) extractAnswer(q *query, cands []candidate, question string, ma
 		}
 	}
 	weight := r.localWeights(q, cands, ex.read)
-	var pool []scoredSentence
+	scores := make(map[int][]float64, len(ex.read))
 	for _, ci := range ex.read {
 		c := &cands[ci]
 		rel := 1.0
@@ -88,61 +80,27 @@ func (r *Ranking) extractAnswer(q *query, cands []candidate, question string, ma
 			floor[i] = h * r.ExtractContext
 		}
 		lang := c.lang(q)
+		sc := make([]float64, len(c.sents))
 		for si, s := range c.sents {
 			if !s.quote {
+				sc[si] = math.Inf(-1)
 				continue
 			}
-			sc := weighMatches(s.seq, s.strength, floor, weight)
-			sc += r.SentBigram * q.bigramWeight(s.seq) / q.total
+			v := weighMatches(s.seq, s.strength, floor, weight)
+			v += r.SentBigram * q.bigramWeight(s.seq) / q.total
 			if r.Cue != 0 && hasCue(s.text, q.kind, lang, qwords) {
-				sc += r.Cue
+				v += r.Cue
 			}
-			pool = append(pool, scoredSentence{cand: ci, idx: si, score: sc * rel, chars: s.chars})
+			sc[si] = v * rel
 		}
+		scores[ci] = sc
 	}
-	if len(pool) == 0 {
+	ws := r.growWindows(cands, ex.read, scores, q.lang, maxChars)
+	if len(ws) == 0 {
 		return ex
 	}
-	best := 0
-	for i, s := range pool {
-		if s.score > pool[best].score {
-			best = i
-		}
-	}
-	chosen := []scoredSentence{pool[best]}
-	second, secondScore := -1, 0.0
-	for i, s := range pool {
-		if i == best || pool[best].chars+1+s.chars > maxChars {
-			continue
-		}
-		if second < 0 || s.score > secondScore {
-			second, secondScore = i, s.score
-		}
-	}
-	if second >= 0 && secondScore >= pool[best].score-r.Margin {
-		chosen = append(chosen, pool[second])
-	}
-	sort.Slice(chosen, func(i, j int) bool {
-		if chosen[i].cand != chosen[j].cand {
-			return chosen[i].cand < chosen[j].cand
-		}
-		return chosen[i].idx < chosen[j].idx
-	})
-	var b strings.Builder
-	for i, s := range chosen {
-		c := &cands[s.cand]
-		if i > 0 {
-			prev := chosen[i-1]
-			if prev.cand == s.cand && cands[prev.cand].sents[prev.idx].line == c.sents[s.idx].line {
-				b.WriteByte(' ')
-			} else {
-				b.WriteByte('\n')
-			}
-		}
-		b.WriteString(clipSentence(c.sents[s.idx].text, maxChars))
-	}
-	ex.text = b.String()
-	ex.docID = cands[0].hit.DocID
+	ex.text = windowText(cands, ws, q, r.Soft)
+	ex.docID = doc
 	return ex
 }
 

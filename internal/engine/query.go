@@ -19,6 +19,9 @@ type query struct {
 	// the part of each unseen German non-noun that a weak word would not have (see
 	// lowerCaseTerms).
 	gateTotal float64
+	// alts holds, per term, the index terms that stand in for it (see alternates); nil or
+	// shorter than terms when there are none.
+	alts [][]alternate
 }
 
 // newQuery weighs the question's terms by BM25's inverse document frequency over the
@@ -75,6 +78,13 @@ func (q *query) firstMatch(t string, soft float64) (int, float64) {
 			return i, 1
 		}
 	}
+	for i, alts := range q.alts {
+		for _, a := range alts {
+			if matchTerm(a.term, t) {
+				return i, a.strength
+			}
+		}
+	}
 	if soft > 0 {
 		for i, qt := range q.terms {
 			if softMatch(qt, t, q.lang) {
@@ -93,9 +103,13 @@ const softMinLen = 5
 // "finanziert" from "finanzierte"; "constitut" and "constitutional" in another stemming),
 // or, in German, one ends with the other ("demonstr" in "funkdemonstr"), which catches the
 // compounds the analyzer cannot split. Turkish terms are already cut to a prefix, and
-// Turkish prefix terms already match this way, so they take no part.
+// Turkish prefix terms already match this way; theirs is the voicing of a final consonant
+// (see softened).
 func softMatch(q textindex.Term, t, lang string) bool {
-	if q.Prefix || lang == "tr" || q.Text == t {
+	if lang == "tr" {
+		return softened(q, t)
+	}
+	if q.Prefix || q.Text == t {
 		return false
 	}
 	if textindex.Extends(q.Text, t, softMinLen) {
@@ -107,6 +121,31 @@ func softMatch(q textindex.Term, t, lang string) bool {
 	}
 	return lang == "de" && len(short) > softMinLen && strings.HasSuffix(long, short)
 }
+
+// softened reports a near match of Turkish terms that differ only in the final consonant of
+// the query term, voiced before a vowel ending: "kitap" and "kitabı" (indexed "kitab"),
+// "renk" and "rengi", "çocuk" and "çocuğu", "kanat" and "kanadı". A fixed-length prefix
+// keeps most of a Turkish word's forms together, but not these, since the stem itself
+// changes; the softening goes both ways, as a question and a page may use either form.
+func softened(q textindex.Term, t string) bool {
+	n := len(q.Text)
+	if n < 3 || q.Text == t {
+		return false
+	}
+	alt, ok := voicing[q.Text[n-1]]
+	if !ok {
+		return false
+	}
+	v := q.Text[:n-1] + string(alt)
+	if q.Prefix {
+		return strings.HasPrefix(t, v)
+	}
+	return t == v
+}
+
+// voicing pairs the consonants that Turkish voices or unvoices at the end of a stem, in
+// ASCII-folded terms ("ğ" is "g").
+var voicing = map[byte]byte{'p': 'b', 'b': 'p', 't': 'd', 'd': 't', 'k': 'g', 'g': 'k'}
 
 // seqWeight sums the idf of the query terms matched in a sentence, each counted once at the
 // strength of its best match; floor, when not nil, is a least strength per query term.

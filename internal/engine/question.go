@@ -14,6 +14,9 @@ type question struct {
 	kind  qtype
 	weak  []bool // per term: a light word that says little about the subject
 	lower []bool // per term: German, and only ever written in lower case (not a noun)
+	// optional marks the terms that only count when the KB has them: the German compounds
+	// of two adjacent question words (see joinedCompounds).
+	optional []bool
 }
 
 // analyzeQuestion analyzes the question in lang and reads its answer type. The content words
@@ -43,10 +46,75 @@ func analyzeQuestion(text, lang string) question {
 	for i, t := range q.terms {
 		q.weak[i] = weakTerms[lang][t.Text]
 	}
+	q.optional = make([]bool, len(q.terms))
+	for _, t := range abbreviationTerms(text, lang, q.terms) {
+		q.terms = append(q.terms, t)
+		q.weak = append(q.weak, false)
+		q.optional = append(q.optional, true)
+	}
 	if lang == "de" {
+		for _, t := range joinedCompounds(text, q.terms) {
+			q.terms = append(q.terms, t)
+			q.weak = append(q.weak, false)
+			q.optional = append(q.optional, true)
+		}
 		q.lower = lowerCaseTerms(text, q.terms)
 	}
 	return q
+}
+
+// joinedCompounds returns the terms of the German compounds that two adjacent words of the
+// question make ("Raten zahlen" → "ratenzahl", the stem of "Ratenzahlung"), where they are
+// not terms already: a noun (capitalised, after the question's first word) and the word
+// after it, both terms of the question. German writes as one word what a visitor often writes as two, and the
+// analyzer cannot split a compound it has no linking suffix for; the compound term is
+// searched as well, and kept when the KB has it (see keepSeen).
+func joinedCompounds(text string, terms []textindex.Term) []textindex.Term {
+	have := make(map[textindex.Term]bool, len(terms))
+	for _, t := range terms {
+		have[t] = true
+	}
+	kept := func(w string) bool {
+		ts := textindex.QueryTerms(w, "de")
+		return len(ts) == 1 && have[ts[0]]
+	}
+	var out []textindex.Term
+	words := rawWords(text)
+	for i := 1; i+1 < len(words); i++ {
+		a, b := words[i], words[i+1]
+		if r, _ := utf8.DecodeRuneInString(a); !unicode.IsUpper(r) || len([]rune(a)) < 3 || len([]rune(b)) < 3 ||
+			!kept(a) || !kept(b) {
+			continue
+		}
+		ts := textindex.QueryTerms(a+strings.ToLower(b), "de")
+		if len(ts) == 1 && !have[ts[0]] {
+			have[ts[0]] = true
+			out = append(out, ts[0])
+		}
+	}
+	return out
+}
+
+// keepSeen drops the optional terms that no chunk of the account holds: a compound the KB
+// does not use would only add weight that nothing can match. It returns how many terms are
+// left.
+func (q *question) keepSeen(docFreq map[string]int) int {
+	keep := 0
+	for i, t := range q.terms {
+		if q.optional[i] && docFreq[t.Text] == 0 {
+			continue
+		}
+		q.terms[keep], q.weak[keep], q.optional[keep] = t, q.weak[i], q.optional[i]
+		if q.lower != nil {
+			q.lower[keep] = q.lower[i]
+		}
+		keep++
+	}
+	q.terms, q.weak, q.optional = q.terms[:keep], q.weak[:keep], q.optional[:keep]
+	if q.lower != nil {
+		q.lower = q.lower[:keep]
+	}
+	return keep
 }
 
 // lowerCaseTerms marks the terms that come only from words written in lower case after the
@@ -73,14 +141,16 @@ func lowerCaseTerms(text string, terms []textindex.Term) []bool {
 }
 
 // weakWords are light verbs and fillers that visitors wrap their questions in ("how long does
-// shipping take", "wie lange dauert die Lieferung", "iade nasıl yapılır"). They are not stop
+// shipping take", "wie lange dauert die Lieferung", "iade nasıl yapılır"), and the nouns that
+// only name a length of time ("iade süresi kaç gün", "the return period"), which the answer
+// ("30 gün içinde") gives without the word. They are not stop
 // words, since a page may be about them, but a KB rarely uses them, which would give them the
 // highest weight and make a clear question look unanswered. Ranking and confidence count them
 // at Ranking.Weak of their weight.
 var weakWords = map[string]string{
-	"en": "take takes took get gets got make makes made need needs want wants know tell give find go goes come comes say happen happens happened possible",
-	"de": "dauern dauert dauerte brauchen brauche braucht bekommen bekomme bekommt machen mache macht gehen geht finden finde findet sagen sagt wissen weiß kommen kommt passieren passiert möglich",
-	"tr": "yapmak yapılır yapabilirim yapabilir yaparım yapıyor edebilir ederim istiyorum isterim lazım gerekiyor gerekir mümkün alabilir alırım bilmek öğrenmek",
+	"en": "take takes took get gets got make makes made need needs want wants know tell give find go goes come comes say happen happens happened possible duration period",
+	"de": "dauern dauert dauerte brauchen brauche braucht bekommen bekomme bekommt machen mache macht gehen geht finden finde findet sagen sagt wissen weiß kommen kommt passieren passiert möglich dauer frist zeitraum",
+	"tr": "yapmak yapılır yapabilirim yapabilir yaparım yapıyor edebilir ederim istiyorum isterim lazım gerekiyor gerekir mümkün alabilir alırım bilmek öğrenmek süre süresi süreyi süresini süreniz",
 }
 
 // weakTerms holds the analyzed forms of weakWords, built once; it is read-only afterwards.
@@ -130,4 +200,37 @@ func phraseAt(words, phrase []string) int {
 		}
 	}
 	return -1
+}
+
+// countryAbbreviations are the upper-case abbreviations of countries that the analyzer
+// drops or cannot read ("US" is the pronoun "us" to it), with the words a page spells them
+// out in, per language.
+var countryAbbreviations = map[string]map[string]string{
+	"en": {"US": "united states usa america", "USA": "united states america", "UK": "united kingdom britain"},
+	"de": {"USA": "vereinigte staaten amerika", "US": "vereinigte staaten usa", "UK": "vereinigtes königreich großbritannien"},
+	"tr": {"ABD": "amerika birleşik devletleri", "UK": "birleşik krallık ingiltere"},
+}
+
+// abbreviationTerms returns the terms of the spelled-out names of the country abbreviations
+// written in upper case in the question ("Do you ship to the US?"), where they are not
+// terms already. They are optional: kept only when the KB has them (see keepSeen).
+func abbreviationTerms(text, lang string, terms []textindex.Term) []textindex.Term {
+	have := make(map[textindex.Term]bool, len(terms))
+	for _, t := range terms {
+		have[t] = true
+	}
+	var out []textindex.Term
+	for _, w := range rawWords(text) {
+		long, ok := countryAbbreviations[lang][w]
+		if !ok {
+			continue
+		}
+		for _, t := range textindex.QueryTerms(long, lang) {
+			if !have[t] {
+				have[t] = true
+				out = append(out, t)
+			}
+		}
+	}
+	return out
 }

@@ -34,8 +34,8 @@ type Ranking struct {
 	Local      float64 // exponent of the down-weighting of terms common in the page (see localWeights)
 	SentBigram float64 // adjacent question terms in the sentence
 	Cue        float64 // the sentence holds what the question type asks for (number, date, name, place)
-	// Margin: a second sentence is added only when its score is within Margin of the first's,
-	// so that a clear best sentence stands alone and the reply stays short.
+	// Margin: a sentence of another chunk of the document opens a second window only when its
+	// score is within Margin of the best sentence's (see growWindows).
 	Margin float64
 }
 

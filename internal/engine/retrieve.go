@@ -43,10 +43,24 @@ func (e *Engine) retrieve(ctx context.Context, accountID int64, question, lang s
 	if len(qa.terms) == 0 {
 		return retrieval{q: query{lang: lang}}, nil
 	}
-	sterms := searchTerms(qa.terms)
-	st, err := e.kb.TermStats(ctx, accountID, sterms)
+	st, err := e.kb.TermStats(ctx, accountID, searchTerms(append(candidateAlternates(lang, qa.terms), qa.terms...)))
 	if err != nil {
 		return retrieval{}, fmt.Errorf("engine: term stats: %w", err)
+	}
+	qa.keepSeen(st.DocFreq)
+	alts := alternates(lang, qa.terms, st.DocFreq, e.rank.Soft)
+	sterms := searchTerms(qa.terms)
+	seen := make(map[store.SearchTerm]bool, len(sterms))
+	for _, t := range sterms {
+		seen[t] = true
+	}
+	for _, as := range alts {
+		for _, a := range as {
+			if t := (store.SearchTerm{Text: a.term.Text, Prefix: a.term.Prefix}); !seen[t] {
+				seen[t] = true
+				sterms = append(sterms, t)
+			}
+		}
 	}
 	hits, err := e.kb.SearchChunks(ctx, accountID, store.SearchQuery{Terms: poolTerms(sterms, st, e.opts.PoolChunks),
 		Limit: e.opts.Candidates})
@@ -57,6 +71,7 @@ func (e *Engine) retrieve(ctx context.Context, accountID int64, question, lang s
 		return retrieval{q: query{lang: lang, kind: qa.kind, terms: qa.terms}}, nil
 	}
 	q := newQuery(lang, qa, st, e.rank.Weak)
+	q.alts = alts
 	r := retrieval{avgLen: st.AvgLength, docFreq: st.DocFreq}
 	cands := make([]candidate, len(hits))
 	for i, h := range hits {

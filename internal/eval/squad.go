@@ -2,6 +2,7 @@ package eval
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -37,6 +38,7 @@ type question struct {
 	id, text string
 	url      string
 	answers  []string
+	half     string // HalfA or HalfB: the half of the dev articles its article is in
 }
 
 // loadSQuAD reads dir/xquad.<lang>.dev.json into pages and questions. Pages get a stable URL
@@ -61,7 +63,7 @@ func loadSQuAD(dir, lang string) ([]paragraph, []question, error) {
 			paras = append(paras, paragraph{url: url, title: fmt.Sprintf("%s (%d)", title, pi+1), text: p.Context,
 				article: title})
 			for _, qa := range p.QAs {
-				q := question{id: qa.ID, text: qa.Question, url: url}
+				q := question{id: qa.ID, text: qa.Question, url: url, half: Half(art.Title)}
 				for _, a := range qa.Answers {
 					q.answers = append(q.answers, a.Text)
 				}
@@ -73,6 +75,25 @@ func loadSQuAD(dir, lang string) ([]paragraph, []question, error) {
 		return nil, nil, fmt.Errorf("%s: no paragraphs or questions", path)
 	}
 	return paras, qs, nil
+}
+
+// The two halves of the dev articles. Quality work tunes on half A only and confirms on
+// half B, which it never looks at, so that a rule that fits the tuned questions rather than
+// the language shows up as a gap between the halves.
+const (
+	HalfA = "a"
+	HalfB = "b"
+)
+
+// Half returns the half of the dev split an article belongs to: A when the first byte of the
+// SHA-256 of its title, as the file spells it ("Super_Bowl_50"), is even, else B. The title
+// is the same in every language's file, so a half holds the same articles in all three; on
+// the dev files that is 12 articles each, 281 questions in A and 351 in B per language.
+func Half(title string) string {
+	if sha256.Sum256([]byte(title))[0]%2 == 0 {
+		return HalfA
+	}
+	return HalfB
 }
 
 // Page is an XQuAD paragraph as the report imports it, and Question a question asked about

@@ -21,7 +21,9 @@ import (
 
 // LangReport is the answer quality of the built-in engine on one language of XQuAD.
 type LangReport struct {
-	Lang      string `json:"lang"`
+	Lang string `json:"lang"`
+	// Half is the half of the dev articles measured (HalfA, HalfB), or "" for all of them.
+	Half      string `json:"half,omitempty"`
 	Questions int    `json:"questions"`
 	// Top1 and Top5 are the fractions of questions whose source paragraph is the first, or
 	// among the first five, passages retrieved.
@@ -30,8 +32,10 @@ type LangReport struct {
 	// AnswerInReply is the fraction of questions whose reply contains a gold answer
 	// (case-insensitive, white space normalized).
 	AnswerInReply float64 `json:"answer_in_reply"`
-	// MeanReplyChars is the mean reply length in characters, lead-in and source line included.
+	// MeanReplyChars is the mean reply length in characters, lead-in and source line included;
+	// MaxReplyChars the longest.
 	MeanReplyChars float64 `json:"mean_reply_chars"`
+	MaxReplyChars  int     `json:"max_reply_chars"`
 	// Fallbacks counts the questions answered with the "no answer, please rephrase" fallback;
 	// every XQuAD question has an answer, so each one is a miss.
 	Fallbacks int `json:"fallbacks"`
@@ -60,13 +64,28 @@ func XQuAD(ctx context.Context, dir string, langs []string) ([]LangReport, error
 // every question: Retrieve's top five decide Top1 and Top5, and Answer's reply decides
 // AnswerInReply and the reply length.
 func XQuADWith(ctx context.Context, dir string, langs []string, opts engine.Options) ([]LangReport, error) {
-	reports := make([]LangReport, 0, len(langs))
+	return XQuADHalves(ctx, dir, langs, []string{""}, opts)
+}
+
+// XQuADHalves is XQuADWith reported per half of the dev articles (see Half): one report per
+// language and entry of halves, in that order, where "" stands for all the articles. Every
+// paragraph of the language is in the KB whichever half is reported, so that retrieval is
+// as hard as on the whole file; only the questions asked differ.
+func XQuADHalves(ctx context.Context, dir string, langs, halves []string, opts engine.Options) ([]LangReport, error) {
+	for _, h := range halves {
+		if h != "" && h != HalfA && h != HalfB {
+			return nil, fmt.Errorf("unknown half %q (want %q or %q)", h, HalfA, HalfB)
+		}
+	}
+	reports := make([]LangReport, 0, len(langs)*len(halves))
 	for _, lg := range langs {
 		outs, err := runLang(ctx, dir, lg, opts)
 		if err != nil {
 			return nil, err
 		}
-		reports = append(reports, summarize(lg, outs))
+		for _, h := range halves {
+			reports = append(reports, summarize(lg, h, outs))
+		}
 	}
 	return reports, nil
 }
@@ -194,8 +213,18 @@ func ask(ctx context.Context, eng *engine.Engine, accountID int64, lg string, q 
 	return o, nil
 }
 
-func summarize(lg string, outs []outcome) LangReport {
-	r := LangReport{Lang: lg, Questions: len(outs)}
+// summarize reports the outcomes of the questions of half ("" for all).
+func summarize(lg, half string, all []outcome) LangReport {
+	outs := all
+	if half != "" {
+		outs = nil
+		for _, o := range all {
+			if o.q.half == half {
+				outs = append(outs, o)
+			}
+		}
+	}
+	r := LangReport{Lang: lg, Half: half, Questions: len(outs)}
 	if len(outs) == 0 {
 		return r
 	}
@@ -213,7 +242,9 @@ func summarize(lg string, outs []outcome) LangReport {
 		if !o.confident {
 			r.Fallbacks++
 		}
-		chars += utf8.RuneCountInString(o.reply)
+		n := utf8.RuneCountInString(o.reply)
+		chars += n
+		r.MaxReplyChars = max(r.MaxReplyChars, n)
 	}
 	n := float64(len(outs))
 	r.Top1, r.Top5 = float64(top1)/n, float64(top5)/n

@@ -1,0 +1,153 @@
+package engine
+
+import (
+	"strings"
+
+	"svc/internal/textindex"
+)
+
+// alternate is an index term that stands in for a question term: a word of the same meaning
+// ("Geschäft" for "Laden"), or the country of a place the KB never names ("Deutschland" for
+// "Berlin"). It matches at strength; the question term keeps its own weight.
+type alternate struct {
+	term     textindex.Term
+	strength float64
+}
+
+// synonymGroups are words a visitor and a shop use for the same thing, per language: the
+// shop says "Filiale" where the visitor says "Laden". A question term of a group also
+// matches the other words of its group, as a near match (Ranking.Soft). The groups are the
+// vocabulary of customer service (stores, shipping, costs, instalments), not a thesaurus.
+var synonymGroups = map[string][]string{
+	"en": {
+		"store shop branch outlet",
+		"shipping delivery postage",
+		"cost price fee charge",
+		"instalment installment",
+	},
+	"de": {
+		"laden geschäft filiale shop",
+		"versand lieferung zustellung",
+		"kosten preis gebühr",
+		"raten ratenzahlung teilzahlung",
+	},
+	"tr": {
+		"mağaza şube dükkan",
+		"kargo gönderim teslimat",
+		"ücret fiyat bedel",
+	},
+}
+
+// countries names the country of a place in each language, and placesIn lists the larger
+// cities of it (in every spelling the three languages use): a question about a city that
+// the KB never mentions is about its country as far as the KB is concerned ("Do you have a
+// store in Berlin?" against "we have no store in Germany").
+var countries = []struct {
+	names  map[string]string // lang → the country's name
+	places string
+}{
+	{map[string]string{"en": "germany", "de": "deutschland", "tr": "almanya"},
+		"berlin hamburg münchen munich münih köln cologne frankfurt stuttgart düsseldorf dortmund essen leipzig bremen dresden hannover nürnberg nuremberg duisburg bochum bonn mannheim karlsruhe"},
+	{map[string]string{"en": "austria", "de": "österreich", "tr": "avusturya"},
+		"wien vienna viyana graz linz salzburg innsbruck"},
+	{map[string]string{"en": "switzerland", "de": "schweiz", "tr": "isviçre"},
+		"zürich zurich genf geneva cenevre basel bern lausanne"},
+	{map[string]string{"en": "turkey", "de": "türkei", "tr": "türkiye"},
+		"istanbul ankara izmir bursa antalya adana konya gaziantep kayseri eskişehir trabzon samsun mersin diyarbakır"},
+	{map[string]string{"en": "france", "de": "frankreich", "tr": "fransa"},
+		"paris marseille lyon toulouse nice nizza strasbourg straßburg"},
+	{map[string]string{"en": "netherlands", "de": "niederlande", "tr": "hollanda"},
+		"amsterdam rotterdam utrecht eindhoven lahey"},
+	{map[string]string{"en": "italy", "de": "italien", "tr": "italya"},
+		"rome rom roma milan mailand milano naples neapel napoli turin florenz florence floransa venice venedig venedik"},
+	{map[string]string{"en": "spain", "de": "spanien", "tr": "ispanya"},
+		"madrid barcelona valencia sevilla seville"},
+	{map[string]string{"en": "kingdom", "de": "königreich", "tr": "krallık"},
+		"london londra manchester birmingham liverpool edinburgh glasgow"},
+	{map[string]string{"en": "states", "de": "staaten", "tr": "abd"},
+		"york chicago houston boston seattle miami"},
+}
+
+// lexicon holds the analyzed synonyms and places of one language.
+type lexicon struct {
+	synonyms map[string][]textindex.Term // term → the other terms of its groups
+	country  map[string]textindex.Term   // place term → country term
+}
+
+// lexicons are built once from synonymGroups and countries; read-only afterwards.
+var lexicons = func() map[string]lexicon {
+	out := make(map[string]lexicon)
+	for _, lang := range []string{"en", "de", "tr"} {
+		lx := lexicon{synonyms: make(map[string][]textindex.Term), country: make(map[string]textindex.Term)}
+		for _, g := range synonymGroups[lang] {
+			var terms []textindex.Term
+			for _, w := range strings.Fields(g) {
+				if ts := textindex.QueryTerms(w, lang); len(ts) == 1 {
+					terms = append(terms, ts[0])
+				}
+			}
+			for _, a := range terms {
+				for _, b := range terms {
+					if a != b {
+						lx.synonyms[a.Text] = append(lx.synonyms[a.Text], b)
+					}
+				}
+			}
+		}
+		for _, c := range countries {
+			ct := textindex.QueryTerms(c.names[lang], lang)
+			if len(ct) != 1 {
+				continue
+			}
+			for _, p := range strings.Fields(c.places) {
+				for _, t := range textindex.QueryTerms(p, lang) {
+					lx.country[t.Text] = ct[0]
+				}
+			}
+		}
+		out[lang] = lx
+	}
+	return out
+}()
+
+// alternates returns, per question term, the index terms that stand in for it: its synonyms
+// (at strength soft), and for a place no chunk of the account names, its country (at full
+// strength: for this KB, the country is where the place is). Alternates no chunk holds are
+// left out. docFreq must hold the question terms and every term of candidateAlternates.
+func alternates(lang string, terms []textindex.Term, docFreq map[string]int, soft float64) [][]alternate {
+	lx, ok := lexicons[lang]
+	if !ok {
+		return nil
+	}
+	out := make([][]alternate, len(terms))
+	for i, t := range terms {
+		if soft > 0 {
+			for _, s := range lx.synonyms[t.Text] {
+				if docFreq[s.Text] > 0 {
+					out[i] = append(out[i], alternate{term: s, strength: soft})
+				}
+			}
+		}
+		if c, ok := lx.country[t.Text]; ok && docFreq[t.Text] == 0 && docFreq[c.Text] > 0 {
+			out[i] = append(out[i], alternate{term: c, strength: 1})
+		}
+	}
+	return out
+}
+
+// candidateAlternates are the terms alternates may use for the question terms, to be looked
+// up with them.
+func candidateAlternates(lang string, terms []textindex.Term) []textindex.Term {
+	lx, ok := lexicons[lang]
+	if !ok {
+		return nil
+	}
+	var out []textindex.Term
+	for _, t := range terms {
+		out = append(out, lx.synonyms[t.Text]...)
+		if c, ok := lx.country[t.Text]; ok {
+			out = append(out, c)
+		}
+	}
+	return out
+}
