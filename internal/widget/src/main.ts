@@ -289,6 +289,7 @@ function init(script: HTMLScriptElement): void {
     list.append(bubble, typing);
     scrollDown();
     try {
+      if (starting) await startRun;
       const d = await call<SendData>('send', null, { message: text });
       typing.remove();
       const ms = Array.isArray(d.messages) ? d.messages : [];
@@ -340,8 +341,15 @@ function init(script: HTMLScriptElement): void {
     chips.hidden = false;
   };
 
-  const start = async () => {
-    if (started || starting || stopped) return;
+  // The start in progress: a send waits for it, so that its reply is rendered with the
+  // token's settings (showSources) and not the defaults.
+  let startRun: Promise<void> = Promise.resolve();
+  const start = (): Promise<void> => {
+    if (started || starting || stopped) return startRun;
+    startRun = startNow();
+    return startRun;
+  };
+  const startNow = async () => {
     starting = true;
     clearError();
     try {
