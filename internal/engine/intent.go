@@ -122,13 +122,15 @@ var intentCues = map[string][]cue{
 	},
 }
 
-// subjectNoise are words that say "product" or name a currency. They are no cue on their
-// own, but they say nothing about which products are meant either, so they leave the
-// subject of a product question.
+// subjectNoise are words that say "product", "model" or name a currency. They are no cue on
+// their own, but they say nothing about which products are meant either, so they leave the
+// subject of a product question: in "the Pro model phone" or "das Pro-Modell" the variant
+// token says which product, and "model" would only match pages that say it otherwise ("trust
+// model").
 var subjectNoise = map[string]string{
-	"en": "product products item items thing things stuff gear equipment tl lira euro euros dollar dollars usd",
-	"tr": "ürün ürünler şey şeyler malzeme ekipman tl lira euro avro dolar",
-	"de": "Produkt Produkte Artikel Ware Waren Sachen Ausrüstung tl lira euro dollar",
+	"en": "product products item items thing things stuff gear equipment model models version versions variant variants tl lira euro euros dollar dollars usd",
+	"tr": "ürün ürünler şey şeyler malzeme ekipman model modeli modelin versiyon versiyonu sürüm sürümü tl lira euro avro dolar",
+	"de": "Produkt Produkte Artikel Ware Waren Sachen Ausrüstung Modell Modelle Version Variante Ausführung tl lira euro dollar",
 }
 
 // compiledCues is intentCues analyzed once: single words as analyzed terms, phrases as
