@@ -42,6 +42,10 @@ func TestVariantNamedApart(t *testing.T) {
 		{"tr", "R7 Pro telefonun fiyatı ne kadar?", "Falcon R7 Pro", "19.999,00 TL", "10.999,00 TL"},
 		{"tr", "500 ml su matarasının fiyatı nedir?", "Summit su matarası 500 ml", "599,00 TL", "749,00 TL"},
 		{"tr", "Lite model telefon kaç TL?", "Falcon R7 Lite", "10.999,00 TL", "19.999,00 TL"},
+		{"tr", "Pro modelin fiyatı nedir?", "Falcon R7 Pro", "19.999,00 TL", "10.999,00 TL"},
+		{"de", "Was kostet die Pro-Variante?", "Falcon R7 Pro", "549,00 €", "309,00 €"},
+		{"de", "Wie viel kostet die 750-ml-Flasche?", "Summit Trinkflasche 750 ml", "21,00 €", "17,00 €"},
+		{"en", "How much is the Pro version?", "Falcon R7 Pro", "$589.00", "$329.00"},
 	} {
 		a := askSales(t, e, acct, tt.lang, tt.question, true)
 		if got := cardNames(a.Cards); len(got) != 1 || got[0] != tt.want {
