@@ -40,6 +40,32 @@ func askedFor(intent Intent, weak bool) asked {
 	return askedOther
 }
 
+// asking is how a question asks for products and what its subject's terms are to each
+// other, as far as arbitration cares.
+type asking struct {
+	how asked
+	// head is, per subject term, whether a weak cue or a superlative asks the best of it
+	// ("way" of "the best way to back up my wallet"; weakHeads).
+	head []bool
+	// before is, per pair of subject terms, whether the first stands right before the second
+	// in the question (precedingTerms): a modifier and the word it qualifies.
+	before [][]bool
+}
+
+// readAsking reads how the question asks for products, for its subject.
+func readAsking(question, lang string, subject *query, intent Intent, weak bool) asking {
+	a := asking{how: askedFor(intent, weak), head: make([]bool, len(subject.terms))}
+	if a.how == askedWeak {
+		for _, h := range weakHeads(question, lang) {
+			for i, t := range subject.terms {
+				a.head[i] = a.head[i] || t.Text == h.Text || matchTerm(t, h.Text) || matchTerm(h, t.Text)
+			}
+		}
+	}
+	a.before = precedingTerms(question, subject)
+	return a
+}
+
 // pagesAnswer decides whether the pages answer the question better than the products and
 // returns the index of the page that does; -1 when the products answer, and len(pages) when
 // no page does but the products do not either (see below). name and text are, per subject
@@ -49,24 +75,53 @@ func askedFor(intent Intent, weak bool) asked {
 // The rest of the subject is what the products' names do not hold. Without a rest the
 // question is about the products. A listing, comparison or recommendation in strong words
 // that names a kind of product the products are ("which tent do you recommend for
-// camping?") is about them too: its rest is the visitor's circumstance. A question that
-// asks for "the best" of something whose rest the products' text does not hold at all is
-// not about them, whether or not a page answers it. Otherwise a page wins on the weight of
-// the rest it holds or, unless products were asked for in strong words, on holding more of
-// its terms with at least half that weight: one rare word of a product's text ("way", "Weg")
-// does not outweigh the page that holds the rest of the question.
-func pagesAnswer(subject *query, name, text []float64, pages []candidate, soft float64, how asked) int {
+// camping?") is about them too: its rest is the visitor's circumstance. Not so when the rest
+// qualifies the kind named and the products' text never says it ("hafif cüzdan ile normal
+// cüzdan arasında ne fark var?", asked of a shop of hardware wallets): the question is about
+// another kind of the thing, which the pages may describe, and the weighing below decides.
+//
+// A question that asks for "the best" of something without strong product wording is about
+// products when what "best" asks the best of is a kind of product (their names hold it: "the
+// best bottle for hiking"), and is weighed then as a recommendation in strong words.
+// Otherwise what it asks the best of ("way", "yol", "Weg") leaves the rest, unless nothing
+// else is asked: a bottle's copy that says "the best way to carry water" shares it with every
+// how-to question. The products then answer only when their text holds some of the rest and,
+// unless their names hold part of the subject, at least half its weight; when they do not,
+// the reply is the best page that holds any of the rest, or, when none does, neither a page
+// nor a product.
+//
+// Otherwise a page wins on the weight of the rest it holds or, unless products were asked for
+// in strong words, on holding more of its terms with at least half that weight: one rare word
+// of a product's text ("way", "Weg") does not outweigh the page that holds the rest of the
+// question.
+func pagesAnswer(subject *query, name, text []float64, pages []candidate, soft float64, ask asking) int {
 	if subject.total == 0 {
 		return -1
 	}
+	how := ask.how
+	for i, h := range ask.head {
+		if how == askedWeak && h && name[i] > 0 {
+			how = askedStrong // the best of a kind of product: "die beste Trinkflasche zum Wandern"
+		}
+	}
 	rest := make([]float64, len(subject.terms))
-	restTotal, named := 0.0, false
+	restTotal, headW, named := 0.0, 0.0, false
 	for i := range subject.terms {
 		rest[i] = subject.idf[i] * (1 - name[i])
+		if how == askedWeak && ask.head[i] {
+			headW += rest[i]
+			rest[i] = 0
+		}
 		restTotal += rest[i]
 		named = named || name[i] > 0
 	}
-	if restTotal <= 0 || how == askedStrong && named {
+	if restTotal <= 0 && headW > 0 { // "the best way?": the head is all that is asked
+		for i := range subject.terms {
+			rest[i] = subject.idf[i] * (1 - name[i])
+		}
+		restTotal = headW
+	}
+	if restTotal <= 0 || how == askedStrong && named && !otherKind(rest, name, text, ask.before) {
 		return -1
 	}
 	held := func(strength []float64) (w float64, n int) {
@@ -79,16 +134,39 @@ func pagesAnswer(subject *query, name, text []float64, pages []candidate, soft f
 		return w, n
 	}
 	prodW, prodN := held(text)
+	first := len(pages) // the first page that holds any of the rest
 	for i, c := range pages {
 		_, s := subject.termFreqs(strings.Fields(c.hit.Terms), soft)
-		if w, n := held(s); w > prodW || how != askedStrong && n > prodN && 2*w >= prodW {
+		w, n := held(s)
+		if w > prodW || how != askedStrong && n > prodN && 2*w >= prodW {
 			return i
 		}
+		if w > 0 && first == len(pages) {
+			first = i
+		}
 	}
-	if how == askedWeak && prodW == 0 {
-		return len(pages) // no page, and no product either
+	if how == askedWeak && (prodW == 0 || !named && 2*prodW < restTotal) {
+		return first // the best of something the products do not hold: a page, or nothing
 	}
 	return -1
+}
+
+// otherKind reports whether a term of the rest qualifies a term the products' names hold
+// (stands right before it: modifiers come first in tr, en and de) and the products' text
+// does not hold it: "hafif" of "hafif cüzdan" asked of "donanım cüzdanı", "light" of "a light
+// wallet" asked of hardware wallets.
+func otherKind(rest, name, text []float64, before [][]bool) bool {
+	for i, r := range rest {
+		if r <= 0 || text[i] > 0 || i >= len(before) {
+			continue
+		}
+		for j, held := range name {
+			if held > 0 && before[i][j] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // restHeld is the share of the subject's rest (what name does not hold) that a candidate
@@ -172,7 +250,8 @@ func (e *Engine) prefer(r *retrieval, question, lg string) (vouched bool) {
 	_, name := subject.termFreqs(nameTerms(top.hit, subject.lang), e.rank.Soft)
 	_, text := subject.termFreqs(strings.Fields(top.hit.Terms), e.rank.Soft)
 	pages := pageCandidates(r.ranked, hitLang(top.hit, lg))
-	win := pagesAnswer(&subject, name, maxEach(name, text), pages, e.rank.Soft, askedFor(intent, weak))
+	ask := readAsking(question, lg, &subject, intent, weak)
+	win := pagesAnswer(&subject, name, maxEach(name, text), pages, e.rank.Soft, ask)
 	switch {
 	case win < 0:
 		return false
@@ -232,7 +311,7 @@ func unfitProducts(question string, ranked []candidate, pool []store.ChunkHit) m
 // pagesAnswer is the arbitration for the products a question's subject brought up (see
 // pagesAnswer above): their names and texts together against the pages ranked for the whole
 // question in lg.
-func (e *Engine) pagesAnswer(subject *query, kept []productHit, r *retrieval, lg string, how asked) bool {
+func (e *Engine) pagesAnswer(subject *query, kept []productHit, r *retrieval, lg string, ask asking) bool {
 	name := make([]float64, len(subject.terms))
 	text := make([]float64, len(subject.terms))
 	for _, p := range kept {
@@ -241,7 +320,7 @@ func (e *Engine) pagesAnswer(subject *query, kept []productHit, r *retrieval, lg
 			text[i] = max(text[i], p.inName[i], p.inText[i])
 		}
 	}
-	return pagesAnswer(subject, name, text, pageCandidates(r.ranked, lg), e.rank.Soft, how) >= 0
+	return pagesAnswer(subject, name, text, pageCandidates(r.ranked, lg), e.rank.Soft, ask) >= 0
 }
 
 // fitVariants moves the products the question's variant tokens exclude out of kept and

@@ -42,7 +42,10 @@
 // (shelf.go). Wording only proposes: when the pages hold more of what the question asks
 // about the products than the products' text does, the pages answer and there is no card
 // (pagesAnswer in arbitrate.go); a listing, comparison or recommendation in strong words
-// that names a kind of product keeps its cards. A listing, comparison or
+// that names a kind of product keeps its cards, unless it qualifies that kind with words the
+// products never say ("a light wallet and a full wallet"). "The best way to …" is weighed
+// without the way, which a product's copy may share: the products answer it only when their
+// text holds at least half of the rest. A listing, comparison or
 // recommendation is answered with the carded products and their prices (sales.go), any
 // other product question with the extractive reply; either way NameGuard (names.go) keeps
 // the text to sentences that name only carded products. Cards never come from anywhere but

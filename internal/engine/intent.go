@@ -122,13 +122,15 @@ var intentCues = map[string][]cue{
 	},
 }
 
-// subjectNoise are words that say "product" or name a currency. They are no cue on their
-// own, but they say nothing about which products are meant either, so they leave the
-// subject of a product question.
+// subjectNoise are words that say "product", "model" or name a currency. They are no cue on
+// their own, but they say nothing about which products are meant either, so they leave the
+// subject of a product question: in "the Pro model phone" or "das Pro-Modell" the variant
+// token says which product, and "model" would only match pages that say it otherwise ("trust
+// model").
 var subjectNoise = map[string]string{
-	"en": "product products item items thing things stuff gear equipment tl lira euro euros dollar dollars usd",
-	"tr": "ürün ürünler şey şeyler malzeme ekipman tl lira euro avro dolar",
-	"de": "Produkt Produkte Artikel Ware Waren Sachen Ausrüstung tl lira euro dollar",
+	"en": "product products item items thing things stuff gear equipment model models version versions variant variants tl lira euro euros dollar dollars usd",
+	"tr": "ürün ürünler şey şeyler malzeme ekipman model modeli modelin versiyon versiyonu sürüm sürümü tl lira euro avro dolar",
+	"de": "Produkt Produkte Artikel Ware Waren Sachen Ausrüstung Modell Modelle Version Variante Ausführung tl lira euro dollar",
 }
 
 // compiledCues is intentCues analyzed once: single words as analyzed terms, phrases as
@@ -253,6 +255,48 @@ func superlative(words []string, lang string) bool {
 		}
 	}
 	return false
+}
+
+// weakHeads returns the analyzed terms of what a weak cue or a superlative asks the best of:
+// the first word with a term after "best", "beste(r)", a long English word in -est or a
+// German one in -ste(n) not after "am", and in Turkish after the word that follows "en" ("the
+// best way to …" → way, "der beste Weg" → Weg, "en iyi yolu" → yol, "the lightest tent" →
+// tent). "Am besten" asks how, not for the best of anything, and has none. Arbitration reads
+// the head as what is asked for: a product kind when a product's name holds it, otherwise a
+// way, a time or a place, which a product's advertising copy may share ("the best way to
+// carry water") without answering.
+func weakHeads(question, lang string) []textindex.Term {
+	words := textindex.Words(question, lang)
+	var out []textindex.Term
+	after := func(from int) {
+		for j := from; j < len(words); j++ {
+			if ts := textindex.QueryTerms(words[j], lang); len(ts) > 0 {
+				out = append(out, ts...)
+				return
+			}
+		}
+	}
+	for i, w := range words {
+		switch lang {
+		case "tr":
+			if w == "en" && i+1 < len(words) {
+				after(i + 2)
+			}
+		case "de":
+			if i > 0 && words[i-1] == "am" {
+				continue
+			}
+			if strings.HasPrefix(w, "beste") && len(w) <= 6 || len(w) >= 9 && (strings.HasSuffix(w, "ste") ||
+				strings.HasSuffix(w, "sten") || strings.HasSuffix(w, "ster") || strings.HasSuffix(w, "stes")) {
+				after(i + 1)
+			}
+		default:
+			if w == "best" || len(w) >= 7 && strings.HasSuffix(w, "est") && !notSuperlative[w] {
+				after(i + 1)
+			}
+		}
+	}
+	return out
 }
 
 // notSuperlative are English words in -est of seven letters or more that compare nothing.

@@ -164,11 +164,13 @@ func (sh *shelf) support(ex extract, top *candidate, soft float64) string {
 }
 
 // factLine reports whether a line of text is one a card already shows: a carded product's
-// name, or a category or price line of the import's facts.
+// name or its price standing alone (a crawled product page shows the price on a line of its
+// own, and the list before the support already says it), or a category or price line of the
+// import's facts.
 func (sh *shelf) factLine(line string) bool {
 	line = strings.TrimSpace(line)
 	for _, c := range sh.cards {
-		if line == c.Product.Name {
+		if line == c.Product.Name || line != "" && line == strings.TrimSpace(c.Product.Price) {
 			return true
 		}
 	}

@@ -1,6 +1,7 @@
 package variant
 
 import (
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -11,6 +12,7 @@ import (
 // and the variant tokens that tell it from its siblings.
 type Name struct {
 	base   []string
+	words  []string // every word of the name that is no variant token, stop words too
 	tokens []token
 }
 
@@ -24,6 +26,7 @@ func Parse(name string) Name {
 			i += k - 1
 			continue
 		}
+		n.words = append(n.words, ws[i].fold)
 		if !stopWord(ws[i].fold) {
 			n.base = append(n.base, ws[i].fold)
 		}
@@ -51,39 +54,59 @@ func (n Name) isBase(w string) bool {
 	return false
 }
 
-// reading is what a text says about one name: the variant tokens it writes about it, and
-// whether it writes the name's family word at all.
+// reading is what a text says about one name: the variant tokens it writes about it, whether
+// it writes the name's family word or model code at all, and which of its words stand in a
+// run of the name (see read).
 type reading struct {
 	tokens    []token
 	mentioned bool
+	run       []bool
+}
+
+// inName reports whether a word of a text is a word of the name: a base word (inflected or
+// not) or one of its stop words ("su" of "Trail su şişesi", which folds like "şu").
+func (n Name) inName(w string) bool {
+	return n.isBase(w) || slices.Contains(n.words, w)
+}
+
+// hasModel reports whether the word at i is a model code the name carries ("X2" of
+// "Kestrel X2 Lite"): a visitor often writes the code without the brand ("the X2 Lite").
+func (n Name) hasModel(ws []word, i int) bool {
+	t, k := classify(ws, i)
+	return k == 1 && t.class == model && slices.Contains(n.tokens, t)
 }
 
 // read collects the variant tokens a text writes about n: those in a run of words next to
-// one of its base words (the run is every adjacent word that is a base word or a variant
-// token: "Nova 12 Lite", "128 GB Nova 12"), a bare number only after a base word of the run,
-// and colours and sizes wherever they stand ("the jacket in red", "Größe M"). A number
-// elsewhere is the visitor's own ("a tent for 3 people", "2 Aladağ backpacks" say nothing
-// against "Uludağ 2" or "Aladağ 35").
+// one of its base words or its model code (the run is every adjacent word that is a word of
+// the name or a variant token: "Nova 12 Lite", "128 GB Nova 12", "X2 Pro"), a bare number
+// only after a base word of the run, and colours and sizes wherever they stand ("the jacket
+// in red", "Größe M"). A number elsewhere is the visitor's own ("a tent for 3 people", "2
+// Aladağ backpacks" say nothing against "Uludağ 2" or "Aladağ 35"). Tokens outside every
+// name's run are weighed in Fit (orphans).
 func (n Name) read(ws []word) reading {
-	var r reading
+	r := reading{run: make([]bool, len(ws))}
 	fam := n.family()
-	inRun := make([]bool, len(ws))
+	inRun := r.run
 	for i, w := range ws {
 		if fam != "" && (w.fold == fam || utf8.RuneCountInString(fam) >= 4 && strings.HasPrefix(w.fold, fam)) {
 			r.mentioned = true
 		}
-		if !n.isBase(w.fold) {
+		anchor := n.isBase(w.fold)
+		if !anchor && n.hasModel(ws, i) {
+			anchor, r.mentioned = true, true
+		}
+		if !anchor {
 			continue
 		}
 		inRun[i] = true
-		for j := i - 1; j >= 0 && (n.isBase(ws[j].fold) || isToken(ws, j)); j-- {
+		for j := i - 1; j >= 0 && (n.inName(ws[j].fold) || isToken(ws, j)); j-- {
 			inRun[j] = true
 		}
-		for j := i + 1; j < len(ws) && (n.isBase(ws[j].fold) || isToken(ws, j)); j++ {
+		for j := i + 1; j < len(ws) && (n.inName(ws[j].fold) || isToken(ws, j)); j++ {
 			inRun[j] = true
 		}
 	}
-	baseBefore := false // a base word stands earlier in the current run
+	baseBefore := false // a base word or the model code stands earlier in the current run
 	for i := 0; i < len(ws); i++ {
 		if !inRun[i] {
 			baseBefore = false
@@ -97,6 +120,9 @@ func (n Name) read(ws []word) reading {
 		// it, where it is a quantity ("2 Aladağ backpacks").
 		if inRun[i] && (t.class != number || baseBefore) || t.class == colour || t.class == size {
 			r.tokens = append(r.tokens, t)
+		}
+		if inRun[i] && t.class == model && slices.Contains(n.tokens, t) {
+			baseBefore = true
 		}
 		i += k - 1
 	}
@@ -170,13 +196,42 @@ func (a agreement) better(b agreement) bool {
 // agrees with the text more closely ("Nova 12 Pro" over "Nova 12 Pro Max" for "Nova 12
 // Pro"; "Nova 12 Lite" over "Nova 12" for "the Lite"). A text naming no variant fits every
 // sibling. Names the text does not touch at all fit.
+//
+// A line word, amount or model code that stands in no name's run (an orphan: "the Pro
+// model phone", "das Pro-Modell des Kestrel X2", "die Trinkflasche mit 500 ml") is read as
+// said of the siblings whose family carries that very token: the visitor names the variant
+// apart from the name, and among the products in play only that family has such a variant.
+// A token no sibling carries is left out ("air pods" says nothing of "Nova 12 Lite"), and so
+// is a bare number, which is the visitor's own ("a tent for 3 people").
 func Fit(text string, names []string) []bool {
 	ws := words(text)
 	parsed := make([]Name, len(names))
-	ag := make([]agreement, len(names))
+	reads := make([]reading, len(names))
+	runs := make([]bool, len(ws))
 	for i, nm := range names {
 		parsed[i] = Parse(nm)
-		ag[i] = agree(parsed[i].read(ws).tokens, parsed[i].tokens)
+		reads[i] = parsed[i].read(ws)
+		for j, in := range reads[i].run {
+			runs[j] = runs[j] || in
+		}
+	}
+	orphans := orphanTokens(ws, runs)
+	ag := make([]agreement, len(names))
+	for i := range names {
+		toks := reads[i].tokens
+		fam := parsed[i].family()
+		for _, o := range orphans {
+			if fam == "" || contains(toks, o) {
+				continue
+			}
+			for j := range names {
+				if parsed[j].family() == fam && contains(parsed[j].tokens, o) {
+					toks = append(toks, o)
+					break
+				}
+			}
+		}
+		ag[i] = agree(toks, parsed[i].tokens)
 	}
 	out := make([]bool, len(names))
 	for i := range names {
@@ -191,6 +246,22 @@ func Fit(text string, names []string) []bool {
 				break
 			}
 		}
+	}
+	return out
+}
+
+// orphanTokens are the line words, amounts and model codes of a text outside every run.
+func orphanTokens(ws []word, runs []bool) []token {
+	var out []token
+	for i := 0; i < len(ws); i++ {
+		t, k := classify(ws, i)
+		if k == 0 {
+			continue
+		}
+		if !runs[i] && (t.class == line || t.class == amount || t.class == model) {
+			out = append(out, t)
+		}
+		i += k - 1
 	}
 	return out
 }

@@ -5,8 +5,10 @@
 // well, and its price with it. The rule here is the one every part that picks products
 // applies (the engine's cards and reply, its name guard, the chat's cached cards, the
 // generators' sources and the grounding guard): a text that writes a variant token next to
-// a product's name (or a colour or size anywhere) means the products whose names agree with
-// it, and among siblings the one that agrees best.
+// a product's name or its model code (or a colour or size anywhere) means the products whose
+// names agree with it, and among siblings the one that agrees best; a line word, amount or
+// model code written apart from every name ("the Pro model", "die Flasche mit 500 ml") means
+// the siblings that carry it.
 //
 // Variant tokens come in classes: line words (Lite, Pro, Plus, Max, Mini, Ultra, Air, …),
 // numbers (a model number "12", a size "-5"), amounts with a unit ("128GB", "500 ml"),
