@@ -35,9 +35,11 @@ func (e *Engine) salesAnswer(ctx context.Context, req Request, lg string, ph ton
 		// Erciyes -5") leaves, so the reply names no product it does not card. The products
 		// are the shelf's own, so this costs no search; when the guard would leave nothing,
 		// the quote is the product's own page and stays.
-		plain := NameGuard{Lang: lg, Others: append(append([]Card(nil), sh.spare...), sh.others...)}
-		if body, _ := plain.Apply(ex.text, nil); body != "" && body != ex.text {
-			ex.text = body
+		if seen := append(append([]Card(nil), sh.spare...), sh.others...); len(seen) > 0 {
+			plain := NameGuard{Lang: lg, Others: seen}
+			if body, _ := plain.Apply(ex.text, nil); body != "" && body != ex.text {
+				ex.text = body
+			}
 		}
 		return e.extractive(req.Question, lg, ph, r.ranked, cands, ex), nil
 	}
