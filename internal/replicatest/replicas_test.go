@@ -475,12 +475,14 @@ func (c *cluster) ledger(t *testing.T) store.AccountLedger {
 	return rep.Accounts[0]
 }
 
-// question is the i-th distinct new question: the KB's own first, then numbered ones.
+// question is the i-th distinct new question: the KB's own first, then numbered ones. The
+// number names a trip, not a product's variant: "colour number 103" of a tent the shop sells
+// in no such colour is now (rightly) a fallback, which never reaches the model.
 func question(i int) string {
 	if i < len(demotest.Questions) {
 		return demotest.Questions[i]
 	}
-	return fmt.Sprintf("Is the Uludağ 2 Tent available in colour number %d?", i)
+	return fmt.Sprintf("Is the Uludağ 2 Tent waterproof? Asking for trip %d.", i)
 }
 
 func readAll(r io.Reader) ([]byte, error) { return io.ReadAll(r) }
