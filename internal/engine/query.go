@@ -22,6 +22,9 @@ type query struct {
 	// alts holds, per term, the index terms that stand in for it (see alternates); nil or
 	// shorter than terms when there are none.
 	alts [][]alternate
+	// words are all the question's terms, those of its question phrase and light words
+	// included, for matching an FAQ entry's heading (see entryMatch).
+	words []textindex.Term
 }
 
 // newQuery weighs the question's terms by BM25's inverse document frequency over the

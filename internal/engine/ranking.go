@@ -24,6 +24,12 @@ type Ranking struct {
 	ExtractContext float64
 	// Lang is a small bonus for passages in the question's language.
 	Lang float64
+	// Entry rewards an FAQ entry, a section whose heading is a question, by the share of the
+	// question's words that heading holds (see entryMatch).
+	Entry float64
+	// Contents scales the score of a chunk that only lists headings or links (contentsLike);
+	// 0 leaves it alone.
+	Contents float64
 	// Soft is the strength of a near match between stems (see softMatch), in every feature;
 	// 0 turns near matches off.
 	Soft float64
@@ -45,7 +51,7 @@ func DefaultRanking() Ranking {
 		K1: 1.2, B: 0.75,
 		Coverage: 0.5, Sentence: 1.2, Bigram: 0.4,
 		Title: 1, Context: 0.5, ExtractContext: 1,
-		Lang: 0.05, Soft: 0.5, Weak: 0.3,
+		Lang: 0.05, Entry: 1, Contents: 0.5, Soft: 0.5, Weak: 0.3,
 		Local: 1, SentBigram: 0.3, Cue: 0.3, Margin: 0.5,
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"svc/internal/store"
+	"svc/internal/textindex"
 )
 
 // Retrieve returns the best k passages for the question, at most one per document, best
@@ -72,6 +73,7 @@ func (e *Engine) retrieve(ctx context.Context, accountID int64, question, lang s
 	}
 	q := newQuery(lang, qa, st, e.rank.Weak)
 	q.alts = alts
+	q.words = textindex.QueryTerms(question, lang)
 	r := retrieval{avgLen: st.AvgLength, docFreq: st.DocFreq}
 	cands := make([]candidate, len(hits))
 	for i, h := range hits {

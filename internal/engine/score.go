@@ -68,4 +68,11 @@ func (r *Ranking) proximityScore(q *query, c *candidate) {
 		sameLang = 1
 	}
 	c.score += (r.Sentence*best+r.Bigram*bigram+r.Title*title)/q.total + r.Lang*sameLang
+	if m := entryMatch(q.words, c.hit.Heading, c.lang(q)); m >= entryAnswers {
+		c.entry = m // an entry that shares a word or two with the question is another's
+		c.score += r.Entry * m
+	}
+	if r.Contents != 0 && contentsLike(&c.hit) {
+		c.score *= r.Contents
+	}
 }

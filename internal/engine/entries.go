@@ -1,0 +1,66 @@
+package engine
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"svc/internal/store"
+	"svc/internal/textindex"
+)
+
+// Documentation sites hold their questions and answers as pages with a question for each
+// section heading ("How big is the Monero blockchain?", "Nasıl Monero alabilirim?"): an FAQ
+// entry. A visitor who asks that question in other words answers it best with the entry's
+// own text, though a guide may repeat the question's rarer words more often ("blockchain"
+// on every line of an import guide). And a page's table of contents lists its headings, so
+// it holds the question's words without answering anything.
+
+// entryMatch is the share of the question's distinct terms, those of its question phrase and
+// light words included ("how big is the blockchain now?": big, blockchain, now), that a
+// section heading written as a question holds; 0 when the heading is no question.
+func entryMatch(words []textindex.Term, heading, lang string) float64 {
+	h := strings.TrimSpace(lastHeading(heading))
+	if len(words) == 0 || !strings.HasSuffix(h, "?") {
+		return 0
+	}
+	have := textindex.IndexTerms(h, lang)
+	n := 0
+	for _, w := range words {
+		for _, t := range have {
+			if t == w.Text || w.Prefix && strings.HasPrefix(t, w.Text) {
+				n++
+				break
+			}
+		}
+	}
+	return float64(n) / float64(len(words))
+}
+
+// entryAnswers is the least entryMatch with which a heading counts as the question's own
+// (Ranking.Entry), and the best chunk, an FAQ entry, is quoted from its own section only.
+const entryAnswers = 0.5
+
+// contentsLike reports a chunk that only lists headings or links: three or more short lines,
+// none of them a sentence (ending in ".", "!" or ":", but for a lead on the first) and none holding a digit (a list of
+// opening hours or prices is an answer). A page's table of contents is such a chunk; it
+// holds the words of the questions its sections answer, not their answers.
+func contentsLike(h *store.ChunkHit) bool {
+	if h.Product != nil || h.DocType == store.DocQA {
+		return false
+	}
+	lines := strings.Split(strings.TrimSpace(h.Text), "\n")
+	if len(lines) < 3 {
+		return false
+	}
+	for i, l := range lines {
+		l = strings.TrimSpace(l)
+		if i == 0 && strings.HasSuffix(l, ":") {
+			continue // the list's lead ("Table of contents:")
+		}
+		if l == "" || utf8.RuneCountInString(l) > 100 || strings.ContainsAny(l, "0123456789") ||
+			strings.HasSuffix(l, ".") || strings.HasSuffix(l, "!") || strings.HasSuffix(l, ":") {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,52 @@
+package engine
+
+import (
+	"testing"
+
+	"svc/internal/store"
+	"svc/internal/textindex"
+)
+
+func TestEntryMatch(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		question, heading, lang string
+		atLeast, below           float64
+	}{
+		// The question phrase and the filler count: the heading repeats them.
+		{"How big is the blockchain now?", "How big is the Monero blockchain?", "en", 0.5, 1.01},
+		// Turkish words meet on their prefix: alabilirim, alabilir.
+		{"Monero'yu nereden satın alabilirim?", "SSS › Nasıl Monero alabilirim?", "tr", 0.5, 1.01},
+		// A heading that is no question is no FAQ entry.
+		{"How big is the blockchain now?", "How big the blockchain is", "en", 0, 0.01},
+		// Another entry that shares two words is not the question's own.
+		{"How do I make a view-only wallet if I can still open my normal wallet?",
+			"What is the difference between a lightweight and normal wallet?", "en", 0, 0.5},
+	}
+	for _, c := range cases {
+		m := entryMatch(textindex.QueryTerms(c.question, c.lang), c.heading, c.lang)
+		if m < c.atLeast || m >= c.below {
+			t.Errorf("entryMatch(%q, %q) = %.2f, want in [%.2f, %.2f)", c.question, c.heading, m, c.atLeast, c.below)
+		}
+	}
+}
+
+func TestContentsLike(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		text string
+		want bool
+	}{
+		{"Table of contents:\nWhat is the restore height?\nWhy do wallets have one?\nHow to change it\nMy balance is wrong after changing it", true},
+		{"İçindekiler\nKurulum\nYedekleme\nGeri yükleme", true},
+		// Sentences, and lines with numbers (opening hours, prices), are answers.
+		{"Open on Sunday\nMon–Fri 9–18\nSat 10–16\nSun closed", false},
+		{"The fee does not depend on the amount.\nIt depends on the size.\nSee below.", false},
+		{"Only two lines\nof a list", false},
+	}
+	for _, c := range cases {
+		if got := contentsLike(&store.ChunkHit{Text: c.text, DocType: store.DocPage}); got != c.want {
+			t.Errorf("contentsLike(%q) = %v, want %v", c.text, got, c.want)
+		}
+	}
+}
