@@ -3,6 +3,7 @@ package engine
 import (
 	"strings"
 
+	"svc/internal/store"
 	"svc/internal/textindex"
 )
 
@@ -68,7 +69,9 @@ func (r *Ranking) proximityScore(q *query, c *candidate) {
 		sameLang = 1
 	}
 	c.score += (r.Sentence*best+r.Bigram*bigram+r.Title*title)/q.total + r.Lang*sameLang
-	if m := entryMatch(q.words, c.hit.Heading, c.lang(q)); m >= entryAnswers {
+	// A curated Q&A entry matches through its question line already; a page's section whose
+	// heading is the question is the page's FAQ entry.
+	if m := entryMatch(q.words, c.hit.Heading, c.lang(q)); m >= entryAnswers && c.hit.DocType != store.DocQA && c.hit.Product == nil {
 		c.entry = m // an entry that shares a word or two with the question is another's
 		c.score += r.Entry * m
 	}
