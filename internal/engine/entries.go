@@ -64,3 +64,32 @@ func contentsLike(h *store.ChunkHit) bool {
 	}
 	return true
 }
+
+// titleDefines is the share of the question's weight that a page's title holds when every
+// term of the title is a question term (a full match): a glossary entry "View-key" defines
+// what "Wofür braucht man den View-Key?" asks about, where a guide whose heading also
+// names the view key is about creating a wallet with it. 0 otherwise.
+func (q *query) titleDefines(title, lang string) float64 {
+	if q.total == 0 {
+		return 0
+	}
+	terms := textindex.IndexTerms(title, lang)
+	if len(terms) == 0 {
+		return 0
+	}
+	held := make([]bool, len(q.terms))
+	for _, t := range terms {
+		m, s := q.firstMatch(t, 0)
+		if m < 0 || s < 1 {
+			return 0
+		}
+		held[m] = true
+	}
+	w := 0.0
+	for i, h := range held {
+		if h {
+			w += q.idf[i]
+		}
+	}
+	return w / q.total
+}

@@ -11,7 +11,7 @@ func TestEntryMatch(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
 		question, heading, lang string
-		atLeast, below           float64
+		atLeast, below          float64
 	}{
 		// The question phrase and the filler count: the heading repeats them.
 		{"How big is the blockchain now?", "How big is the Monero blockchain?", "en", 0.5, 1.01},
@@ -48,5 +48,17 @@ func TestContentsLike(t *testing.T) {
 		if got := contentsLike(&store.ChunkHit{Text: c.text, DocType: store.DocPage}); got != c.want {
 			t.Errorf("contentsLike(%q) = %v, want %v", c.text, got, c.want)
 		}
+	}
+}
+
+func TestTitleDefines(t *testing.T) {
+	t.Parallel()
+	q := query{lang: "de", terms: textindex.QueryTerms("View Key Wallet", "de"), idf: []float64{1, 1, 2}, total: 4}
+	if got := q.titleDefines("View-key", "de"); got != 0.5 {
+		t.Errorf("glossary title: %.2f, want 0.5", got)
+	}
+	// A title with a word the question lacks is about something else.
+	if got := q.titleDefines("Wallets nur zum Ansehen", "de"); got != 0 {
+		t.Errorf("guide title: %.2f, want 0", got)
 	}
 }

@@ -83,8 +83,8 @@ func joinedCompounds(text string, terms []textindex.Term) []textindex.Term {
 	for i := 1; i+1 < len(words); i++ {
 		a, b := words[i], words[i+1]
 		if r, _ := utf8.DecodeRuneInString(a); !unicode.IsUpper(r) || len([]rune(a)) < 3 || len([]rune(b)) < 3 ||
-			!kept(a) || !kept(b) {
-			continue
+			!kept(a) || !kept(b) || strings.Contains(text, a+"-"+b) {
+			continue // a hyphenated compound ("View-Key") is written apart on purpose
 		}
 		ts := textindex.QueryTerms(a+strings.ToLower(b), "de")
 		if len(ts) == 1 && !have[ts[0]] {

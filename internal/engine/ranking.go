@@ -27,6 +27,10 @@ type Ranking struct {
 	// Entry rewards an FAQ entry, a section whose heading is a question, by the share of the
 	// question's words that heading holds (see entryMatch).
 	Entry float64
+	// Defines rewards a page whose title names nothing but question terms ("View-key" for
+	// "what is the view key for?"), a glossary entry or a page about the question's subject,
+	// by the share of the question's weight its title holds (see titleDefines).
+	Defines float64
 	// Contents scales the score of a chunk that only lists headings or links (contentsLike);
 	// 0 leaves it alone.
 	Contents float64
@@ -51,7 +55,7 @@ func DefaultRanking() Ranking {
 		K1: 1.2, B: 0.75,
 		Coverage: 0.5, Sentence: 1.2, Bigram: 0.4,
 		Title: 1, Context: 0.5, ExtractContext: 1,
-		Lang: 0.05, Entry: 1, Contents: 0.5, Soft: 0.5, Weak: 0.3,
+		Lang: 0.05, Entry: 1, Defines: 0.3, Contents: 0.5, Soft: 0.5, Weak: 0.3,
 		Local: 1, SentBigram: 0.3, Cue: 0.3, Margin: 0.5,
 	}
 }

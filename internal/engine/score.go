@@ -75,6 +75,9 @@ func (r *Ranking) proximityScore(q *query, c *candidate) {
 		c.entry = m // an entry that shares a word or two with the question is another's
 		c.score += r.Entry * m
 	}
+	if c.hit.DocType != store.DocQA && c.hit.Product == nil {
+		c.score += r.Defines * q.titleDefines(c.hit.Title, c.lang(q))
+	}
 	if r.Contents != 0 && contentsLike(&c.hit) {
 		c.score *= r.Contents
 	}
