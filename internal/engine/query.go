@@ -25,6 +25,8 @@ type query struct {
 	// words are all the question's terms, those of its question phrase and light words
 	// included, for matching an FAQ entry's heading (see entryMatch).
 	words []textindex.Term
+	// raw are the question's words lower-cased, which a cue must not merely repeat (hasCue).
+	raw map[string]bool
 }
 
 // newQuery weighs the question's terms by BM25's inverse document frequency over the

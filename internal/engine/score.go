@@ -69,6 +69,14 @@ func (r *Ranking) proximityScore(q *query, c *candidate) {
 		sameLang = 1
 	}
 	c.score += (r.Sentence*best+r.Bigram*bigram+r.Title*title)/q.total + r.Lang*sameLang
+	if r.RankCue != 0 && q.kind != askOther {
+		for _, s := range c.sents {
+			if hasCue(s.text, q.kind, c.lang(q), q.raw) {
+				c.score += r.RankCue
+				break
+			}
+		}
+	}
 	// A curated Q&A entry matches through its question line already; a page's section whose
 	// heading is the question is the page's FAQ entry.
 	if m := entryMatch(q.words, c.hit.Heading, c.lang(q)); m >= entryAnswers && c.hit.DocType != store.DocQA && c.hit.Product == nil {
