@@ -15,25 +15,32 @@ import (
 // on every line of an import guide). And a page's table of contents lists its headings, so
 // it holds the question's words without answering anything.
 
-// entryMatch is the share of the question's distinct terms, those of its question phrase and
-// light words included ("how big is the blockchain now?": big, blockchain, now), that a
-// section heading written as a question holds; 0 when the heading is no question.
-func entryMatch(words []textindex.Term, heading, lang string) float64 {
+// entryMatch is how much of the question a section heading written as a question holds: the
+// question's words it holds (near matches at soft), those of the question phrase and light
+// words included ("how big is the blockchain now?": big, blockchain), over the number of
+// the question's search terms (n: the words less the question phrase), at most 1. A
+// question phrase the heading repeats counts, one it words otherwise ("woran liegt das?"
+// against "Warum …?") costs nothing. 0 when the heading is no question.
+func entryMatch(words []textindex.Term, n int, heading, lang string, soft float64) float64 {
 	h := strings.TrimSpace(lastHeading(heading))
-	if len(words) == 0 || !strings.HasSuffix(h, "?") {
+	if len(words) == 0 || n == 0 || !strings.HasSuffix(h, "?") {
 		return 0
 	}
 	have := textindex.IndexTerms(h, lang)
-	n := 0
+	held := 0.0
 	for _, w := range words {
+		best := 0.0
 		for _, t := range have {
-			if t == w.Text || w.Prefix && strings.HasPrefix(t, w.Text) {
-				n++
-				break
+			switch {
+			case matchTerm(w, t):
+				best = 1
+			case soft > best && softMatch(w, t, lang):
+				best = soft
 			}
 		}
+		held += best
 	}
-	return float64(n) / float64(len(words))
+	return min(held/float64(n), 1)
 }
 
 // entryAnswers is the least entryMatch with which a heading counts as the question's own

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"strings"
 	"testing"
 
 	"svc/internal/store"
@@ -17,6 +18,9 @@ func TestEntryMatch(t *testing.T) {
 		{"How big is the blockchain now?", "How big is the Monero blockchain?", "en", 0.5, 1.01},
 		// Turkish words meet on their prefix: alabilirim, alabilir.
 		{"Monero'yu nereden satın alabilirim?", "SSS › Nasıl Monero alabilirim?", "tr", 0.5, 1.01},
+		// A question phrase worded otherwise costs nothing ("woran liegt das" and "Warum"),
+		// and a near match counts half (synchronisiert, Synchronisierung).
+		{"Mein Wallet synchronisiert ewig, woran liegt das?", "Warum dauert die Synchronisierung meiner Wallet so lang?", "de", 0.5, 1.01},
 		// A heading that is no question is no FAQ entry.
 		{"How big is the blockchain now?", "How big the blockchain is", "en", 0, 0.01},
 		// Another entry that shares two words is not the question's own.
@@ -24,7 +28,9 @@ func TestEntryMatch(t *testing.T) {
 			"What is the difference between a lightweight and normal wallet?", "en", 0, 0.5},
 	}
 	for _, c := range cases {
-		m := entryMatch(textindex.QueryTerms(c.question, c.lang), c.heading, c.lang)
+		qa := analyzeQuestion(c.question, c.lang)
+		qa.keepSeen(nil) // the KB has no joined compound of the question's words
+		m := entryMatch(textindex.QueryTerms(c.question, c.lang), len(qa.terms), c.heading, c.lang, 0.5)
 		if m < c.atLeast || m >= c.below {
 			t.Errorf("entryMatch(%q, %q) = %.2f, want in [%.2f, %.2f)", c.question, c.heading, m, c.atLeast, c.below)
 		}
@@ -60,5 +66,18 @@ func TestTitleDefines(t *testing.T) {
 	// A title with a word the question lacks is about something else.
 	if got := q.titleDefines("Wallets nur zum Ansehen", "de"); got != 0 {
 		t.Errorf("guide title: %.2f, want 0", got)
+	}
+}
+
+// A long English or German stem is also searched as a prefix one letter shorter, so that the
+// pool holds the chunks its near matches are in; a Turkish term is a prefix already.
+func TestStemPrefixes(t *testing.T) {
+	t.Parallel()
+	got := stemPrefixes("de", textindex.QueryTerms("Wallet synchronisiert", "de"))
+	if len(got) != 1 || !got[0].Prefix || !strings.HasPrefix("synchronisier", got[0].Text) {
+		t.Errorf("de: %v, want one prefix of synchronisier", got)
+	}
+	if got := stemPrefixes("tr", textindex.QueryTerms("senkronizasyon", "tr")); len(got) != 0 {
+		t.Errorf("tr: %v, want none", got)
 	}
 }
