@@ -16,10 +16,14 @@ func TestSoftenedTurkish(t *testing.T) {
 	}{
 		{"kitap", "kitabı", true},
 		{"Kalesi'nin", "kale", true},
-		{"türü", "tür", false},    // three letters: too many words start so
-		{"kale", "kalesi", false}, // a short query word is a prefix term already
-		{"karar", "kara", true},   // the cost: a longer word that starts with a short one
-		{"kitap", "kitap", false}, // the same term is a full match, not a near one
+		{"türü", "tür", false},     // three letters: too many words start so
+		{"kale", "kalesi", false},  // a short query word is a prefix term already
+		{"karar", "kara", true},    // the cost: a longer word that starts with a short one
+		{"kitap", "kitap", false},  // the same term is a full match, not a near one
+		{"korunur", "korur", true}, // the passive after a vowel: koru-n-ur, koru-r
+		{"yıkanır", "yıkar", true},
+		{"kurtarmak", "kurum", false}, // four shared letters are no passive
+
 	}
 	for _, c := range cases {
 		q := textindex.QueryTerms(c.query, "tr")
