@@ -47,10 +47,12 @@ func entryMatch(words []textindex.Term, n int, heading, lang string, soft float6
 // (Ranking.Entry), and the best chunk, an FAQ entry, is quoted from its own section only.
 const entryAnswers = 0.5
 
-// contentsLike reports a chunk that only lists headings or links: three or more short lines,
-// none of them a sentence (ending in ".", "!" or ":", but for a lead on the first) and none holding a digit (a list of
-// opening hours or prices is an answer). A page's table of contents is such a chunk; it
-// holds the words of the questions its sections answer, not their answers.
+// contentsLike reports a chunk that lists the questions a page answers: three or more short
+// lines, none of them a sentence (ending in ".", "!" or ":", but for a lead on the first) or
+// holding a digit, two or more of them questions. A page's table of contents is such a
+// chunk; it holds the words of the questions its sections answer, not their answers. A list
+// of things ("We accept:" / "Credit card" / "PayPal" / "Invoice") is an answer and no
+// contents, and so are opening hours and prices.
 func contentsLike(h *store.ChunkHit) bool {
 	if h.Product != nil || h.DocType == store.DocQA {
 		return false
@@ -59,6 +61,7 @@ func contentsLike(h *store.ChunkHit) bool {
 	if len(lines) < 3 {
 		return false
 	}
+	questions := 0
 	for i, l := range lines {
 		l = strings.TrimSpace(l)
 		if i == 0 && strings.HasSuffix(l, ":") {
@@ -68,8 +71,11 @@ func contentsLike(h *store.ChunkHit) bool {
 			strings.HasSuffix(l, ".") || strings.HasSuffix(l, "!") || strings.HasSuffix(l, ":") {
 			return false
 		}
+		if strings.HasSuffix(l, "?") {
+			questions++
+		}
 	}
-	return true
+	return questions >= 2
 }
 
 // titleDefines is the share of the question's weight that a page's title holds when every

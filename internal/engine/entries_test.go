@@ -44,7 +44,10 @@ func TestContentsLike(t *testing.T) {
 		want bool
 	}{
 		{"Table of contents:\nWhat is the restore height?\nWhy do wallets have one?\nHow to change it\nMy balance is wrong after changing it", true},
-		{"İçindekiler\nKurulum\nYedekleme\nGeri yükleme", true},
+		{"İçindekiler\nCüzdan nasıl kurulur?\nYedek nasıl alınır?\nGeri yükleme", true},
+		// A list of things is an answer: "which payment methods do you accept?"
+		{"We accept:\nCredit card\nPayPal\nInvoice", false},
+		{"Inhalt\nInstallation\nSicherung\nWiederherstellung", false},
 		// Sentences, and lines with numbers (opening hours, prices), are answers.
 		{"Open on Sunday\nMon–Fri 9–18\nSat 10–16\nSun closed", false},
 		{"The fee does not depend on the amount.\nIt depends on the size.\nSee below.", false},
