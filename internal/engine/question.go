@@ -152,7 +152,7 @@ func lowerCaseTerms(text string, terms []textindex.Term) []bool {
 var weakWords = map[string]string{
 	"en": "take takes took get gets got make makes made need needs want wants know tell give find go goes come comes say happen happens happened possible duration period mean means meant now currently nowadays",
 	"de": "dauern dauert dauerte brauchen brauche braucht bekommen bekomme bekommt machen mache macht gehen geht finden finde findet sagen sagt wissen weiß kommen kommt passieren passiert möglich dauer frist zeitraum bedeutet bedeuten nennt nennen heißt hieß lautet jetzt derzeit momentan aktuell",
-	"tr": "yapmak yapılır yapabilirim yapabilir yaparım yapıyor edebilir ederim istiyorum isterim lazım gerekiyor gerekir mümkün alabilir alırım bilmek öğrenmek süre süresi süreyi süresini süreniz demek denir denilir anlama anlamı şimdi günümüzde",
+	"tr": "yapmak yapılır yapabilirim yapabilir yaparım yapıyor edebilir ederim istiyorum isterim lazım gerekiyor gerekir mümkün alabilir alırım bilmek öğrenmek süre süresi süreyi süresini süreniz demek denir denilir anlama anlamı şimdi günümüzde bulunur bulunmaktadır bulunan edilir edilmiştir yapılmıştır olmuştur",
 }
 
 // weakTerms holds the analyzed forms of weakWords, built once; it is read-only afterwards.
