@@ -14,6 +14,7 @@ type candidate struct {
 	coverage float64   // share of the question's weight among the chunk's stored terms
 	matched  int       // question terms the chunk's stored terms match, fully or nearly
 	inHead   []float64 // per query term: strength of its match in the title or heading
+	entry    float64   // share of the question's words its heading holds, when that is a question
 }
 
 // sentence is one sentence of a chunk with the query term each of its index terms matches

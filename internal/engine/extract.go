@@ -62,8 +62,16 @@ func (r *Ranking) extractAnswer(q *query, cands []candidate, question string, ma
 	}
 	top := cands[0].score
 	doc := cands[0].hit.DocID
+	// An FAQ entry that the question matches is quoted from its own section: another
+	// entry's text answers another question (a page whose title is the question is one entry
+	// and is read whole). A table of contents of the page is no answer unless it is all that
+	// matched.
+	entry := cands[0].entry >= entryAnswers && cands[0].hit.Heading != cands[0].hit.Title
 	for ci := range cands {
-		if cands[ci].hit.DocID == doc {
+		if ci > 0 && contentsLike(&cands[ci].hit) {
+			continue
+		}
+		if cands[ci].hit.DocID == doc && (!entry || cands[ci].hit.Heading == cands[0].hit.Heading) {
 			ex.read = append(ex.read, ci)
 		}
 	}

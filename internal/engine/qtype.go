@@ -47,6 +47,10 @@ var qtypePhrases = map[string][]struct {
 		{"was kostet", askNumber}, {"was kosten", askNumber},
 		{"wer", askPerson}, {"wen", askPerson}, {"wem", askPerson}, {"wessen", askPerson},
 		{"wo", askPlace}, {"wohin", askPlace}, {"woher", askPlace},
+		// Question adverbs the stop words lack: they ask why or what for, and the answer does
+		// not repeat them ("woran liegt das?").
+		{"woran lieg*", askOther}, {"woran", askOther}, {"wofur", askOther}, {"wozu", askOther},
+		{"wodurch", askOther}, {"womit", askOther}, {"weshalb", askOther}, {"weswegen", askOther},
 	},
 	"tr": {
 		{"ne zaman", askDate}, {"hangi yil*", askDate}, {"hangi tarih*", askDate},

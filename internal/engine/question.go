@@ -83,8 +83,8 @@ func joinedCompounds(text string, terms []textindex.Term) []textindex.Term {
 	for i := 1; i+1 < len(words); i++ {
 		a, b := words[i], words[i+1]
 		if r, _ := utf8.DecodeRuneInString(a); !unicode.IsUpper(r) || len([]rune(a)) < 3 || len([]rune(b)) < 3 ||
-			!kept(a) || !kept(b) {
-			continue
+			!kept(a) || !kept(b) || strings.Contains(text, a+"-"+b) {
+			continue // a hyphenated compound ("View-Key") is written apart on purpose
 		}
 		ts := textindex.QueryTerms(a+strings.ToLower(b), "de")
 		if len(ts) == 1 && !have[ts[0]] {
@@ -143,14 +143,16 @@ func lowerCaseTerms(text string, terms []textindex.Term) []bool {
 // weakWords are light verbs and fillers that visitors wrap their questions in ("how long does
 // shipping take", "wie lange dauert die Lieferung", "iade nasıl yapılır"), and the nouns that
 // only name a length of time ("iade süresi kaç gün", "the return period"), which the answer
-// ("30 gün içinde") gives without the word. They are not stop
+// ("30 gün içinde") gives without the word; so are the verb of a definition question ("what
+// does fungibility mean", "was bedeutet", "ne demek") and the words that only say "at
+// present" ("how big is it now"), which a glossary or FAQ entry does not repeat. They are not stop
 // words, since a page may be about them, but a KB rarely uses them, which would give them the
 // highest weight and make a clear question look unanswered. Ranking and confidence count them
 // at Ranking.Weak of their weight.
 var weakWords = map[string]string{
-	"en": "take takes took get gets got make makes made need needs want wants know tell give find go goes come comes say happen happens happened possible duration period",
-	"de": "dauern dauert dauerte brauchen brauche braucht bekommen bekomme bekommt machen mache macht gehen geht finden finde findet sagen sagt wissen weiß kommen kommt passieren passiert möglich dauer frist zeitraum",
-	"tr": "yapmak yapılır yapabilirim yapabilir yaparım yapıyor edebilir ederim istiyorum isterim lazım gerekiyor gerekir mümkün alabilir alırım bilmek öğrenmek süre süresi süreyi süresini süreniz",
+	"en": "take takes took get gets got make makes made need needs want wants know tell give find go goes come comes say happen happens happened possible duration period mean means meant now currently nowadays",
+	"de": "dauern dauert dauerte brauchen brauche braucht bekommen bekomme bekommt machen mache macht gehen geht finden finde findet sagen sagt wissen weiß kommen kommt passieren passiert möglich dauer frist zeitraum bedeutet bedeuten nennt nennen heißt hieß lautet jetzt derzeit momentan aktuell",
+	"tr": "yapmak yapılır yapabilirim yapabilir yaparım yapıyor edebilir ederim istiyorum isterim lazım gerekiyor gerekir mümkün alabilir alırım bilmek öğrenmek süre süresi süreyi süresini süreniz demek denir denilir anlama anlamı şimdi günümüzde bulunur bulunmaktadır bulunan edilir edilmiştir yapılmıştır olmuştur",
 }
 
 // weakTerms holds the analyzed forms of weakWords, built once; it is read-only afterwards.

@@ -24,6 +24,19 @@ type Ranking struct {
 	ExtractContext float64
 	// Lang is a small bonus for passages in the question's language.
 	Lang float64
+	// Entry rewards an FAQ entry, a section whose heading is a question, by the share of the
+	// question's words that heading holds (see entryMatch).
+	Entry float64
+	// RankCue rewards a chunk with a sentence that holds what the question type asks for (a
+	// number for "how big", a date for "when"), as Cue does for sentences.
+	RankCue float64
+	// Defines rewards a page whose title names nothing but question terms ("View-key" for
+	// "what is the view key for?"), a glossary entry or a page about the question's subject,
+	// by the share of the question's weight its title holds (see titleDefines).
+	Defines float64
+	// Contents scales the score of a chunk that only lists headings or links (contentsLike);
+	// 0 leaves it alone.
+	Contents float64
 	// Soft is the strength of a near match between stems (see softMatch), in every feature;
 	// 0 turns near matches off.
 	Soft float64
@@ -45,7 +58,7 @@ func DefaultRanking() Ranking {
 		K1: 1.2, B: 0.75,
 		Coverage: 0.5, Sentence: 1.2, Bigram: 0.4,
 		Title: 1, Context: 0.5, ExtractContext: 1,
-		Lang: 0.05, Soft: 0.5, Weak: 0.3,
+		Lang: 0.05, Entry: 1, RankCue: 0.1, Defines: 0.3, Contents: 0.5, Soft: 0.5, Weak: 0.3,
 		Local: 1, SentBigram: 0.3, Cue: 0.3, Margin: 0.5,
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"svc/internal/store"
+	"svc/internal/textindex"
 )
 
 // Retrieve returns the best k passages for the question, at most one per document, best
@@ -43,7 +44,8 @@ func (e *Engine) retrieve(ctx context.Context, accountID int64, question, lang s
 	if len(qa.terms) == 0 {
 		return retrieval{q: query{lang: lang}}, nil
 	}
-	st, err := e.kb.TermStats(ctx, accountID, searchTerms(append(candidateAlternates(lang, qa.terms), qa.terms...)))
+	stems := stemPrefixes(lang, qa.terms)
+	st, err := e.kb.TermStats(ctx, accountID, searchTerms(append(append(candidateAlternates(lang, qa.terms), stems...), qa.terms...)))
 	if err != nil {
 		return retrieval{}, fmt.Errorf("engine: term stats: %w", err)
 	}
@@ -62,6 +64,12 @@ func (e *Engine) retrieve(ctx context.Context, accountID int64, question, lang s
 			}
 		}
 	}
+	for _, s := range searchTerms(stems) {
+		if !seen[s] && st.DocFreq[s.Text] > 0 {
+			seen[s] = true
+			sterms = append(sterms, s)
+		}
+	}
 	hits, err := e.kb.SearchChunks(ctx, accountID, store.SearchQuery{Terms: poolTerms(sterms, st, e.opts.PoolChunks),
 		Limit: e.opts.Candidates})
 	if err != nil {
@@ -72,6 +80,11 @@ func (e *Engine) retrieve(ctx context.Context, accountID int64, question, lang s
 	}
 	q := newQuery(lang, qa, st, e.rank.Weak)
 	q.alts = alts
+	q.words = textindex.QueryTerms(question, lang)
+	q.raw = make(map[string]bool)
+	for _, w := range rawWords(question) {
+		q.raw[lowerWord(w, lang)] = true
+	}
 	r := retrieval{avgLen: st.AvgLength, docFreq: st.DocFreq}
 	cands := make([]candidate, len(hits))
 	for i, h := range hits {
@@ -146,6 +159,23 @@ func poolTerms(terms []store.SearchTerm, st store.TermStats, poolChunks int) []s
 	for i, t := range terms {
 		if keep[i] {
 			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// stemPrefixes are the search terms that bring a near match of a long English or German
+// stem into the candidate pool: the stem less its last letter, as a prefix ("synchronisier*"
+// for "synchronisiert" finds "Synchronisierung"). The rerank's near match (softMatch) can
+// only weigh the chunks the pool holds, and the store matches whole terms.
+func stemPrefixes(lang string, terms []textindex.Term) []textindex.Term {
+	if lang != "en" && lang != "de" {
+		return nil
+	}
+	var out []textindex.Term
+	for _, t := range terms {
+		if !t.Prefix && len(t.Text) >= 8 {
+			out = append(out, textindex.Term{Text: t.Text[:len(t.Text)-1], Prefix: true})
 		}
 	}
 	return out

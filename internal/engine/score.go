@@ -3,6 +3,7 @@ package engine
 import (
 	"strings"
 
+	"svc/internal/store"
 	"svc/internal/textindex"
 )
 
@@ -68,4 +69,24 @@ func (r *Ranking) proximityScore(q *query, c *candidate) {
 		sameLang = 1
 	}
 	c.score += (r.Sentence*best+r.Bigram*bigram+r.Title*title)/q.total + r.Lang*sameLang
+	if r.RankCue != 0 && q.kind != askOther {
+		for _, s := range c.sents {
+			if hasCue(s.text, q.kind, c.lang(q), q.raw) {
+				c.score += r.RankCue
+				break
+			}
+		}
+	}
+	// A curated Q&A entry matches through its question line already; a page's section whose
+	// heading is the question is the page's FAQ entry.
+	if m := entryMatch(q.words, len(q.terms), c.hit.Heading, c.lang(q), r.Soft); m >= entryAnswers && c.hit.DocType != store.DocQA && c.hit.Product == nil {
+		c.entry = m // an entry that shares a word or two with the question is another's
+		c.score += r.Entry * m
+	}
+	if c.hit.DocType != store.DocQA && c.hit.Product == nil {
+		c.score += r.Defines * q.titleDefines(c.hit.Title, c.lang(q))
+	}
+	if r.Contents != 0 && contentsLike(&c.hit) {
+		c.score *= r.Contents
+	}
 }
