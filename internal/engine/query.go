@@ -12,6 +12,7 @@ import (
 type query struct {
 	lang  string
 	kind  qtype
+	kind2 qtype // a second question's kind, askOther when it asks one thing
 	terms []textindex.Term
 	idf   []float64
 	total float64 // sum of idf: the most weight a passage can match
@@ -37,7 +38,7 @@ type query struct {
 // ("sang", "gezählt") that the KB words differently is no sign of a subject it lacks, as an
 // unknown noun is; ranking is left alone, where such a term matches nothing anyway.
 func newQuery(lang string, qa question, st store.TermStats, weak float64) query {
-	q := query{lang: lang, kind: qa.kind, terms: qa.terms, idf: make([]float64, len(qa.terms))}
+	q := query{lang: lang, kind: qa.kind, kind2: qa.kind2, terms: qa.terms, idf: make([]float64, len(qa.terms))}
 	n := float64(st.Chunks)
 	for i, t := range qa.terms {
 		df := float64(st.DocFreq[t.Text])

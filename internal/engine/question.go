@@ -12,6 +12,7 @@ import (
 type question struct {
 	terms []textindex.Term
 	kind  qtype
+	kind2 qtype  // what a second question in the same message asks for (see secondKind)
 	weak  []bool // per term: a light word that says little about the subject
 	lower []bool // per term: German, and only ever written in lower case (not a noun)
 	// optional marks the terms that only count when the KB has them: the German compounds
@@ -26,7 +27,7 @@ type question struct {
 func analyzeQuestion(text, lang string) question {
 	terms := textindex.QueryTerms(text, lang)
 	kind, phrase := questionPhrase(text, lang)
-	q := question{terms: terms, kind: kind}
+	q := question{terms: terms, kind: kind, kind2: secondKind(text, lang, kind)}
 	if phrase != "" {
 		drop := make(map[textindex.Term]bool)
 		for _, t := range textindex.QueryTerms(phrase, lang) {

@@ -44,8 +44,14 @@ const neighbourForced = 100
 // open a second window, when it is worth more than the next neighbour; the two stores of a
 // page that each answer "when are you open on Sunday?" are then both quoted.
 //
+// When the question asks two things (parts is not nil) and the best sentence's chunk holds
+// the cue of only one of them, the second window opens, ahead of every neighbour, at the
+// sentence of another chunk that holds the other cue (see partCues.complement): "how much
+// is shipping, and how long does it take?" quotes the price section and the delivery time
+// section.
+//
 // lang is the question's, for chunks without a language of their own.
-func (r *Ranking) growWindows(cands []candidate, read []int, scores map[int][]float64, lang string, maxChars int) []window {
+func (r *Ranking) growWindows(cands []candidate, read []int, scores map[int][]float64, parts partCues, lang string, maxChars int) []window {
 	bestC, bestS := -1, -1
 	for _, ci := range read {
 		for si, v := range scores[ci] {
@@ -74,6 +80,14 @@ func (r *Ranking) growWindows(cands []candidate, read []int, scores map[int][]fl
 			if !math.IsInf(v, -1) && v >= scores[bestC][bestS]-r.Margin && (secC < 0 || v > scores[secC][secS]) {
 				secC, secS = ci, si
 			}
+		}
+	}
+
+	secForced := 0.0
+	if parts != nil {
+
+		if c, s, ok := parts.complement(cands, read, scores, bestC, bestS, r.Margin); ok {
+			secC, secS, secForced = c, s, neighbourForced
 		}
 	}
 
@@ -110,7 +124,7 @@ func (r *Ranking) growWindows(cands []candidate, read []int, scores map[int][]fl
 			}
 		}
 		if len(ws) == 1 && secC >= 0 && !closed[[2]int{-1, 2}] {
-			opts = append(opts, option{w: -1, value: scores[secC][secS], chars: cands[secC].sents[secS].chars})
+			opts = append(opts, option{w: -1, value: scores[secC][secS] + secForced, chars: cands[secC].sents[secS].chars})
 		}
 		if len(opts) == 0 {
 			break

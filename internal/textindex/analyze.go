@@ -27,6 +27,8 @@ func IndexTerms(text, lang string) []string {
 // as a Prefix term, so "iade" finds "iades" (from "iadesi"). Single
 // letters and words with digits are always exact: a one-letter prefix
 // would match a large part of the index, and "14" must not match "140".
+// A Turkish verb with the ability suffix is searched by its root (see
+// abilityRoot): "ödeyebilir" finds "ödeme".
 func QueryTerms(text, lang string) []Term {
 	return newAnalyzer(lang).queryTerms(text)
 }
@@ -60,6 +62,11 @@ func (a analyzer) queryTerms(text string) []Term {
 	var out []Term
 	seen := make(map[Term]bool)
 	for _, tok := range tokenize(text, a.lang) {
+		if a.lang == langTR && !tok.hasDigit {
+			if root, ok := abilityRoot(tok.text); ok {
+				tok.text = root
+			}
+		}
 		for _, t := range a.analyzeToken(tok, st, true) {
 			if a.lang == langTR && !tok.hasDigit {
 				n := utf8.RuneCountInString(t.Text)

@@ -1,0 +1,72 @@
+package textindex
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// abilityMinRoot is the shortest verb root searched in place of its ability form: "al" and
+// "ed" (alabilir, edebilir) would match far too much of the index as prefixes.
+const abilityMinRoot = 3
+
+// abilityEndings are the tense and person endings after the ability suffix -(y)abil-/-(y)ebil-,
+// whose vowel is always "i" or nothing: -ir (yapabilir, yapabilirim), -iyor, -ecek/-eceğ, -di,
+// -se, -me/-mek, -miş, -in. Any other letter after "abil"/"ebil" is some other word
+// ("kabile", "mobilya" do not reach here).
+var abilityEndings = []string{"ir", "iyor", "ecek", "eceğ", "di", "se", "me", "mi", "in"}
+
+// negAbility are the negative ability forms -(y)ama-/-(y)eme- with the endings that mark them
+// as such (yapamaz, ödeyemem, gelemiyor, bulamadı, yapamayacak): "eme" and "ama" alone end
+// many verbal nouns (ekleme, bekleme) that must keep their own terms.
+var negAbility = []string{"amaz", "emez", "amam", "emem", "amıyor", "emiyor", "amadı", "emedi",
+	"amayacak", "emeyecek", "amayız", "emeyiz"}
+
+// abilityRoot returns the verb root of a Turkish word with the ability suffix: "ödeyebilir"
+// → "öde", "gelebilir mi" → "gel", "yapamaz" → "yap". A fixed-length prefix of the whole word
+// ("ödeye") is a form no page writes, whereas pages use the root's other forms (ödeme,
+// ödeyin); the root is then searched as a prefix. word is lower-cased, not folded.
+func abilityRoot(word string) (string, bool) {
+	for _, suf := range []string{"abil", "ebil"} {
+		i := strings.LastIndex(word, suf)
+		if i < 0 {
+			continue
+		}
+		rest := word[i+len(suf):]
+		if rest != "" && !hasAnyPrefix(rest, abilityEndings) {
+			continue
+		}
+		if root, ok := trimRoot(word[:i]); ok {
+			return root, true
+		}
+	}
+	for _, neg := range negAbility {
+		if i := strings.LastIndex(word, neg); i >= 0 {
+			if root, ok := trimRoot(word[:i]); ok {
+				return root, true
+			}
+		}
+	}
+	return "", false
+}
+
+// trimRoot drops the buffer "y" of a root that ends in a vowel (öde-y-ebil) and checks the
+// root's length.
+func trimRoot(root string) (string, bool) {
+	if r, n := lastRune(root); r == 'y' && n > 0 {
+		if prev, _ := lastRune(root[:len(root)-n]); strings.ContainsRune("aeıioöuü", prev) {
+			root = root[:len(root)-n]
+		}
+	}
+	return root, utf8.RuneCountInString(root) >= abilityMinRoot
+}
+
+func lastRune(s string) (rune, int) { return utf8.DecodeLastRuneInString(s) }
+
+func hasAnyPrefix(s string, prefixes []string) bool {
+	for _, p := range prefixes {
+		if strings.HasPrefix(s, p) {
+			return true
+		}
+	}
+	return false
+}
