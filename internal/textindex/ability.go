@@ -57,8 +57,16 @@ func trimRoot(root string) (string, bool) {
 			root = root[:len(root)-n]
 		}
 	}
-	return root, utf8.RuneCountInString(root) >= abilityMinRoot
+	return root, utf8.RuneCountInString(root) >= abilityMinRoot && !lightVerbRoots[root]
 }
+
+// lightVerbRoots are the roots of Turkish light verbs, which form a verb phrase with the noun
+// before them ("taksit yap-", "tercih eyle-"): as a prefix, "yap" would match every other
+// phrase of a page built with it ("yapılabilir", "yapılır") and outweigh the sentence that
+// answers ("Kaç taksit yapabiliyorsunuz?" quoted the card rule, not "9 taksit"). They keep
+// the whole word's prefix, as before the ability rule. ("et-" and "ol-" are shorter than
+// abilityMinRoot anyway.)
+var lightVerbRoots = map[string]bool{"yap": true, "eyle": true, "kıl": true}
 
 func lastRune(s string) (rune, int) { return utf8.DecodeLastRuneInString(s) }
 

@@ -13,7 +13,9 @@ func TestAbilityRoot(t *testing.T) {
 		{"gelebilir", "gel", true},
 		{"kullanabiliyor", "kullan", true},
 		{"bulabilecek", "bul", true},
-		{"yapamaz", "yap", true},
+		{"bulamaz", "bul", true},
+		{"yapamaz", "", false},          // a light verb keeps the whole word's prefix
+		{"yapabiliyorsunuz", "", false}, // ("taksit yapabiliyorsunuz")
 		{"ödeyemem", "öde", true},
 		{"gelemiyor", "gel", true},
 		{"alabilir", "", false},  // a two-letter root is too short a prefix
