@@ -59,7 +59,14 @@ func (h *Health) Try() bool {
 	}
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if !h.down || !h.clock().Before(h.retryAt) {
+	if !h.down {
+		return true
+	}
+	if now := h.clock(); !now.Before(h.retryAt) {
+		// One caller probes; the others stay in memory until its call reports (OK clears
+		// down, Failed sets the next retry). Without moving retryAt here, every request
+		// arriving while a hung Redis is probed would wait out its timeout too.
+		h.retryAt = now.Add(RetryEvery)
 		return true
 	}
 	h.missed++
