@@ -8,6 +8,12 @@ import (
 	"svc/internal/errs"
 )
 
+// DefaultHoldTTL is how long a reservation lasts unless it is settled (SVC_HOLD_TTL's
+// default): far above any answer (SVC_LLM_TIMEOUT with its retries), so a live answer's hold
+// never lapses, and short enough that the holds of a replica killed mid-answer come back
+// within minutes, from any replica's sweep or the account's next turn.
+const DefaultHoldTTL = 5 * time.Minute
+
 // Holds sizes the reservation an answer makes before it calls a model. The worst case of one
 // answer (every prompt at its cap, every output at max_tokens) is many times what answers
 // really cost: holding it let a 0.99 USD account keep only 35 answers in flight, and left a

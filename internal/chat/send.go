@@ -235,10 +235,6 @@ func (p *pending) compose(ctx context.Context, midnight time.Time) (SendResult, 
 	return res, err
 }
 
-// DefaultHoldTTL bounds how long a reservation outlives a process that died holding it: once
-// it lapses any replica's sweep (or the account's next turn) gives it back. It must outlast
-// the slowest answer, or a live answer's hold is released before it settles.
-const DefaultHoldTTL = 5 * time.Minute
 
 // release gives back a reservation that no commit settled. It runs on a context that
 // outlives the request's cancellation, since a cancelled send is exactly when it matters.

@@ -78,7 +78,7 @@ type Deps struct {
 	// Observer is told of every committed reply (metrics); may be nil.
 	Observer Observer
 	// HoldTTL is how long an answer's reservation lasts unless settled (SVC_HOLD_TTL);
-	// DefaultHoldTTL when zero.
+	// billing.DefaultHoldTTL when zero.
 	HoldTTL time.Duration
 }
 
@@ -94,7 +94,7 @@ func New(d Deps) *Service {
 		d.Texts = defaultTexts()
 	}
 	if d.HoldTTL <= 0 {
-		d.HoldTTL = DefaultHoldTTL
+		d.HoldTTL = billing.DefaultHoldTTL
 	}
 	return &Service{holdTTL: d.HoldTTL, st: d.Store, engine: d.Engine, limiter: d.Limiter, surge: d.Surge, notify: d.Notify, now: d.Now,
 		log: d.Log, texts: d.Texts, observer: d.Observer, holds: billing.NewHolds(), readings: newReadings(),

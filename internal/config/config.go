@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"svc/internal/billing"
 )
 
 // Config is everything `svc` reads from its environment.
@@ -58,10 +60,8 @@ type Config struct {
 	HoldTTL time.Duration
 }
 
-// DefaultHoldTTL is SVC_HOLD_TTL's default: far above any answer (SVC_LLM_TIMEOUT with its
-// retries), so a live answer's hold never lapses, and short enough that a crashed replica's
-// holds come back within minutes.
-const DefaultHoldTTL = 5 * time.Minute
+// DefaultHoldTTL is SVC_HOLD_TTL's default, billing's rule.
+const DefaultHoldTTL = billing.DefaultHoldTTL
 
 // MinMetricsToken is the shortest SVC_METRICS_TOKEN accepted: the token guards a page that
 // shows traffic and spend, and a short one could be guessed.

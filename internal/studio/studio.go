@@ -49,7 +49,7 @@ type Deps struct {
 	Now     func() time.Time
 	Log     *slog.Logger
 	// HoldTTL is how long a generation's reservation lasts unless settled (SVC_HOLD_TTL);
-	// chat.DefaultHoldTTL's five minutes when zero.
+	// billing.DefaultHoldTTL when zero.
 	HoldTTL time.Duration
 }
 
@@ -65,7 +65,7 @@ func New(d Deps) *Service {
 		d.Limiter = ratelimit.NewMemory()
 	}
 	if d.HoldTTL <= 0 {
-		d.HoldTTL = defaultHoldTTL
+		d.HoldTTL = billing.DefaultHoldTTL
 	}
 	return &Service{st: d.Store, eng: d.Engine, model: d.LLM, limiter: d.Limiter, now: d.Now, log: d.Log, holdTTL: d.HoldTTL}
 }
@@ -143,10 +143,6 @@ func (s *Service) settle(ctx context.Context, a store.Account, g generation, res
 	}
 	return c.InputTokens + c.OutputTokens, nil
 }
-
-// defaultHoldTTL bounds how long a reservation outlives a process that died holding it
-// (chat.DefaultHoldTTL; studio does not import chat).
-const defaultHoldTTL = 5 * time.Minute
 
 // callModel makes one model call under a reservation of its worst case. A provider failure
 // returns ok false (the caller composes with the built-in engine instead, free); the
