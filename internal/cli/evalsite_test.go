@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -39,8 +40,13 @@ func runEvalSite(t *testing.T, dir, id, questions string) eval.SiteReport {
 
 func checkFloors(t *testing.T, rep eval.SiteReport, floors siteFloors) {
 	t.Helper()
-	for _, l := range rep.Langs {
-		if f, ok := floors[l.Lang]; ok && l.HitRate < f {
+	for lang, f := range floors {
+		i := slices.IndexFunc(rep.Langs, func(l eval.SiteLangReport) bool { return l.Lang == lang })
+		if i < 0 {
+			t.Errorf("%s: no questions in the report, floor %.2f", lang, f)
+			continue
+		}
+		if l := rep.Langs[i]; l.HitRate < f {
 			t.Errorf("%s: hit rate %.2f (%d/%d), below the floor %.2f", l.Lang, l.HitRate, l.Hits, l.Questions, f)
 		}
 	}
