@@ -71,7 +71,7 @@ func (e *Engine) Evidence(ctx context.Context, accountID int64, question, lg str
 	if vouched := e.prefer(&r, question, lg); !vouched && !e.confident(&r.q, bestPerDoc(r.ranked, e.opts.AnswerPassages)) {
 		return "", nil
 	}
-	return evidenceOf(e.extract(&r, question, lg, 0)), nil
+	return evidenceOf(e.extract(&r, lg, 0)), nil
 }
 
 // leadReserve is the room a reply keeps for its lead-in when the quote's length is chosen,
@@ -79,16 +79,16 @@ func (e *Engine) Evidence(ctx context.Context, accountID int64, question, lg str
 // lead-in costs the quote the difference (see answer).
 const leadReserve = 60
 
-// extract quotes the passage that answers question from r, in the room a reply of at most
+// extract quotes the passage that answers r's question, in the room a reply of at most
 // Options.MaxReply characters leaves after the lead-in, the source line and less characters
 // (0 normally), and never more than Options.MaxReplyChars.
-func (e *Engine) extract(r *retrieval, question, lg string, less int) extract {
+func (e *Engine) extract(r *retrieval, lg string, less int) extract {
 	src := utf8.RuneCountInString(sourceLine(lg, &r.ranked[0].hit))
 	room := min(e.opts.MaxReplyChars, e.opts.MaxReply-leadReserve-src-2) - less
 	if room < minQuote {
 		room = minQuote
 	}
-	return e.rank.extractAnswer(&r.q, r.ranked, question, room)
+	return e.rank.extractAnswer(&r.q, r.ranked, room)
 }
 
 // minQuote is the shortest room a quote is given, whatever the source line's length.
@@ -114,7 +114,7 @@ func (e *Engine) answer(ctx context.Context, req Request) (Answer, error) {
 	ph := phrasesFor(lg, req.Tone)
 	var ex extract
 	if vouched || e.confident(&r.q, cands) {
-		ex = e.extract(&r, req.Question, lg, 0)
+		ex = e.extract(&r, lg, 0)
 	}
 	if req.SalesMode {
 		a, err := e.salesAnswer(ctx, req, lg, ph, &r, cands, ex)
@@ -127,7 +127,7 @@ func (e *Engine) answer(ctx context.Context, req Request) (Answer, error) {
 	a := e.extractive(req.Question, lg, ph, r.ranked, cands, ex)
 	if over := utf8.RuneCountInString(a.Text) - e.opts.MaxReply; over > 0 {
 		// A lead-in longer than leadReserve: quote less rather than exceed the reply's length.
-		ex = e.extract(&r, req.Question, lg, over)
+		ex = e.extract(&r, lg, over)
 		a = e.extractive(req.Question, lg, ph, r.ranked, cands, ex)
 	}
 	a.Evidence = evidenceOf(ex)

@@ -51,15 +51,12 @@ func (r *Ranking) localWeights(q *query, cands []candidate, read []int) []float6
 // bonus when it holds what the question type asks for. The best sentence anchors a window
 // that grows over its neighbours in the same chunk (see growWindows); a sentence of another
 // chunk that scores within Margin of the best may open a second window.
-func (r *Ranking) extractAnswer(q *query, cands []candidate, question string, maxChars int) extract {
+func (r *Ranking) extractAnswer(q *query, cands []candidate, maxChars int) extract {
 	var ex extract
 	if len(cands) == 0 || q.total == 0 {
 		return ex
 	}
-	qwords := make(map[string]bool)
-	for _, w := range rawWords(question) {
-		qwords[lowerWord(w, q.lang)] = true
-	}
+	qwords := q.raw // the question's own words, which a cue must not merely repeat
 	top := cands[0].score
 	doc := cands[0].hit.DocID
 	// An FAQ entry that the question matches is quoted from its own section: another
@@ -108,8 +105,8 @@ func (r *Ranking) extractAnswer(q *query, cands []candidate, question string, ma
 			cue := hasCue(s.text, q.kind, lang, qwords)
 			if parts != nil {
 				cue2 := hasCue(s.text, q.kind2, lang, qwords)
-				parts[ci][si] = [2]bool{partCue(s.text, q.kind, q.kind2, lang, qwords),
-					partCue(s.text, q.kind2, q.kind, lang, qwords)}
+				parts[ci][si] = [2]bool{partCue(s.text, q.kind, q.kind2, lang, qwords, cue),
+					partCue(s.text, q.kind2, q.kind, lang, qwords, cue2)}
 				cue = cue || cue2
 			}
 			if r.Cue != 0 && cue {

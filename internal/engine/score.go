@@ -79,11 +79,11 @@ func (r *Ranking) proximityScore(q *query, c *candidate) {
 	}
 	// A curated Q&A entry matches through its question line already; a page's section whose
 	// heading is the question is the page's FAQ entry.
-	if m := entryMatch(q.words, len(q.terms), c.hit.Heading, c.lang(q), r.Soft); m >= entryAnswers && c.hit.DocType != store.DocQA && c.hit.Product == nil {
-		c.entry = m // an entry that shares a word or two with the question is another's
-		c.score += r.Entry * m
-	}
 	if c.hit.DocType != store.DocQA && c.hit.Product == nil {
+		if m := entryMatch(q.words, len(q.terms), c.hit.Heading, c.lang(q), r.Soft); m >= entryAnswers {
+			c.entry = m // an entry that shares a word or two with the question is another's
+			c.score += r.Entry * m
+		}
 		c.score += r.Defines * q.titleDefines(c.hit.Title, c.lang(q))
 	}
 	if r.Contents != 0 && contentsLike(&c.hit) {

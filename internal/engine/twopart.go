@@ -118,9 +118,9 @@ func (p partCues) complement(cands []candidate, read []int, scores map[int][]flo
 // number that states a duration ("2–4 business days") answers "how long", not "how much":
 // when the two kinds are a number and a duration, the number cue needs a number that is not
 // followed by a unit of time within the next three words.
-func partCue(s string, kind, other qtype, lang string, qwords map[string]bool) bool {
+func partCue(s string, kind, other qtype, lang string, qwords map[string]bool, cue bool) bool {
 	if kind != askNumber || other != askDuration {
-		return hasCue(s, kind, lang, qwords)
+		return cue // hasCue(s, kind, …), which the caller has already read
 	}
 	words := rawWords(s)
 	for i, w := range words {
