@@ -26,6 +26,8 @@ type index struct {
 	brands   map[string]bool // folded first words of product names ("kackar", "summit")
 	business []string        // folded words of the business's name
 	products []productPrice  // each source product's name and price, for misattributed
+	// productNames are products' names in the same order, read once for every sentence.
+	productNames []string
 }
 
 // newIndex reads the sources of a generation in lang: passages in their own language,

@@ -20,6 +20,7 @@ func (ix *index) addProductPrice(p store.Product) {
 		}
 	}
 	ix.products = append(ix.products, pp)
+	ix.productNames = append(ix.productNames, p.Name)
 }
 
 // misattributed returns the prices of a sentence that are another product's: the sentence
@@ -31,11 +32,7 @@ func (g *Guard) misattributed(sentence string, facts []fact) []Claim {
 	if len(g.ix.products) < 2 {
 		return nil
 	}
-	names := make([]string, len(g.ix.products))
-	for i, p := range g.ix.products {
-		names[i] = p.name
-	}
-	named := variant.Named(sentence, names)
+	named := variant.Named(sentence, g.ix.productNames)
 	anyNamed := false
 	for _, n := range named {
 		anyNamed = anyNamed || n
