@@ -81,19 +81,11 @@ func embedInput(p params) (account.EmbedTokenInput, error) {
 			show = true
 		case "false", "0":
 		default:
-			return in, errs.Newf(errs.BadRequest, "show_sources must be true or false, not %q.", clip(v, 20))
+			return in, errs.Newf(errs.BadRequest, "show_sources must be true or false, not %q.", truncate(v, 20))
 		}
 		in.ShowSources = &show
 	}
 	return in, nil
-}
-
-// clip shortens a value echoed in an error message.
-func clip(v string, n int) string {
-	if r := []rune(v); len(r) > n {
-		return string(r[:n]) + "…"
-	}
-	return v
 }
 
 func (s *Server) embedTokenCreate(w http.ResponseWriter, r *http.Request, c account.Caller, p params) error {

@@ -208,11 +208,12 @@ func (s *Server) dispatch(w http.ResponseWriter, r *http.Request, name string) {
 	}
 }
 
+// truncate shortens a value echoed in an error message to n characters, never inside one.
 func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "…"
 	}
-	return s[:n] + "…"
+	return s
 }
 
 // authenticate reads the secret key from Authorization: Bearer or X-SVC-Key.
