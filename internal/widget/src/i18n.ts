@@ -23,6 +23,7 @@ export interface Strings {
   count(n: number, max: number): string;
   starters: string;
   log: string;
+  sources: string;
 }
 
 // The words come from svc's i18n catalog (the embed.* keys of internal/i18n/catalog), which
@@ -57,6 +58,7 @@ function build(c: Catalog): Strings {
     count: (n, m) => fill(c['embed.count'], n, m),
     starters: c['embed.starters'],
     log: c['embed.log'],
+    sources: c['embed.sources'],
   };
 }
 
@@ -70,8 +72,8 @@ export function asLang(l: string | undefined): Lang | undefined {
 /** The first of the attribute and the browser's languages that is tr, en or de; else en. */
 export function pickLang(attr: string | undefined): Lang {
   for (const l of [attr, ...(navigator.languages || []), navigator.language]) {
-    const c = (l || '').trim().toLowerCase().split('-')[0];
-    if (c === 'tr' || c === 'en' || c === 'de') return c;
+    const c = asLang((l || '').trim().toLowerCase().split('-')[0]);
+    if (c) return c;
   }
   return 'en';
 }

@@ -1,10 +1,9 @@
 // A reply's sources (the KB documents it quotes) as links under it. Kept apart from main.ts:
 // the token's show_sources setting (start's showSources) decides whether they are listed.
 
-import catalog from 'svc:catalog';
 import type { Source } from './api';
 import { h, link, safeUrl } from './dom';
-import type { Lang } from './i18n';
+import { type Lang, strings } from './i18n';
 
 /** The sources worth showing: objects with a non-empty title, at most 4. */
 export function validSources(v: unknown): Source[] {
@@ -33,8 +32,7 @@ export function withoutSourceLine(body: string, sources: Source[]): string {
 export function sourceList(sources: Source[], lang: Lang): HTMLElement | null {
   if (!sources.length) return null;
   const wrap = h('div', 'svc-sources');
-  const label = (catalog[lang] || catalog.en)['embed.sources'] || catalog.en['embed.sources'];
-  wrap.append(h('span', 'svc-sources-title', label));
+  wrap.append(h('span', 'svc-sources-title', strings[lang].sources));
   const ul = h('ul');
   for (const s of sources) {
     const li = h('li');
