@@ -8,6 +8,7 @@ import (
 
 	"svc/internal/engine"
 	"svc/internal/eval"
+	"svc/internal/i18n"
 )
 
 // cmdEvalSite measures an account's KB on a question file before it goes live: every question
@@ -33,7 +34,7 @@ func cmdEvalSite(ctx context.Context, args []string, env Env) error {
 	}
 	want := splitList(*langs)
 	for _, l := range want {
-		if l != "tr" && l != "en" && l != "de" {
+		if !i18n.Supported(l) {
 			return usagef("eval site: --lang takes tr, en and de, not %q", l)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"svc/internal/chat"
+	"svc/internal/i18n"
 )
 
 // SiteQuestion is one line of a question file for `svc eval site` (JSON Lines):
@@ -38,9 +39,6 @@ type SiteQuestion struct {
 
 	re *regexp.Regexp
 }
-
-// siteLangs are the languages a question may be in (SERVICE.md's three).
-var siteLangs = map[string]bool{"tr": true, "en": true, "de": true}
 
 // ReadQuestions reads a question file. Every problem is reported with its line number, and the
 // whole file is refused: a measurement over a silently shortened list would mislead.
@@ -86,7 +84,7 @@ func parseQuestion(line []byte) (SiteQuestion, error) {
 		return q, fmt.Errorf(`"question" is missing or empty`)
 	case utf8.RuneCountInString(q.Question) > chat.MaxMessageChars:
 		return q, fmt.Errorf(`"question" is longer than a message may be (%d characters)`, chat.MaxMessageChars)
-	case !siteLangs[q.Lang]:
+	case !i18n.Supported(q.Lang):
 		return q, fmt.Errorf(`"lang" must be tr, en or de, not %q`, q.Lang)
 	case q.Expect == "" && q.Product == "" && !q.NoProduct:
 		return q, fmt.Errorf(`give "expect", "product" or "no_product": nothing to check the reply against`)
