@@ -79,7 +79,7 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		return
 	}
 	kind := errs.KindOf(err)
-	if kind != errs.Unavailable && s.unavailable(r.Context(), err) {
+	if s.unavailable(r.Context(), kind, err) {
 		err = &errs.Error{Kind: errs.Unavailable, Safe: unavailableMessage, Cause: err}
 		kind = errs.Unavailable
 	}

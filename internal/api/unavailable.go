@@ -26,12 +26,10 @@ const unavailablePing = time.Second
 // (a ping) rather than err's chain read: a store may wrap its driver's error without keeping
 // the chain, and a network error in the chain may be a model provider's, not the database's.
 // An error while the store answers pings is a real server error (500), logged as one.
-func (s *Server) unavailable(ctx context.Context, err error) bool {
-	switch errs.KindOf(err) {
-	case errs.Unavailable:
-		return true
-	case errs.Internal:
-	default:
+// Only internal errors are asked about: one already classified (Unavailable among them) keeps
+// its kind. The ping runs only on that error path, never for a request that succeeded.
+func (s *Server) unavailable(ctx context.Context, kind errs.Kind, err error) bool {
+	if kind != errs.Internal {
 		return false
 	}
 	// A database error with a SQLSTATE (pgconn.PgError, by its method) was the server's
