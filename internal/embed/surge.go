@@ -18,17 +18,19 @@ type SurgeOptions struct {
 	Cooldown   time.Duration // stay in surge this long after the last spiking bucket; default 10 minutes
 }
 
+// The detector's bounds, the same for every SurgeStore (surgeredis's Lua script takes them
+// from here).
 const (
-	// maxCatchUp bounds the empty buckets folded one by one after a quiet spell. Past it the
+	// SurgeMaxCatchUp bounds the empty buckets folded one by one after a quiet spell. Past it the
 	// baseline is taken as 0: with the default weight it would be under 0.8^60 (about a
 	// millionth) of what it was, which moves no threshold.
-	maxCatchUp = 60
-	// surgeIdle is how long a token may go without questions before it is forgotten (at
-	// least maxCatchUp windows, so forgetting loses no baseline worth keeping); a token in
+	SurgeMaxCatchUp = 60
+	// SurgeIdle is how long a token may go without questions before it is forgotten (at
+	// least SurgeMaxCatchUp windows, so forgetting loses no baseline worth keeping); a token in
 	// surge is kept until the surge ends.
-	surgeIdle = time.Hour
-	// maxAddresses bounds the distinct addresses remembered per token and bucket.
-	maxAddresses = 4096
+	SurgeIdle = time.Hour
+	// SurgeMaxAddresses bounds the distinct addresses remembered per token and bucket.
+	SurgeMaxAddresses = 4096
 	// sweepEvery is how often Observe looks for idle tokens.
 	sweepEvery = time.Minute
 )
@@ -71,7 +73,7 @@ func (o SurgeOptions) withDefaults() SurgeOptions {
 // embed surface and spends its excess at once, even hidden in a crowd. A script spread over
 // so many addresses that each stays at a human pace looks like a crowd, and is left to the
 // token's daily budget and its 60 new answers a minute. Addresses are counted up to
-// maxAddresses a bucket; questions from addresses past that add no excess.
+// SurgeMaxAddresses a bucket; questions from addresses past that add no excess.
 //
 // Time comes only from the callers' now, never the clock. A Surge is safe for concurrent
 // use. Its state lives in a SurgeStore: this process's memory (NewSurge), or a store shared
@@ -205,7 +207,7 @@ func (st *surgeState) advance(k int64, o *SurgeOptions) {
 	}
 	// Skipped buckets from the first one that began at or after until.
 	first := max(st.bucket+1, ceilDiv(st.until, w))
-	if empty := k - first; empty > maxCatchUp {
+	if empty := k - first; empty > SurgeMaxCatchUp {
 		st.baseline = 0
 	} else {
 		for range empty {

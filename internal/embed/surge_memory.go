@@ -48,7 +48,7 @@ func (m *memorySurge) Observe(o SurgeOptions, tokenID int64, addr string, now ti
 	if st.addrs == nil {
 		st.addrs = make(map[string]int)
 	}
-	if n, seen := st.addrs[addr]; seen || len(st.addrs) < maxAddresses {
+	if n, seen := st.addrs[addr]; seen || len(st.addrs) < SurgeMaxAddresses {
 		st.addrs[addr] = n + 1
 		if n+1 > o.PerAddress {
 			st.excess++
@@ -86,7 +86,7 @@ func (m *memorySurge) Threshold(o SurgeOptions, tokenID int64, now time.Time) (i
 	return c.threshold(&o), nil
 }
 
-// sweep forgets tokens idle for surgeIdle (or maxCatchUp windows, if longer) and not in
+// sweep forgets tokens idle for SurgeIdle (or SurgeMaxCatchUp windows, if longer) and not in
 // surge, at most once every sweepEvery, so memory follows the tokens in use. A forgotten
 // token starts again from a zero baseline, which is where its baseline had decayed to.
 func (m *memorySurge) sweep(o *SurgeOptions, now time.Time) {
@@ -94,7 +94,7 @@ func (m *memorySurge) sweep(o *SurgeOptions, now time.Time) {
 		return
 	}
 	m.lastSweep = now
-	idle := max(surgeIdle, maxCatchUp*o.Window)
+	idle := max(SurgeIdle, SurgeMaxCatchUp*o.Window)
 	n := now.UnixNano()
 	for id, st := range m.tokens {
 		if now.Sub(st.lastSeen) >= idle && n >= st.until {

@@ -4,7 +4,7 @@
 -- KEYS[1]  the token's state (hash: bucket, count, baseline, ub, excess)
 -- KEYS[2]  the current bucket's questions per client address (hash)
 -- ARGV     k (bucket of now), r (ns of now into it), W (window, ns), C (cooldown, ns),
---          cb (ceil(C/W)), alpha, floor, factor, perAddress, maxAddresses, maxCatchUp,
+--          cb (ceil(C/W)), alpha, floor, factor, perAddress, SurgeMaxAddresses, SurgeMaxCatchUp,
 --          addr, idle (ms the state is kept after its last question)
 --
 -- Times are kept as bucket numbers, not nanoseconds: a Lua number is a double, exact only to
@@ -20,8 +20,8 @@ local alpha = tonumber(ARGV[6])
 local floor = tonumber(ARGV[7])
 local factor = tonumber(ARGV[8])
 local perAddress = tonumber(ARGV[9])
-local maxAddresses = tonumber(ARGV[10])
-local maxCatchUp = tonumber(ARGV[11])
+local SurgeMaxAddresses = tonumber(ARGV[10])
+local SurgeMaxCatchUp = tonumber(ARGV[11])
 local addr = ARGV[12]
 local idle = tonumber(ARGV[13])
 
@@ -43,7 +43,7 @@ if k > bucket then
     first = ub + cb
   end
   local empty = k - first
-  if empty > maxCatchUp then
+  if empty > SurgeMaxCatchUp then
     baseline = 0
   else
     for _ = 1, empty do
@@ -56,7 +56,7 @@ end
 
 count = count + 1
 local n = tonumber(redis.call('HGET', KEYS[2], addr))
-if n ~= nil or redis.call('HLEN', KEYS[2]) < maxAddresses then
+if n ~= nil or redis.call('HLEN', KEYS[2]) < SurgeMaxAddresses then
   n = (n or 0) + 1
   redis.call('HSET', KEYS[2], addr, n)
   if n > perAddress then

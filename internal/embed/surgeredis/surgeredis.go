@@ -20,14 +20,6 @@ import (
 // DefaultPrefix namespaces the keys (redisconn.DefaultPrefix).
 const DefaultPrefix = redisconn.DefaultPrefix
 
-// These mirror embed's memory store: a token idle this long is forgotten, at most this many
-// empty buckets are folded one by one, and at most this many addresses counted per bucket.
-const (
-	surgeIdle    = time.Hour
-	maxCatchUp   = 60
-	maxAddresses = 4096
-)
-
 //go:embed observe.lua
 var observeSource string
 
@@ -74,9 +66,9 @@ func (s *Store) Observe(o embed.SurgeOptions, tokenID int64, addr string, now ti
 	w, c := int64(o.Window), int64(o.Cooldown)
 	k := o.BucketOf(now)
 	r := now.UnixNano() - k*w
-	idle := max(surgeIdle, maxCatchUp*o.Window)
+	idle := max(embed.SurgeIdle, embed.SurgeMaxCatchUp*o.Window)
 	v, err := observeScript.Run(ctx, s.rdb, s.keys(tokenID),
-		k, r, w, c, (c+w-1)/w, o.Alpha, o.Floor, o.Factor, o.PerAddress, maxAddresses, maxCatchUp, addr,
+		k, r, w, c, (c+w-1)/w, o.Alpha, o.Floor, o.Factor, o.PerAddress, embed.SurgeMaxAddresses, embed.SurgeMaxCatchUp, addr,
 		idle.Milliseconds()).Int()
 	if err != nil {
 		return false, fmt.Errorf("redis surge observe: %w", err)
