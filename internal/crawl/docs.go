@@ -9,6 +9,7 @@ import (
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
+	"svc/internal/extract"
 	"svc/internal/kb"
 )
 
@@ -180,7 +181,7 @@ func linkText(doc *html.Node, u *url.URL, secPath string) string {
 					p = strings.TrimSuffix(p, idx)
 				}
 				if strings.TrimSuffix(p, "/") == want {
-					if t := strings.Join(strings.Fields(nodeText(n)), " "); t != "" && utf8.RuneCountInString(t) <= 60 &&
+					if t := extract.NodeText(n, 256); t != "" && utf8.RuneCountInString(t) <= 60 &&
 						len(strings.Fields(t)) <= 6 {
 						found = t
 						return true
@@ -197,22 +198,6 @@ func linkText(doc *html.Node, u *url.URL, secPath string) string {
 	}
 	walk(doc)
 	return found
-}
-
-func nodeText(n *html.Node) string {
-	var b strings.Builder
-	var walk func(*html.Node)
-	walk = func(x *html.Node) {
-		if x.Type == html.TextNode {
-			b.WriteString(x.Data)
-			b.WriteByte(' ')
-		}
-		for c := x.FirstChild; c != nil; c = c.NextSibling {
-			walk(c)
-		}
-	}
-	walk(n)
-	return b.String()
 }
 
 // prettySegment makes a URL segment a section name: "user-guides" → "User guides".

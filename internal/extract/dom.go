@@ -77,11 +77,11 @@ func blockLevel(a atom.Atom) bool {
 	return false
 }
 
-// nodeText is the visible text of n with white space collapsed. limit > 0 stops reading after
+// NodeText is the visible text of n with white space collapsed. limit > 0 stops reading after
 // about that many bytes, or after visiting 16 nodes per byte of it (so a short text buried
 // under thousands of empty elements costs no more than a long one), for callers that only
 // care about short texts.
-func nodeText(n *html.Node, limit int) string {
+func NodeText(n *html.Node, limit int) string {
 	r := textReader{limit: limit, nodes: 16 * limit}
 	r.read(n)
 	return collapse(r.b.String())

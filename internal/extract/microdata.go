@@ -176,7 +176,7 @@ func (p mdProp) text() string {
 	}
 	// Bounded: a theme may put itemprop on a container holding the whole page, and nested
 	// items would each read it again.
-	return nodeText(p.node, maxPropText)
+	return NodeText(p.node, maxPropText)
 }
 
 // link is a property's value as a URL: content, then the element's own link attribute.
@@ -187,7 +187,7 @@ func (p mdProp) link(base *url.URL) string {
 	if u := elementURL(p.node, base); u != "" {
 		return u
 	}
-	t := nodeText(p.node, 400)
+	t := NodeText(p.node, 400)
 	if strings.HasPrefix(t, "http://") || strings.HasPrefix(t, "https://") || strings.HasPrefix(t, "/") {
 		return resolveURL(base, t)
 	}

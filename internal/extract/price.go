@@ -411,7 +411,7 @@ func visiblePrices(doc *html.Node) priceIndex {
 			return false
 		}
 		if priceLabelled(n) {
-			out = append(out, scanPrices(nodeText(n, 600))...)
+			out = append(out, scanPrices(NodeText(n, 600))...)
 		}
 		return true
 	})
