@@ -228,33 +228,49 @@ func readIntent(question, lang string) (in Intent, strip []textindex.Term, weak 
 
 // superlative reports whether a question asks for the lightest, warmest or cheapest of
 // something, which is a recommendation among products. Unlike a cue, the adjective stays in
-// the subject: the product that is "the lightest" says so, and the others do not. English
-// takes long words in -est (short ones are "test", "rest", "latest"), German -ste(n) after
-// "am" or in long words, Turkish "en" before a word ("en hafif").
+// the subject: the product that is "the lightest" says so, and the others do not.
 func superlative(words []string, lang string) bool {
-	for i, w := range words {
-		next := i+1 < len(words)
-		switch lang {
-		case "tr":
-			if w == "en" && next {
-				return true
-			}
-		case "de":
-			if w == "am" && next && strings.HasSuffix(words[i+1], "sten") {
-				return true
-			}
-			for _, suf := range []string{"ste", "sten", "ster", "stes"} {
-				if len(w) >= 9 && strings.HasSuffix(w, suf) {
-					return true
-				}
-			}
-		default:
-			if w == "most" && next || len(w) >= 7 && strings.HasSuffix(w, "est") && !notSuperlative[w] {
-				return true
-			}
+	for i := range words {
+		if _, ok := superlativeAt(words, i, lang); ok {
+			return true
 		}
 	}
 	return false
+}
+
+// superlativeAt reports whether words[i] makes a superlative in lang, and where the word it
+// asks the best of may start (-1 for none): English takes long words in -est (short ones are
+// "test", "rest", "latest") and "most"; German long words in -ste(n/r/s), and "am …sten",
+// which asks how rather than for the best of anything; Turkish "en" before a word ("en
+// hafif", whose head follows the adjective). superlative and weakHeads share it.
+func superlativeAt(words []string, i int, lang string) (head int, ok bool) {
+	w, next := words[i], i+1 < len(words)
+	switch lang {
+	case "tr":
+		if w == "en" && next {
+			return i + 2, true
+		}
+	case "de":
+		if w == "am" && next && strings.HasSuffix(words[i+1], "sten") {
+			return -1, true
+		}
+		for _, suf := range []string{"ste", "sten", "ster", "stes"} {
+			if len(w) >= 9 && strings.HasSuffix(w, suf) {
+				if i > 0 && words[i-1] == "am" {
+					return -1, true
+				}
+				return i + 1, true
+			}
+		}
+	default:
+		if w == "most" && next {
+			return -1, true
+		}
+		if len(w) >= 7 && strings.HasSuffix(w, "est") && !notSuperlative[w] {
+			return i + 1, true
+		}
+	}
+	return -1, false
 }
 
 // weakHeads returns the analyzed terms of what a weak cue or a superlative asks the best of:
@@ -277,22 +293,13 @@ func weakHeads(question, lang string) []textindex.Term {
 		}
 	}
 	for i, w := range words {
-		switch lang {
-		case "tr":
-			if w == "en" && i+1 < len(words) {
-				after(i + 2)
-			}
-		case "de":
-			if i > 0 && words[i-1] == "am" {
-				continue
-			}
-			if strings.HasPrefix(w, "beste") && len(w) <= 6 || len(w) >= 9 && (strings.HasSuffix(w, "ste") ||
-				strings.HasSuffix(w, "sten") || strings.HasSuffix(w, "ster") || strings.HasSuffix(w, "stes")) {
-				after(i + 1)
-			}
+		switch {
+		case lang == "de" && strings.HasPrefix(w, "beste") && len(w) <= 6 && (i == 0 || words[i-1] != "am"),
+			lang != "de" && lang != "tr" && w == "best":
+			after(i + 1) // the weak cues, too short to read as superlatives
 		default:
-			if w == "best" || len(w) >= 7 && strings.HasSuffix(w, "est") && !notSuperlative[w] {
-				after(i + 1)
+			if head, ok := superlativeAt(words, i, lang); ok && head >= 0 {
+				after(head)
 			}
 		}
 	}
