@@ -28,13 +28,13 @@ const (
 // store.ErrBudgetReached for budgetReached to tell.
 func (p *pending) hold(ctx context.Context, worst int64, budget *store.TokenBudget) (store.Reservation, error) {
 	s := p.svc
-	size := s.holds.Size(worst)
-	if budget != nil {
-		// A token's budget admits an answer while any of it is left, so the answers in
-		// flight at its end must each hold what they may cost: a hold sized from recent
-		// answers is passed by one answer in twenty, and with many visitors at once the
-		// overshoot grew past one hold (seen with three replicas). The worst case bounds it.
-		size = worst
+	// A token's budget admits an answer while any of it is left, so the answers in flight at
+	// its end must each hold what they may cost: a hold sized from recent answers is passed
+	// by one answer in twenty, and with many visitors at once the overshoot grew past one
+	// hold (seen with three replicas). The worst case bounds it.
+	size := worst
+	if budget == nil {
+		size = s.holds.Size(worst)
 	}
 	p.overdraft = size
 	amount := size

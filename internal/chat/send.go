@@ -235,7 +235,6 @@ func (p *pending) compose(ctx context.Context, midnight time.Time) (SendResult, 
 	return res, err
 }
 
-
 // release gives back a reservation that no commit settled. It runs on a context that
 // outlives the request's cancellation, since a cancelled send is exactly when it matters.
 func (p *pending) release(ctx context.Context) {

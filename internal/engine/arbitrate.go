@@ -58,7 +58,7 @@ func readAsking(question, lang string, subject *query, intent Intent, weak bool)
 	if a.how == askedWeak {
 		for _, h := range weakHeads(question, lang) {
 			for i, t := range subject.terms {
-				a.head[i] = a.head[i] || t.Text == h.Text || matchTerm(t, h.Text) || matchTerm(h, t.Text)
+				a.head[i] = a.head[i] || matchTerm(t, h.Text) || matchTerm(h, t.Text)
 			}
 		}
 	}
@@ -308,10 +308,10 @@ func unfitProducts(question string, ranked []candidate, pool []store.ChunkHit) m
 	return out
 }
 
-// pagesAnswer is the arbitration for the products a question's subject brought up (see
-// pagesAnswer above): their names and texts together against the pages ranked for the whole
+// pagesBeatShelf is the arbitration for the products a question's subject brought up (see
+// pagesAnswer): their names and texts together against the pages ranked for the whole
 // question in lg.
-func (e *Engine) pagesAnswer(subject *query, kept []productHit, r *retrieval, lg string, ask asking) bool {
+func (e *Engine) pagesBeatShelf(subject *query, kept []productHit, r *retrieval, lg string, ask asking) bool {
 	name := make([]float64, len(subject.terms))
 	text := make([]float64, len(subject.terms))
 	for _, p := range kept {

@@ -89,7 +89,7 @@ func (e *Engine) shelf(ctx context.Context, accountID int64, question, lg string
 	kept, spare := relevantProducts(scored, lg, intent)
 	kept, spare, unfit := fitVariants(question, kept, spare)
 	switch {
-	case len(kept) > 0 && e.pagesAnswer(&subject, kept, r, lg, readAsking(question, lg, &subject, intent, weak)):
+	case len(kept) > 0 && e.pagesBeatShelf(&subject, kept, r, lg, readAsking(question, lg, &subject, intent, weak)):
 		// The pages answer what is asked better than the products (arbitrate.go): no card,
 		// and not even the quoted product's.
 		sh.about = false

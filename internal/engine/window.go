@@ -248,7 +248,7 @@ func hasConditionalStem(w string) bool {
 
 var conditionals = map[string]map[string]bool{
 	"en": wordFlags("if unless when whenever should"),
-	"de": wordFlags("wenn falls sofern sollte sollten sollten"),
+	"de": wordFlags("wenn falls sofern sollte sollten"),
 	"tr": wordFlags("eğer şayet"),
 }
 

@@ -16,7 +16,6 @@ func (s *Store) SaveTurn(ctx context.Context, t *store.Turn) error {
 	if err != nil {
 		return err
 	}
-	// Each turn is its own transaction (no group commit: PostgreSQL takes writers in parallel).
 	// The account's row lock comes first, so the quota recount, the reservation's release,
 	// the capped charge and the budget's notice read what no other transaction of the
 	// account can change before this one commits. Charges are settled in a copy kept only
