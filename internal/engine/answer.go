@@ -42,6 +42,11 @@ type Answer struct {
 	// ("" when it has no confident answer). Two questions with the same evidence ask for the
 	// same thing; the cache uses it to tell a rewording from a question that only looks alike.
 	Evidence string
+	// Answerability is the score the quoted reply got (see Answerability.Score), 0 when
+	// nothing was quoted; Features the evidence it was computed from. A reply below the
+	// model's threshold is the fallback, whatever it would have quoted.
+	Answerability float64
+	Features      Features
 }
 
 // Answer retrieves passages for the question and composes an extractive reply: the best one
@@ -68,10 +73,13 @@ func (e *Engine) Evidence(ctx context.Context, accountID int64, question, lg str
 	if err != nil {
 		return "", err
 	}
-	if vouched := e.prefer(&r, question, lg); !vouched && !e.confident(&r.q, bestPerDoc(r.ranked, e.opts.AnswerPassages)) {
+	e.prefer(&r, question, lg)
+	cands := bestPerDoc(r.ranked, e.opts.AnswerPassages)
+	ex := e.extract(&r, lg, 0)
+	if _, _, ok := e.assess(&r, cands, ex); !ok {
 		return "", nil
 	}
-	return evidenceOf(e.extract(&r, lg, 0)), nil
+	return evidenceOf(ex), nil
 }
 
 // leadReserve is the room a reply keeps for its lead-in when the quote's length is chosen,
@@ -83,6 +91,9 @@ const leadReserve = 60
 // Options.MaxReply characters leaves after the lead-in, the source line and less characters
 // (0 normally), and never more than Options.MaxReplyChars.
 func (e *Engine) extract(r *retrieval, lg string, less int) extract {
+	if len(r.ranked) == 0 {
+		return extract{}
+	}
 	src := utf8.RuneCountInString(sourceLine(lg, &r.ranked[0].hit))
 	room := min(e.opts.MaxReplyChars, e.opts.MaxReply-leadReserve-src-2) - less
 	if room < minQuote {
@@ -109,20 +120,24 @@ func (e *Engine) answer(ctx context.Context, req Request) (Answer, error) {
 	if err != nil {
 		return Answer{}, err
 	}
-	vouched := e.prefer(&r, req.Question, lg)
+	e.prefer(&r, req.Question, lg)
 	cands := bestPerDoc(r.ranked, e.opts.AnswerPassages)
 	ph := phrasesFor(lg, req.Tone)
-	var ex extract
-	if vouched || e.confident(&r.q, cands) {
-		ex = e.extract(&r, lg, 0)
+	ex := e.extract(&r, lg, 0)
+	feats, score, ok := e.assess(&r, cands, ex)
+	if !ok {
+		ex = extract{}
 	}
 	if req.SalesMode {
 		a, err := e.salesAnswer(ctx, req, lg, ph, &r, cands, ex)
 		a.Evidence = evidenceOf(ex)
+		a.Answerability, a.Features = score, feats
 		return a, err
 	}
 	if ex.text == "" {
-		return e.fallback(req.Question, ph), nil
+		a := e.fallback(req.Question, ph)
+		a.Answerability, a.Features = score, feats
+		return a, nil
 	}
 	a := e.extractive(req.Question, lg, ph, r.ranked, cands, ex)
 	if over := utf8.RuneCountInString(a.Text) - e.opts.MaxReply; over > 0 {
@@ -131,6 +146,7 @@ func (e *Engine) answer(ctx context.Context, req Request) (Answer, error) {
 		a = e.extractive(req.Question, lg, ph, r.ranked, cands, ex)
 	}
 	a.Evidence = evidenceOf(ex)
+	a.Answerability, a.Features = score, feats
 	return a, nil
 }
 

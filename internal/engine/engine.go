@@ -45,8 +45,16 @@ type Options struct {
 	// confidence check.
 	MinCoverage float64
 	// MinSupport is the lower share accepted when the best passage matches at least two of
-	// the question's terms. Default 0.2.
+	// the question's terms. Default 0.2. Arbitration uses both to tell whether a passage in
+	// the reply's language is worth preferring; whether a reply is given at all is
+	// Answerability's decision.
 	MinSupport float64
+	// Answerability is the model that decides whether a reply answers; nil means the one
+	// the engine ships with (DefaultAnswerability).
+	Answerability *Answerability
+	// MinAnswerability overrides the model's threshold when positive; negative gives every
+	// reply that quotes something (for measuring the model itself).
+	MinAnswerability float64
 	// Ranking holds the reranking and extraction weights; nil means DefaultRanking().
 	Ranking *Ranking
 	// MaxCards is the most product cards a Sales Mode answer carries. Default and most: 8,
@@ -66,6 +74,8 @@ type Engine struct {
 	kb   Searcher
 	opts Options
 	rank Ranking
+	// model decides whether a reply answers its question.
+	model Answerability
 	tok  *tokencount.Counter
 	// sentences remembers the analysed sentences of recently read chunks.
 	sentences *sentenceMemo
@@ -151,6 +161,14 @@ func New(kb Searcher, opts Options) (*Engine, error) {
 	if opts.Ranking != nil {
 		rank = *opts.Ranking
 	}
+	model := opts.Answerability
+	if model == nil {
+		m, err := DefaultAnswerability()
+		if err != nil {
+			return nil, fmt.Errorf("engine: %w", err)
+		}
+		model = &m
+	}
 	tok, err := tokencount.O200kBase()
 	if err != nil {
 		return nil, fmt.Errorf("engine: load tokenizer: %w", err)
@@ -159,7 +177,7 @@ func New(kb Searcher, opts Options) (*Engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("engine: %w", err)
 	}
-	return &Engine{kb: kb, opts: opts, rank: rank, tok: tok, sentences: newSentenceMemo(), summaries: summaries}, nil
+	return &Engine{kb: kb, opts: opts, rank: rank, model: *model, tok: tok, sentences: newSentenceMemo(), summaries: summaries}, nil
 }
 
 // CountTokens counts the o200k_base tokens of s, the unit that usage is billed in. Invalid

@@ -85,6 +85,7 @@ func (e *Engine) retrieve(ctx context.Context, accountID int64, question, lang s
 	for _, w := range rawWords(question) {
 		q.raw[lowerWord(w, lang)] = true
 	}
+	q.senses = questionSenses(&q, question)
 	r := retrieval{avgLen: st.AvgLength, docFreq: st.DocFreq}
 	cands := make([]candidate, len(hits))
 	for i, h := range hits {

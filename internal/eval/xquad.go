@@ -51,6 +51,9 @@ type outcome struct {
 	inTokens   int
 	outTokens  int
 	firstTitle string
+	// score and feats are the reply's answerability and the evidence it was scored on.
+	score float64
+	feats engine.Features
 }
 
 // XQuAD measures the engine with default options on the XQuAD dev files in dir for each
@@ -115,6 +118,11 @@ func loadCorpus(ctx context.Context, dir, lg string) (*corpus, error) {
 	if err != nil {
 		return nil, err
 	}
+	return newCorpus(ctx, lg, paras, qs)
+}
+
+// newCorpus imports paras into a fresh store, to ask qs. The caller closes it.
+func newCorpus(ctx context.Context, lg string, paras []paragraph, qs []question) (*corpus, error) {
 	tmp, err := os.MkdirTemp("", "svc-eval-xquad-")
 	if err != nil {
 		return nil, fmt.Errorf("temp dir: %w", err)
@@ -208,6 +216,7 @@ func ask(ctx context.Context, eng *engine.Engine, accountID int64, lg string, q 
 		return o, fmt.Errorf("answer %q: %w", q.text, err)
 	}
 	o.reply, o.confident = ans.Text, ans.Confident
+	o.score, o.feats = ans.Answerability, ans.Features
 	o.inTokens, o.outTokens = ans.InputTokens, ans.OutputTokens
 	o.found = containsAnswer(ans.Text, q.answers)
 	return o, nil

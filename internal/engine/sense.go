@@ -1,0 +1,114 @@
+package engine
+
+import (
+	"unicode"
+	"unicode/utf8"
+
+	"svc/internal/textindex"
+)
+
+// senseOnly returns the share of the question's weight that the best passage matches only
+// through a word used in another sense, and so must not count as evidence: in German, where
+// a noun is written with a capital, the question's noun "Laden" (a shop) against the
+// passage's verb "laden" (to load), or the question's verb against the passage's noun. A
+// word at the start of a sentence tells nothing either way ("Laden Sie …" is a verb), so a
+// question noun counts as met only where the passage writes it with a capital inside a
+// sentence. The other languages have no such mark in their spelling and are left alone.
+func senseOnly(q *query, c *candidate, lg string) float64 {
+	if lg != "de" || q.lang != "de" || len(q.senses) == 0 {
+		return 0
+	}
+	// How the passage writes each question term: as a noun, as another word, or only at the
+	// start of a sentence.
+	const (
+		asNoun = 1 << iota
+		asOther
+	)
+	seen := make([]int, len(q.terms))
+	for _, s := range c.sents {
+		for k, w := range rawWords(s.text) {
+			i := termOf(q, w, lg)
+			if i < 0 {
+				continue
+			}
+			switch {
+			case k == 0:
+				// sentence-initial: either
+			case startsUpper(w):
+				seen[i] |= asNoun
+			default:
+				seen[i] |= asOther
+			}
+		}
+	}
+	w := 0.0
+	for i, sense := range q.senses {
+		if i >= len(seen) || sense == senseUnknown || seen[i] == 0 && !c.holdsTerm(i) {
+			continue
+		}
+		switch {
+		case sense == senseNoun && seen[i]&asNoun == 0:
+			w += q.idf[i]
+		case sense == senseOther && seen[i]&asOther == 0 && seen[i]&asNoun != 0:
+			w += q.idf[i]
+		}
+	}
+	return w / q.total
+}
+
+// holdsTerm reports whether the candidate's sentences match query term i at all.
+func (c *candidate) holdsTerm(i int) bool {
+	for _, s := range c.sents {
+		for _, m := range s.seq {
+			if m == i {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// The sense a German question gives a term by its spelling.
+const (
+	senseUnknown = iota // first word, a word with digits, or not German
+	senseNoun           // written with a capital inside the sentence
+	senseOther          // written in lower case: a verb, an adjective, a particle
+)
+
+// questionSenses reads, for each query term of a German question, whether the question
+// writes it as a noun; nil for other languages.
+func questionSenses(q *query, question string) []int {
+	if q.lang != "de" {
+		return nil
+	}
+	out := make([]int, len(q.terms))
+	for k, w := range rawWords(question) {
+		i := termOf(q, w, q.lang)
+		if i < 0 || k == 0 || out[i] != senseUnknown {
+			continue
+		}
+		if startsUpper(w) {
+			out[i] = senseNoun
+		} else if r, _ := utf8.DecodeRuneInString(w); unicode.IsLetter(r) {
+			out[i] = senseOther
+		}
+	}
+	return out
+}
+
+// termOf returns the query term the word w analyzes to, or -1.
+func termOf(q *query, w, lg string) int {
+	for _, t := range textindex.IndexTerms(w, lg) {
+		for i, qt := range q.terms {
+			if matchTerm(qt, t) {
+				return i
+			}
+		}
+	}
+	return -1
+}
+
+func startsUpper(w string) bool {
+	r, _ := utf8.DecodeRuneInString(w)
+	return unicode.IsUpper(r)
+}
