@@ -360,3 +360,41 @@ func TestParallelSendsFoldOnce(t *testing.T) {
 		t.Fatalf("ledger %d, balance %d", got, h.balance(id))
 	}
 }
+
+// With a model, a question the KB cannot answer is declined like the built-in engine
+// declines it: the built-in answerability decision turns it away before any model call, and
+// a follow-up that the planning sub-call says the KB cannot answer gets the fallback too.
+// Both are low confidence, sourced "fallback" and free.
+func TestModelDeclinesWhatTheKBCannotAnswer(t *testing.T) {
+	unanswerable := func(llmtest.Call) llmtest.Step {
+		return llmtest.Step{Text: `{"standalone": "Do you have a store in Munich?", "queries": [], "answerable": false}`}
+	}
+	h, srv := newModelHarness(t, llmanswertest.Script{"plan": unanswerable})
+	id, key := h.tenant(account.Settings{BalanceMicro: ptr(int64(1_000_000))})
+	_, other := h.tenant(account.Settings{BalanceMicro: ptr(int64(1_000_000))})
+
+	before := srv.CallCount()
+	d, r := h.send(other, "What is the capital of Australia?")
+	if r.Status != 200 || !d.LowConfidence || d.Messages[1].Source != "fallback" {
+		t.Fatalf("an unrelated question: status %d, %+v", r.Status, d)
+	}
+	if n := srv.CallCount() - before; n != 0 {
+		t.Errorf("an unrelated question cost %d model calls, want none", n)
+	}
+
+	first, _ := h.send(key, "How much does the Uludağ 2 tent weigh?")
+	if first.LowConfidence {
+		t.Fatalf("an answerable question was declined: %+v", first)
+	}
+	spent := 1_000_000 - h.balance(id)
+	follow, r := h.send(key, "And do you have a store in Munich?")
+	if r.Status != 200 || !follow.LowConfidence || follow.Messages[len(follow.Messages)-1].Source != "fallback" {
+		t.Fatalf("a follow-up the planner finds unanswerable: status %d, %+v", r.Status, follow)
+	}
+	if got := 1_000_000 - h.balance(id); got != spent {
+		t.Errorf("the declined follow-up was charged %d micro-USD", got-spent)
+	}
+	if h.reserved(id) != 0 {
+		t.Errorf("%d micro-USD still reserved", h.reserved(id))
+	}
+}

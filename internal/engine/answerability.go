@@ -61,6 +61,23 @@ var FeatureNames = [numFeatures]string{
 	featOtherLang: "other_lang",
 }
 
+// FeatureSigns is the direction each feature may push the score when the model is fitted:
+// +1 evidence for an answer, -1 evidence against it.
+var FeatureSigns = [numFeatures]float64{
+	featCoverage:  1,
+	featSentence:  1,
+	featQuote:     1,
+	featMissing:   -1,
+	featUnseen:    -1,
+	featKindHeld:  1,
+	featKindLacks: -1,
+	featHead:      1,
+	featMargin:    1,
+	featOneTerm:   -1,
+	featEntry:     1,
+	featOtherLang: -1,
+}
+
 // Features is the evidence a candidate reply stands on.
 type Features [numFeatures]float64
 

@@ -13,9 +13,13 @@ func TestZZDebug(t *testing.T) {
 		t.Skip()
 	}
 	e, acct := shopKB(t)
+	sales := os.Getenv("DBG_SALES") != ""
+	if sales {
+		e, acct, _ = demoSalesKB(t)
+	}
 	for _, line := range strings.Split(qs, "|") {
 		lg, q, _ := strings.Cut(line, ":")
-		a, err := e.Answer(context.Background(), Request{AccountID: acct, Question: q, Lang: lg})
+		a, err := e.Answer(context.Background(), Request{AccountID: acct, Question: q, Lang: lg, SalesMode: sales})
 		if err != nil {
 			t.Fatal(err)
 		}

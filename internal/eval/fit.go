@@ -86,6 +86,12 @@ func Fit(samples []Sample, l2 float64, iters int) engine.Answerability {
 		b -= rate * gb
 		for j := range w {
 			w[j] -= rate * (gw[j] + l2*w[j])
+			// Each feature may only push the way its meaning says (more of the question
+			// covered is never evidence against an answer): a weight that the dev sets'
+			// quirks would turn round stays at zero instead.
+			if w[j]*engine.FeatureSigns[j] < 0 {
+				w[j] = 0
+			}
 		}
 	}
 	m := engine.Answerability{Features: engine.FeatureNames[:], Weights: make([]float64, nf), Bias: b}
