@@ -35,6 +35,8 @@ const (
 	featQuote            // question weight the quoted text holds
 	featMissing          // heaviest question term the passage lacks
 	featUnseen           // question weight the KB never mentions
+	featUnseen2          // its square
+	featTwoMet           // at least two of the question's terms meet in the best passage
 	featKindHeld         // the question asks for a kind of answer and the quote holds one
 	featKindLacks        // the question asks for a kind of answer and the quote holds none
 	featHead             // question weight the passage's title and heading hold
@@ -42,6 +44,8 @@ const (
 	featOneTerm          // the question has a single content term
 	featEntry            // an FAQ entry whose question is this question
 	featOtherLang        // the best passage is in another language than the question
+	featGerman           // the question is German: its compounds and inflections match less
+	featTurkish          // the question is Turkish: its prefixes match more
 	numFeatures
 )
 
@@ -52,6 +56,8 @@ var FeatureNames = [numFeatures]string{
 	featQuote:     "quote",
 	featMissing:   "missing",
 	featUnseen:    "unseen",
+	featUnseen2:   "unseen2",
+	featTwoMet:    "two_met",
 	featKindHeld:  "kind_held",
 	featKindLacks: "kind_lacks",
 	featHead:      "head",
@@ -59,6 +65,8 @@ var FeatureNames = [numFeatures]string{
 	featOneTerm:   "one_term",
 	featEntry:     "entry",
 	featOtherLang: "other_lang",
+	featGerman:    "german",
+	featTurkish:   "turkish",
 }
 
 // FeatureSigns is the direction each feature may push the score when the model is fitted:
@@ -69,6 +77,8 @@ var FeatureSigns = [numFeatures]float64{
 	featQuote:     1,
 	featMissing:   -1,
 	featUnseen:    -1,
+	featUnseen2:   -1,
+	featTwoMet:    1,
 	featKindHeld:  1,
 	featKindLacks: -1,
 	featHead:      1,
@@ -76,6 +86,7 @@ var FeatureSigns = [numFeatures]float64{
 	featOneTerm:   -1,
 	featEntry:     1,
 	featOtherLang: -1,
+	// 0: either way; the language only calibrates the others.
 }
 
 // Features is the evidence a candidate reply stands on.
@@ -157,17 +168,23 @@ func (e *Engine) features(r *retrieval, cands []candidate, ex extract) Features 
 		head += s * q.idf[i]
 	}
 	f[featHead] = head / q.total
+	if best.matched >= 2 {
+		f[featTwoMet] = 1
+	}
 	missing, unseen := 0.0, 0.0
 	for i, t := range q.terms {
+		// Measured in the gate's weights: an unseen German verb is no missing subject.
 		if held[i] == 0 {
-			missing = max(missing, q.idf[i])
+			missing = max(missing, q.gateIdf[i])
 		}
 		if r.docFreq[t.Text] == 0 && held[i] == 0 {
-			unseen += q.idf[i]
+			unseen += q.gateIdf[i]
 		}
 	}
-	f[featMissing] = missing / q.total
-	f[featUnseen] = unseen / q.total
+	f[featMissing] = missing / q.gateTotal
+	f[featUnseen] = unseen / q.gateTotal
+	// Squared, so that a subject the KB never names weighs more the more of the question it is.
+	f[featUnseen2] = f[featUnseen] * f[featUnseen]
 	if len(q.terms) == 1 {
 		f[featOneTerm] = 1
 	}
@@ -175,10 +192,16 @@ func (e *Engine) features(r *retrieval, cands []candidate, ex extract) Features 
 	if best.hit.Lang != "" && best.hit.Lang != q.lang {
 		f[featOtherLang] = 1
 	}
+	switch q.lang {
+	case "de":
+		f[featGerman] = 1
+	case "tr":
+		f[featTurkish] = 1
+	}
+	// A lone candidate stands above nothing: a rare word matched one document, which says
+	// nothing of whether that document answers.
 	if len(cands) > 1 && best.score > 0 {
 		f[featMargin] = max(0, (best.score-cands[1].score)/best.score)
-	} else {
-		f[featMargin] = 1
 	}
 	if ex.text == "" {
 		return f

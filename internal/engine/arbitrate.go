@@ -223,7 +223,7 @@ func pageCandidates(ranked []candidate, lang string) []candidate {
 // says what sending back costs), so the page is quoted though it holds too little of the
 // question to pass the confidence check alone.
 func (e *Engine) prefer(r *retrieval, question, lg string) (vouched bool) {
-	if len(r.ranked) == 0 {
+	if len(r.ranked) == 0 || e.off(FamilyArbitration) {
 		return false
 	}
 	unfit := unfitProducts(question, r.ranked, r.products)

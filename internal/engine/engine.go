@@ -55,6 +55,8 @@ type Options struct {
 	// MinAnswerability overrides the model's threshold when positive; negative gives every
 	// reply that quotes something (for measuring the model itself).
 	MinAnswerability float64
+	// Off switches rule families off (see Families), for measuring what each earns.
+	Off []string
 	// Ranking holds the reranking and extraction weights; nil means DefaultRanking().
 	Ranking *Ranking
 	// MaxCards is the most product cards a Sales Mode answer carries. Default and most: 8,

@@ -20,6 +20,8 @@ type query struct {
 	// the part of each unseen German non-noun that a weak word would not have (see
 	// lowerCaseTerms).
 	gateTotal float64
+	// gateIdf is each term's part of gateTotal.
+	gateIdf []float64
 	// alts holds, per term, the index terms that stand in for it (see alternates); nil or
 	// shorter than terms when there are none.
 	alts [][]alternate
@@ -41,7 +43,8 @@ type query struct {
 // ("sang", "gezählt") that the KB words differently is no sign of a subject it lacks, as an
 // unknown noun is; ranking is left alone, where such a term matches nothing anyway.
 func newQuery(lang string, qa question, st store.TermStats, weak float64) query {
-	q := query{lang: lang, kind: qa.kind, kind2: qa.kind2, terms: qa.terms, idf: make([]float64, len(qa.terms))}
+	q := query{lang: lang, kind: qa.kind, kind2: qa.kind2, terms: qa.terms, idf: make([]float64, len(qa.terms)),
+		gateIdf: make([]float64, len(qa.terms))}
 	n := float64(st.Chunks)
 	for i, t := range qa.terms {
 		df := float64(st.DocFreq[t.Text])
@@ -53,10 +56,11 @@ func newQuery(lang string, qa question, st store.TermStats, weak float64) query 
 			q.idf[i] *= weak
 		}
 		q.total += q.idf[i]
-		q.gateTotal += q.idf[i]
+		q.gateIdf[i] = q.idf[i]
 		if df == 0 && !qa.weak[i] && qa.lower != nil && qa.lower[i] {
-			q.gateTotal -= (1 - weak) * q.idf[i]
+			q.gateIdf[i] -= (1 - weak) * q.idf[i]
 		}
+		q.gateTotal += q.gateIdf[i]
 	}
 	return q
 }

@@ -121,13 +121,15 @@ func (q *question) keepSeen(docFreq map[string]int) int {
 // lowerCaseTerms marks the terms that come only from words written in lower case after the
 // first word of the German question. German capitalises every noun, so these are verbs,
 // adjectives and adverbs ("sang", "hießen", "gezählt"), whose inflected and strong forms
-// vary far more than nouns do: a KB that answers the question often uses another form.
+// vary far more than nouns do: a KB that answers the question often uses another form. So
+// is the first word, unless the question writes it with a capital elsewhere: a German
+// question opens with its verb ("Habt ihr …", "Gibt es …") far more often than with a noun.
 func lowerCaseTerms(text string, terms []textindex.Term) []bool {
 	lower := make(map[textindex.Term]bool)
 	upper := make(map[textindex.Term]bool)
 	for i, w := range rawWords(text) {
 		set := upper
-		if r, _ := utf8.DecodeRuneInString(w); i > 0 && unicode.IsLower(r) {
+		if r, _ := utf8.DecodeRuneInString(w); i == 0 || unicode.IsLower(r) {
 			set = lower
 		}
 		for _, t := range textindex.QueryTerms(w, "de") {

@@ -41,16 +41,21 @@ type retrieval struct {
 // where the time goes.
 func (e *Engine) retrieve(ctx context.Context, accountID int64, question, lang string) (retrieval, error) {
 	qa := analyzeQuestion(question, lang)
+	e.ablateQuestion(&qa, question, lang)
 	if len(qa.terms) == 0 {
 		return retrieval{q: query{lang: lang}}, nil
 	}
-	stems := stemPrefixes(lang, qa.terms)
+	var stems []textindex.Term
+	if !e.off(FamilyStemPrefixes) {
+		stems = stemPrefixes(lang, qa.terms)
+	}
 	st, err := e.kb.TermStats(ctx, accountID, searchTerms(append(append(candidateAlternates(lang, qa.terms), stems...), qa.terms...)))
 	if err != nil {
 		return retrieval{}, fmt.Errorf("engine: term stats: %w", err)
 	}
 	qa.keepSeen(st.DocFreq)
 	alts := alternates(lang, qa.terms, st.DocFreq, e.rank.Soft)
+	e.ablateAlternates(alts)
 	sterms := searchTerms(qa.terms)
 	seen := make(map[store.SearchTerm]bool, len(sterms))
 	for _, t := range sterms {
@@ -85,7 +90,9 @@ func (e *Engine) retrieve(ctx context.Context, accountID int64, question, lang s
 	for _, w := range rawWords(question) {
 		q.raw[lowerWord(w, lang)] = true
 	}
-	q.senses = questionSenses(&q, question)
+	if !e.off(FamilySense) {
+		q.senses = questionSenses(&q, question)
+	}
 	r := retrieval{avgLen: st.AvgLength, docFreq: st.DocFreq}
 	cands := make([]candidate, len(hits))
 	for i, h := range hits {

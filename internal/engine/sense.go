@@ -10,7 +10,7 @@ import (
 // senseOnly returns the share of the question's weight that the best passage matches only
 // through a word used in another sense, and so must not count as evidence: in German, where
 // a noun is written with a capital, the question's noun "Laden" (a shop) against the
-// passage's verb "laden" (to load), or the question's verb against the passage's noun. A
+// passage's verb "laden" (to load). A
 // word at the start of a sentence tells nothing either way ("Laden Sie …" is a verb), so a
 // question noun counts as met only where the passage writes it with a capital inside a
 // sentence. The other languages have no such mark in their spelling and are left alone.
@@ -46,10 +46,9 @@ func senseOnly(q *query, c *candidate, lg string) float64 {
 		if i >= len(seen) || sense == senseUnknown || seen[i] == 0 && !c.holdsTerm(i) {
 			continue
 		}
-		switch {
-		case sense == senseNoun && seen[i]&asNoun == 0:
-			w += q.idf[i]
-		case sense == senseOther && seen[i]&asOther == 0 && seen[i]&asNoun != 0:
+		// Only a noun met by no noun: a verb or adjective of the question met by a noun is
+		// mostly the same sense derived ("katholisch" and "Katholiken").
+		if sense == senseNoun && seen[i]&asNoun == 0 {
 			w += q.idf[i]
 		}
 	}

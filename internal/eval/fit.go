@@ -19,6 +19,8 @@ type Sample struct {
 	Answerable, Right bool
 	// Weight balances the sets: every set counts alike, however many questions it has.
 	Weight float64
+	// Question and Reply are for reading a dump of the samples.
+	Question, Reply string
 }
 
 // balance sets every sample's Weight so that each set's answerable and unanswerable

@@ -2,6 +2,7 @@ package eval
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -31,7 +32,16 @@ func xquadSamples(t *testing.T, opts engine.Options) []Sample {
 		}
 		for _, o := range outs {
 			out = append(out, Sample{Set: "xquad-" + lg, Tune: o.q.half == HalfA, Feats: o.feats,
-				Answerable: o.present, Right: o.present && o.found && o.reply != ""})
+				Answerable: o.present, Right: o.present && o.found && o.reply != "", Question: o.q.text, Reply: o.reply})
+		}
+		// The whole split in the KB: every question answerable, and retrieval harder.
+		all, err := runLang(context.Background(), dir, lg, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, o := range all {
+			out = append(out, Sample{Set: "xquad-all-" + lg, Tune: o.q.half == HalfA, Feats: o.feats,
+				Answerable: true, Right: o.found && o.reply != "", Question: o.q.text, Reply: o.reply})
 		}
 	}
 	return out
@@ -55,7 +65,7 @@ func siteSamples(t *testing.T, set string, eng *engine.Engine, accountID int64, 
 		answerable := !q.decline()
 		right := answerable && a.Text != "" && len(check(q, msg)) == 0
 		out = append(out, Sample{Set: set + "-" + q.Lang, Tune: q.Line%2 == 1, Feats: a.Features,
-			Answerable: answerable, Right: right})
+			Answerable: answerable, Right: right, Question: q.Question, Reply: a.Text})
 	}
 	return out
 }
@@ -158,6 +168,15 @@ func TestTrainAnswerability(t *testing.T) {
 	b.Reset()
 	writeSetReports(&b, ReportSets(m, samples))
 	t.Logf("per set at %.2f:\n%s", m.Threshold, b.String())
+	if dump := os.Getenv("SVC_EVAL_DUMP"); dump != "" {
+		raw, err := json.Marshal(samples)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(dump, raw, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if mode == "write" {
 		raw, err := m.MarshalFile()
 		if err != nil {

@@ -1,0 +1,95 @@
+package engine
+
+import (
+	"slices"
+	"sort"
+
+	"svc/internal/textindex"
+)
+
+// Families are the rule families of the engine that rest on hand-written language data or a
+// hand-set rule, by the name an ablation switches them off with (Options.Off). Each has to
+// earn its place: BENCHMARKS.md's ablation table measures every dev set with one family off.
+var Families = []string{
+	FamilySynonyms, FamilyPlaces, FamilyAbbreviations, FamilyCompounds, FamilyWeakWords,
+	FamilyStemPrefixes, FamilyArbitration, FamilySense, FamilyTwoPart,
+}
+
+// The rule families (see Families).
+const (
+	FamilySynonyms      = "synonyms"      // customer-service synonym groups (lexicon.go)
+	FamilyPlaces        = "places"        // a city the KB never names read as its country
+	FamilyAbbreviations = "abbreviations" // upper-case country abbreviations spelled out
+	FamilyCompounds     = "compounds"     // German compounds of two question words
+	FamilyWeakWords     = "weak-words"    // light verbs and fillers weighed down
+	FamilyStemPrefixes  = "stem-prefixes" // a long stem less its last letter searched as a prefix
+	FamilyArbitration   = "arbitration"   // pages against products, languages, variants (arbitrate.go)
+	FamilySense         = "sense"         // a German noun met only by a verb is no evidence
+	FamilyTwoPart       = "two-part"      // a message asking two things answered from two sections
+)
+
+// off reports whether the rule family is switched off.
+func (e *Engine) off(family string) bool {
+	return len(e.opts.Off) > 0 && slices.Contains(e.opts.Off, family)
+}
+
+// ablateQuestion removes from an analyzed question what the switched-off families added.
+func (e *Engine) ablateQuestion(qa *question, text, lang string) {
+	if len(e.opts.Off) == 0 {
+		return
+	}
+	drop := map[textindex.Term]bool{}
+	if e.off(FamilyAbbreviations) {
+		for _, t := range abbreviationTerms(text, lang, nil) {
+			drop[t] = true
+		}
+	}
+	if e.off(FamilyCompounds) && lang == "de" {
+		for i, t := range qa.terms {
+			if qa.optional[i] && !drop[t] && !slices.Contains(abbreviationTerms(text, lang, nil), t) {
+				drop[t] = true
+			}
+		}
+	}
+	var keep []int
+	for i, t := range qa.terms {
+		if !(qa.optional[i] && drop[t]) {
+			keep = append(keep, i)
+		}
+	}
+	sort.Ints(keep)
+	pick := func(b []bool) []bool {
+		if b == nil {
+			return nil
+		}
+		out := make([]bool, 0, len(keep))
+		for _, i := range keep {
+			out = append(out, b[i])
+		}
+		return out
+	}
+	terms := make([]textindex.Term, 0, len(keep))
+	for _, i := range keep {
+		terms = append(terms, qa.terms[i])
+	}
+	qa.terms, qa.weak, qa.optional, qa.lower = terms, pick(qa.weak), pick(qa.optional), pick(qa.lower)
+	if e.off(FamilyWeakWords) {
+		clear(qa.weak)
+	}
+	if e.off(FamilyTwoPart) {
+		qa.kind2 = askOther
+	}
+}
+
+// ablateAlternates drops the alternates of switched-off families: synonyms match at the
+// near-match strength, a place's country at full strength.
+func (e *Engine) ablateAlternates(alts [][]alternate) {
+	if !e.off(FamilySynonyms) && !e.off(FamilyPlaces) {
+		return
+	}
+	for i := range alts {
+		alts[i] = slices.DeleteFunc(alts[i], func(a alternate) bool {
+			return a.strength < 1 && e.off(FamilySynonyms) || a.strength == 1 && e.off(FamilyPlaces)
+		})
+	}
+}
