@@ -10,10 +10,10 @@ import (
 // senseOnly returns the share of the question's weight that the best passage matches only
 // through a word used in another sense, and so must not count as evidence: in German, where
 // a noun is written with a capital, the question's noun "Laden" (a shop) against the
-// passage's verb "laden" (to load). A
-// word at the start of a sentence tells nothing either way ("Laden Sie …" is a verb), so a
-// question noun counts as met only where the passage writes it with a capital inside a
-// sentence. The other languages have no such mark in their spelling and are left alone.
+// passage's verb "laden" (to load). A word at the start of a sentence may be either ("Laden
+// Sie …" is a verb, "Warschau war …" a noun), so a question noun is met in another sense
+// where the passage writes it in lower case inside a sentence and never with a capital
+// there. The other languages have no such mark in their spelling and are left alone.
 func senseOnly(q *query, c *candidate, lg string) float64 {
 	if lg != "de" || q.lang != "de" || len(q.senses) == 0 {
 		return 0
@@ -43,28 +43,17 @@ func senseOnly(q *query, c *candidate, lg string) float64 {
 	}
 	w := 0.0
 	for i, sense := range q.senses {
-		if i >= len(seen) || sense == senseUnknown || seen[i] == 0 && !c.holdsTerm(i) {
+		if i >= len(seen) || sense == senseUnknown {
 			continue
 		}
-		// Only a noun met by no noun: a verb or adjective of the question met by a noun is
-		// mostly the same sense derived ("katholisch" and "Katholiken").
-		if sense == senseNoun && seen[i]&asNoun == 0 {
+		// Only a noun met by no noun and by a word in lower case: a verb or adjective of the
+		// question met by a noun is mostly the same sense derived ("katholisch" and
+		// "Katholiken"), and a word met only at the start of sentences may be either.
+		if sense == senseNoun && seen[i]&asNoun == 0 && seen[i]&asOther != 0 {
 			w += q.idf[i]
 		}
 	}
 	return w / q.total
-}
-
-// holdsTerm reports whether the candidate's sentences match query term i at all.
-func (c *candidate) holdsTerm(i int) bool {
-	for _, s := range c.sents {
-		for _, m := range s.seq {
-			if m == i {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 // The sense a German question gives a term by its spelling.

@@ -19,6 +19,8 @@ type Sample struct {
 	Answerable, Right bool
 	// Weight balances the sets: every set counts alike, however many questions it has.
 	Weight float64
+	// Answered says the engine gave the reply (it was not the fallback).
+	Answered bool
 	// Question and Reply are for reading a dump of the samples.
 	Question, Reply string
 }

@@ -32,7 +32,7 @@ func xquadSamples(t *testing.T, opts engine.Options) []Sample {
 		}
 		for _, o := range outs {
 			out = append(out, Sample{Set: "xquad-" + lg, Tune: o.q.half == HalfA, Feats: o.feats,
-				Answerable: o.present, Right: o.present && o.found && o.reply != "", Question: o.q.text, Reply: o.reply})
+				Answerable: o.present, Right: o.present && o.found && o.reply != "", Question: o.q.text, Reply: o.reply, Answered: o.confident})
 		}
 		// The whole split in the KB: every question answerable, and retrieval harder.
 		all, err := runLang(context.Background(), dir, lg, opts)
@@ -41,7 +41,7 @@ func xquadSamples(t *testing.T, opts engine.Options) []Sample {
 		}
 		for _, o := range all {
 			out = append(out, Sample{Set: "xquad-all-" + lg, Tune: o.q.half == HalfA, Feats: o.feats,
-				Answerable: true, Right: o.found && o.reply != "", Question: o.q.text, Reply: o.reply})
+				Answerable: true, Right: o.found && o.reply != "", Question: o.q.text, Reply: o.reply, Answered: o.confident})
 		}
 	}
 	return out
@@ -65,7 +65,7 @@ func siteSamples(t *testing.T, set string, eng *engine.Engine, accountID int64, 
 		answerable := !q.decline()
 		right := answerable && a.Text != "" && len(check(q, msg)) == 0
 		out = append(out, Sample{Set: set + "-" + q.Lang, Tune: q.Line%2 == 1, Feats: a.Features,
-			Answerable: answerable, Right: right, Question: q.Question, Reply: a.Text})
+			Answerable: answerable, Right: right, Question: q.Question, Reply: a.Text, Answered: a.Confident})
 	}
 	return out
 }
