@@ -27,14 +27,26 @@ import (
 // or comes along. Leave it out where several cards are a right answer ("which tent for
 // winter?") and check the text with expect. no_product says the reply must carry no product
 // card at all: the right thing for every question that is not about products. A question
-// needs at least one of the three; when it has several, all must hold.
+// with expect or product is answerable: a low-confidence reply (the fallback) fails it even
+// when its text happens to match.
+//
+//	{"question":"Do you offer gift wrapping?","lang":"en","decline":true}
+//
+// decline marks a question the KB does not answer: the right reply is the fallback (source
+// "fallback", lowConfidence true, no product card), and any answer is a miss. It excludes
+// expect and product, which describe an answer; no_product beside it adds nothing.
+//
+// A question needs at least one of expect, product, no_product and decline; when it has
+// several, all must hold.
 type SiteQuestion struct {
 	Question  string `json:"question"`
 	Lang      string `json:"lang"`
 	Expect    string `json:"expect,omitempty"`
 	Product   string `json:"product,omitempty"`
 	NoProduct bool   `json:"no_product,omitempty"`
-	// Line is the question's line in its file, for the report.
+	Decline   bool   `json:"decline,omitempty"`
+	// Line is the question's line in its file, for the report; it also names the question's
+	// half (HalfOf): odd lines tune, even lines confirm.
 	Line int `json:"line"`
 
 	re *regexp.Regexp
@@ -86,10 +98,12 @@ func parseQuestion(line []byte) (SiteQuestion, error) {
 		return q, fmt.Errorf(`"question" is longer than a message may be (%d characters)`, chat.MaxMessageChars)
 	case !i18n.Supported(q.Lang):
 		return q, fmt.Errorf(`"lang" must be tr, en or de, not %q`, q.Lang)
-	case q.Expect == "" && q.Product == "" && !q.NoProduct:
-		return q, fmt.Errorf(`give "expect", "product" or "no_product": nothing to check the reply against`)
+	case q.Expect == "" && q.Product == "" && !q.NoProduct && !q.Decline:
+		return q, fmt.Errorf(`give "expect", "product", "no_product" or "decline": nothing to check the reply against`)
 	case q.Product != "" && q.NoProduct:
 		return q, fmt.Errorf(`"product" and "no_product" contradict each other`)
+	case q.Decline && (q.Expect != "" || q.Product != ""):
+		return q, fmt.Errorf(`"decline" and "expect" or "product" contradict each other: a declined question has no answer to check`)
 	}
 	if q.Expect != "" {
 		re, err := regexp.Compile("(?i)" + q.Expect)

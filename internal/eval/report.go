@@ -23,16 +23,32 @@ func WriteTable(w io.Writer, reports []LangReport) error {
 	return tw.Flush()
 }
 
-// WriteSiteTable prints a site report's hit rates, one language a row, then its misses (or
-// every reply, when the report holds them), for `svc eval site`'s stderr and the tests' logs.
+// WriteSiteTable prints a site report as a table, one language a row followed by its two
+// halves, then its misses (or every reply, when the report holds them), for `svc eval site`'s
+// stderr and the tests' logs. "answered" is the answerable questions answered right out of
+// all answerable ones, "wrong" those of them answered wrongly rather than with the fallback,
+// "declined" the unanswerable questions that got the fallback out of all unanswerable ones.
 func WriteSiteTable(w io.Writer, r SiteReport) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "lang\tquestions\thits\thit rate\tfallbacks\tstray cards\tmean reply chars\t")
-	for _, l := range r.Langs {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%.1f%%\t%d\t%d\t%.0f\t\n", l.Lang, l.Questions, l.Hits, 100*l.HitRate,
+	fmt.Fprintln(tw, "lang\thalf\tquestions\thits\thit rate\tanswered\twrong\tdeclined\tdecline rate\tfallbacks\tstray cards\tmean reply chars\t")
+	row := func(l SiteLangReport) {
+		half := l.Half
+		if half == "" {
+			half = "all"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%.1f%%\t%d/%d\t%d\t%d/%d\t%s\t%d\t%d\t%.0f\t\n", l.Lang, half, l.Questions, l.Hits,
+			100*l.HitRate, l.AnswerableHits, l.Answerable, l.AnsweredWrong, l.Declines, l.Unanswerable, percent(l.Declines, l.Unanswerable),
 			l.Fallbacks, l.StrayCards, l.MeanReplyChars)
 	}
-	fmt.Fprintf(tw, "all\t%d\t%d\t%.1f%%\t\t\t\t\n", r.Questions, r.Hits, 100*r.HitRate)
+	for _, l := range r.Langs {
+		row(l)
+		for _, h := range r.Halves {
+			if h.Lang == l.Lang {
+				row(h)
+			}
+		}
+	}
+	fmt.Fprintf(tw, "all\t\t%d\t%d\t%.1f%%\t\t\t\t\t\t\t\t\n", r.Questions, r.Hits, 100*r.HitRate)
 	if err := tw.Flush(); err != nil {
 		return err
 	}
@@ -46,6 +62,9 @@ func WriteSiteTable(w io.Writer, r SiteReport) error {
 		} else {
 			fmt.Fprintf(w, "MISS line %d [%s] %s\n  why:   %s\n", m.Line, m.Lang, m.Question, strings.Join(m.Why, "; "))
 		}
+		if m.Decline {
+			fmt.Fprintf(w, "  want:  the fallback\n")
+		}
 		if m.Expect != "" {
 			fmt.Fprintf(w, "  want:  /%s/\n", m.Expect)
 		}
@@ -58,4 +77,12 @@ func WriteSiteTable(w io.Writer, r SiteReport) error {
 		}
 	}
 	return nil
+}
+
+// percent prints n/d as a percentage, or "-" when there is nothing to divide.
+func percent(n, d int) string {
+	if d == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.1f%%", 100*float64(n)/float64(d))
 }

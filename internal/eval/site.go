@@ -14,7 +14,8 @@ import (
 	"svc/internal/store"
 )
 
-// SiteReport is what `svc eval site` prints: hit rates per language and every miss.
+// SiteReport is what `svc eval site` prints: hit rates per language, per language and half,
+// and every miss.
 type SiteReport struct {
 	AccountID int64            `json:"account_id"`
 	SalesMode bool             `json:"sales_mode"`
@@ -22,9 +23,28 @@ type SiteReport struct {
 	Hits      int              `json:"hits"`
 	HitRate   float64          `json:"hit_rate"`
 	Langs     []SiteLangReport `json:"langs"`
-	Misses    []SiteReply      `json:"misses"`
+	// Halves splits every language's line in two (SiteLangReport.Half): the questions on odd
+	// lines ("tune") and those on even lines ("confirm"). Both are always reported, so that a
+	// change tuned on one half is judged on the other without a second run.
+	Halves []SiteLangReport `json:"halves"`
+	Misses []SiteReply      `json:"misses"`
 	// Replies holds every question's reply, hits too, when SiteOptions.AllReplies asks.
 	Replies []SiteReply `json:"replies,omitempty"`
+}
+
+// The halves of a question file: a question on an odd line is in the tuning half, one on an
+// even line in the confirming half.
+const (
+	HalfTune    = "tune"
+	HalfConfirm = "confirm"
+)
+
+// HalfOf names the half of a question file that line belongs to.
+func HalfOf(line int) string {
+	if line%2 == 1 {
+		return HalfTune
+	}
+	return HalfConfirm
 }
 
 // SiteOptions tunes a measurement.
@@ -34,17 +54,70 @@ type SiteOptions struct {
 	AllReplies bool
 }
 
-// SiteLangReport is one language's line of the report.
+// SiteLangReport is one language's line of the report, or one half of it.
 type SiteLangReport struct {
-	Lang      string  `json:"lang"`
+	Lang string `json:"lang"`
+	// Half is HalfTune or HalfConfirm in SiteReport.Halves, empty in SiteReport.Langs.
+	Half      string  `json:"half,omitempty"`
 	Questions int     `json:"questions"`
 	Hits      int     `json:"hits"`
 	HitRate   float64 `json:"hit_rate"`
+	// Answerable counts the questions that are not marked decline, and AnswerableHits those of
+	// them whose reply passed every check.
+	Answerable     int `json:"answerable"`
+	AnswerableHits int `json:"answerable_hits"`
+	// AnsweredWrong counts the answerable questions that got an answer (not the fallback) that
+	// failed a check: a wrong answer, where a fallback would only have been a missed one.
+	AnsweredWrong int `json:"answered_wrong"`
+	// Unanswerable counts the questions marked decline, Declines those that got the
+	// fallback, and DeclineRate is their ratio.
+	Unanswerable int     `json:"unanswerable"`
+	Declines     int     `json:"declines"`
+	DeclineRate  float64 `json:"decline_rate"`
 	// Fallbacks counts replies that were the "no answer" fallback.
 	Fallbacks int `json:"fallbacks"`
 	// StrayCards counts questions marked no_product that got a product card anyway.
 	StrayCards     int     `json:"stray_cards"`
 	MeanReplyChars float64 `json:"mean_reply_chars"`
+
+	chars int // the replies' characters, for MeanReplyChars
+}
+
+// add counts one question's reply into the line.
+func (l *SiteLangReport) add(q SiteQuestion, reply store.Message, hit bool) {
+	l.Questions++
+	l.chars += utf8.RuneCountInString(reply.Body)
+	fallback := reply.Source == store.SourceFallback
+	if fallback {
+		l.Fallbacks++
+	}
+	if q.NoProduct && len(reply.Products) > 0 {
+		l.StrayCards++
+	}
+	if hit {
+		l.Hits++
+	}
+	switch {
+	case q.Decline:
+		l.Unanswerable++
+		if hit {
+			l.Declines++
+		}
+	default:
+		l.Answerable++
+		if hit {
+			l.AnswerableHits++
+		} else if !fallback {
+			l.AnsweredWrong++
+		}
+	}
+}
+
+// finish works out the line's ratios.
+func (l *SiteLangReport) finish() {
+	l.HitRate = ratio(l.Hits, l.Questions)
+	l.DeclineRate = ratio(l.Declines, l.Unanswerable)
+	l.MeanReplyChars = ratio(l.chars, l.Questions)
 }
 
 // SiteReply is one question with the reply it got; in Misses, the checks it failed.
@@ -59,6 +132,7 @@ type SiteReply struct {
 	Expect    string   `json:"expect,omitempty"`
 	Product   string   `json:"product,omitempty"`
 	NoProduct bool     `json:"no_product,omitempty"`
+	Decline   bool     `json:"decline,omitempty"`
 	// Why names the checks that failed; empty for a hit.
 	Why []string `json:"why,omitempty"`
 }
@@ -83,16 +157,18 @@ func Site(ctx context.Context, st store.Store, ans chat.Answerer, accountID int6
 	svc := chat.New(chat.Deps{Store: dry, Engine: ans, Limiter: allowAll{}})
 
 	rep := SiteReport{AccountID: accountID, SalesMode: acct.SalesMode, Questions: len(qs), Misses: []SiteReply{}}
-	byLang := map[string]*SiteLangReport{}
-	chars := map[string]int{}
+	type key struct{ lang, half string }
+	lines := map[key]*SiteLangReport{}
+	line := func(lang, half string) *SiteLangReport {
+		k := key{lang, half}
+		if lines[k] == nil {
+			lines[k] = &SiteLangReport{Lang: lang, Half: half}
+		}
+		return lines[k]
+	}
 	for _, q := range qs {
 		if err := ctx.Err(); err != nil {
 			return SiteReport{}, err
-		}
-		lr := byLang[q.Lang]
-		if lr == nil {
-			lr = &SiteLangReport{Lang: q.Lang}
-			byLang[q.Lang] = lr
 		}
 		dry.lang = q.Lang
 		res, err := svc.Send(ctx, dry.acct, 0, q.Question)
@@ -100,20 +176,14 @@ func Site(ctx context.Context, st store.Store, ans chat.Answerer, accountID int6
 			return SiteReport{}, fmt.Errorf("line %d: %w", q.Line, err)
 		}
 		reply := res.Reply
-		lr.Questions++
-		chars[q.Lang] += utf8.RuneCountInString(reply.Body)
-		if reply.Source == store.SourceFallback {
-			lr.Fallbacks++
-		}
-		if q.NoProduct && len(reply.Products) > 0 {
-			lr.StrayCards++
-		}
 		why := check(q, reply)
-		if len(why) == 0 {
-			lr.Hits++
+		hit := len(why) == 0
+		line(q.Lang, "").add(q, reply, hit)
+		line(q.Lang, HalfOf(q.Line)).add(q, reply, hit)
+		if hit {
 			rep.Hits++
 		}
-		if len(why) == 0 && !opts.AllReplies {
+		if hit && !opts.AllReplies {
 			continue
 		}
 		cards := []string{}
@@ -121,21 +191,33 @@ func Site(ctx context.Context, st store.Store, ans chat.Answerer, accountID int6
 			cards = append(cards, strings.TrimSpace(p.Name+" "+p.Price))
 		}
 		r := SiteReply{Line: q.Line, Lang: q.Lang, Question: q.Question, Reply: reply.Body, ReplyLang: reply.Lang,
-			Source: reply.Source, Cards: cards, Expect: q.Expect, Product: q.Product, NoProduct: q.NoProduct, Why: why}
-		if len(why) > 0 {
+			Source: reply.Source, Cards: cards, Expect: q.Expect, Product: q.Product, NoProduct: q.NoProduct,
+			Decline: q.Decline, Why: why}
+		if !hit {
 			rep.Misses = append(rep.Misses, r)
 		}
 		if opts.AllReplies {
 			rep.Replies = append(rep.Replies, r)
 		}
 	}
-	for _, lr := range byLang {
-		lr.HitRate = ratio(lr.Hits, lr.Questions)
-		lr.MeanReplyChars = float64(chars[lr.Lang]) / float64(lr.Questions)
-		rep.Langs = append(rep.Langs, *lr)
+	rep.Halves = []SiteLangReport{}
+	for _, l := range lines {
+		l.finish()
+		if l.Half == "" {
+			rep.Langs = append(rep.Langs, *l)
+		} else {
+			rep.Halves = append(rep.Halves, *l)
+		}
 	}
-	order := map[string]int{"tr": 0, "en": 1, "de": 2}
-	sort.Slice(rep.Langs, func(i, j int) bool { return order[rep.Langs[i].Lang] < order[rep.Langs[j].Lang] })
+	order := map[string]int{"tr": 0, "en": 1, "de": 2, HalfTune: 0, HalfConfirm: 1}
+	for _, ls := range [][]SiteLangReport{rep.Langs, rep.Halves} {
+		sort.Slice(ls, func(i, j int) bool {
+			if ls[i].Lang != ls[j].Lang {
+				return order[ls[i].Lang] < order[ls[j].Lang]
+			}
+			return order[ls[i].Half] < order[ls[j].Half]
+		})
+	}
 	rep.HitRate = ratio(rep.Hits, rep.Questions)
 	return rep, nil
 }
@@ -143,6 +225,18 @@ func Site(ctx context.Context, st store.Store, ans chat.Answerer, accountID int6
 // check returns why reply fails q's checks; none when it passes.
 func check(q SiteQuestion, reply store.Message) []string {
 	var why []string
+	if q.Decline {
+		if reply.Source != store.SourceFallback || !reply.LowConfidence {
+			why = append(why, "answered a question the KB does not answer; expected the fallback")
+		}
+		if len(reply.Products) > 0 {
+			why = append(why, "product card on a question that must get the fallback")
+		}
+		return why
+	}
+	if (q.re != nil || q.Product != "") && reply.LowConfidence {
+		why = append(why, "low-confidence reply ("+reply.Source+") to an answerable question")
+	}
 	if q.re != nil && !q.re.MatchString(reply.Body) {
 		why = append(why, "reply does not match expect")
 	}

@@ -17,23 +17,38 @@ const EnvDir = "SVC_MONERO_SITE"
 // BSD-3 material kept outside the repository.
 func Dir(t testing.TB) string {
 	t.Helper()
-	if d := os.Getenv(EnvDir); d != "" {
+	return SharedDir(t, "monero-site", EnvDir, "faq.en.jsonl")
+}
+
+// SharedDir finds the shared data set name: the folder $env names when it is set, else
+// shared/eval/<name> beside the repository or beside a folder above it (so that a git
+// worktree kept in a subfolder finds the same data as the main checkout). The folder must
+// hold the file probe; without it the test is skipped, since the data sets are kept outside
+// the repository under their own licences.
+func SharedDir(t testing.TB, name, env, probe string) string {
+	t.Helper()
+	if d := os.Getenv(env); d != "" {
 		return d
 	}
 	wd, err := os.Getwd()
 	if err != nil {
 		t.Fatalf("getwd: %v", err)
 	}
-	for dir := wd; ; dir = filepath.Dir(dir) {
+	root := ""
+	for dir := wd; root == ""; dir = filepath.Dir(dir) {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			data := filepath.Join(dir, "..", "shared", "eval", "monero-site")
-			if _, err := os.Stat(filepath.Join(data, "faq.en.jsonl")); err != nil {
-				t.Skip("monero-site not found at " + data)
-			}
+			root = dir
+		} else if filepath.Dir(dir) == dir {
+			t.Skip("repository root not found")
+		}
+	}
+	for dir := filepath.Dir(root); ; dir = filepath.Dir(dir) {
+		data := filepath.Join(dir, "shared", "eval", name)
+		if _, err := os.Stat(filepath.Join(data, probe)); err == nil {
 			return data
 		}
 		if filepath.Dir(dir) == dir {
-			t.Skip("repository root not found")
+			t.Skip(name + " not found in shared/eval beside " + root + " or a folder above it")
 		}
 	}
 }
