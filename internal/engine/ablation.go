@@ -72,7 +72,7 @@ func (e *Engine) ablateQuestion(qa *question, text, lang string) {
 	for _, i := range keep {
 		terms = append(terms, qa.terms[i])
 	}
-	qa.terms, qa.weak, qa.optional, qa.lower = terms, pick(qa.weak), pick(qa.optional), pick(qa.lower)
+	qa.terms, qa.weak, qa.optional, qa.lower, qa.phrase2 = terms, pick(qa.weak), pick(qa.optional), pick(qa.lower), pick(qa.phrase2)
 	if e.off(FamilyWeakWords) {
 		clear(qa.weak)
 	}

@@ -144,6 +144,10 @@ func (m *Answerability) Score(f Features) float64 {
 	return 1 / (1 + math.Exp(-z))
 }
 
+// loneMargin is the mean margin of the best passage over the dev sets' questions (0.48–0.53
+// per set), given to a candidate that has no other to be measured against.
+const loneMargin = 0.5
+
 // features measures the evidence of the reply quoted as ex for r's question, with cands the
 // best passage of each document, best first.
 func (e *Engine) features(r *retrieval, cands []candidate, ex extract) Features {
@@ -198,10 +202,14 @@ func (e *Engine) features(r *retrieval, cands []candidate, ex extract) Features 
 	case "tr":
 		f[featTurkish] = 1
 	}
-	// A lone candidate stands above nothing: a rare word matched one document, which says
-	// nothing of whether that document answers.
-	if len(cands) > 1 && best.score > 0 {
+	// A lone candidate has no rest to stand above: a rare word matched one document of many,
+	// or the KB has one page. It gets the margin a best passage has on average on the dev
+	// sets, so that it neither helps nor hurts.
+	switch {
+	case len(cands) > 1 && best.score > 0:
 		f[featMargin] = max(0, (best.score-cands[1].score)/best.score)
+	case len(cands) == 1:
+		f[featMargin] = loneMargin
 	}
 	if ex.text == "" {
 		return f

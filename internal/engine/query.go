@@ -57,7 +57,7 @@ func newQuery(lang string, qa question, st store.TermStats, weak float64) query 
 		}
 		q.total += q.idf[i]
 		q.gateIdf[i] = q.idf[i]
-		if df == 0 && !qa.weak[i] && qa.lower != nil && qa.lower[i] {
+		if df == 0 && !qa.weak[i] && (qa.lower != nil && qa.lower[i] || qa.phrase2 != nil && qa.phrase2[i]) {
 			q.gateIdf[i] -= (1 - weak) * q.idf[i]
 		}
 		q.gateTotal += q.gateIdf[i]

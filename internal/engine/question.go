@@ -18,6 +18,7 @@ type question struct {
 	// optional marks the terms that only count when the KB has them: the German compounds
 	// of two adjacent question words (see joinedCompounds).
 	optional []bool
+	phrase2  []bool // per term: a word of a second question's phrase; nil for none
 }
 
 // analyzeQuestion analyzes the question in lang and reads its answer type. The content words
@@ -27,7 +28,8 @@ type question struct {
 func analyzeQuestion(text, lang string) question {
 	terms := textindex.QueryTerms(text, lang)
 	kind, phrase := questionPhrase(text, lang)
-	q := question{terms: terms, kind: kind, kind2: secondKind(text, lang, kind)}
+	kind2, phrase2 := secondKind(text, lang, kind)
+	q := question{terms: terms, kind: kind, kind2: kind2}
 	if phrase != "" {
 		drop := make(map[textindex.Term]bool)
 		for _, t := range textindex.QueryTerms(phrase, lang) {
@@ -60,6 +62,19 @@ func analyzeQuestion(text, lang string) question {
 			q.optional = append(q.optional, true)
 		}
 		q.lower = lowerCaseTerms(text, q.terms)
+	}
+	// A second question's phrase ("and how long …") stays a term, since it leads to the
+	// section that answers that part, but like a German verb it is no subject the KB lacks
+	// when no chunk has it (see newQuery).
+	if phrase2 != "" {
+		second := make(map[textindex.Term]bool)
+		for _, t := range textindex.QueryTerms(phrase2, lang) {
+			second[t] = true
+		}
+		q.phrase2 = make([]bool, len(q.terms))
+		for i, t := range q.terms {
+			q.phrase2[i] = second[t]
+		}
 	}
 	return q
 }
@@ -109,11 +124,17 @@ func (q *question) keepSeen(docFreq map[string]int) int {
 		if q.lower != nil {
 			q.lower[keep] = q.lower[i]
 		}
+		if q.phrase2 != nil {
+			q.phrase2[keep] = q.phrase2[i]
+		}
 		keep++
 	}
 	q.terms, q.weak, q.optional = q.terms[:keep], q.weak[:keep], q.optional[:keep]
 	if q.lower != nil {
 		q.lower = q.lower[:keep]
+	}
+	if q.phrase2 != nil {
+		q.phrase2 = q.phrase2[:keep]
 	}
 	return keep
 }

@@ -10,31 +10,33 @@ var clauseBreak = regexp.MustCompile(`(?i)[,;]|\s(?:and|und|sowie|ve|ayrıca)\s`
 // secondKind returns the kind of answer a second question in the same message asks for: a
 // question phrase of another kind than first, in another clause than the one that set the
 // kind ("Kargo ücreti ne kadar, kaç günde gelir?" asks a price and a duration). askOther when
-// the message asks one thing. A clause boundary is required so that a relative "when" or
+// the message asks one thing; phrase is the second question's phrase. A clause boundary is required so that a relative "when" or
 // "who" inside one question ("how many lived there when …") is no second question.
-func secondKind(text, lang string, first qtype) qtype {
+func secondKind(text, lang string, first qtype) (qtype, string) {
 	if first == askOther {
-		return askOther
+		return askOther, ""
 	}
 	clauses := clauseBreak.Split(text, -1)
 	if len(clauses) < 2 {
-		return askOther
+		return askOther, ""
 	}
 	kinds := make([]qtype, 0, len(clauses))
+	phrases := make([]string, 0, len(clauses))
 	firstAt := -1
 	for _, c := range clauses {
-		k, _ := questionPhrase(c, lang)
+		k, p := questionPhrase(c, lang)
 		if k == first && firstAt < 0 {
 			firstAt = len(kinds)
 		}
 		kinds = append(kinds, k)
+		phrases = append(phrases, p)
 	}
 	for i, k := range kinds {
 		if i != firstAt && k != askOther && k != first {
-			return k
+			return k, phrases[i]
 		}
 	}
-	return askOther
+	return askOther, ""
 }
 
 // partCues marks, for a question that asks two things, which sentences of the read chunks

@@ -114,7 +114,3 @@ func parseQuestion(line []byte) (SiteQuestion, error) {
 	}
 	return q, nil
 }
-
-// decline reports whether the right reply to q is the fallback: a question the KB does not
-// answer.
-func (q SiteQuestion) decline() bool { return false }

@@ -1,10 +1,12 @@
 package eval
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +15,7 @@ import (
 	"svc/internal/crawl"
 	"svc/internal/demo"
 	"svc/internal/engine"
+	"svc/internal/eval/bitcoinsite"
 	"svc/internal/eval/sitetest"
 	"svc/internal/kb"
 	"svc/internal/store"
@@ -62,7 +65,7 @@ func siteSamples(t *testing.T, set string, eng *engine.Engine, accountID int64, 
 		for _, c := range a.Cards {
 			msg.Products = append(msg.Products, c.Product)
 		}
-		answerable := !q.decline()
+		answerable := !q.Decline
 		right := answerable && a.Text != "" && len(check(q, msg)) == 0
 		out = append(out, Sample{Set: set + "-" + q.Lang, Tune: q.Line%2 == 1, Feats: a.Features,
 			Answerable: answerable, Right: right, Question: q.Question, Reply: a.Text, Answered: a.Confident})
@@ -132,6 +135,23 @@ func devSamples(t *testing.T, opts engine.Options) []Sample {
 		t.Fatal(err)
 	}
 	samples = append(samples, siteSamples(t, "monero", meng, mid, true, readQuestionFile(t, "monero.jsonl"))...)
+	bsite := bitcoinsite.Serve(t)
+	bst, bid := crawledStore(t, bsite.URL+"/")
+	beng, err := engine.New(bst, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lg := range []string{"en", "de", "tr"} {
+		raw, err := bitcoinsite.QuestionFile(bsite.Src, lg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		qs, err := ReadQuestions(bytes.NewReader(raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		samples = append(samples, siteSamples(t, "bitcoin", beng, bid, false, qs)...)
+	}
 	balance(samples)
 	return samples
 }
@@ -154,9 +174,17 @@ func TestTrainAnswerability(t *testing.T) {
 			confirm = append(confirm, s)
 		}
 	}
-	m := Fit(tune, 0.001, 3000)
+	l2 := 0.01
+	if v, err := strconv.ParseFloat(os.Getenv("SVC_EVAL_L2"), 64); err == nil {
+		l2 = v
+	}
+	m := Fit(tune, l2, 3000)
 	curveT, curveC := Curve(m, tune, Thresholds()), Curve(m, confirm, Thresholds())
-	chosen := ChooseThreshold(curveT, 2)
+	cost := 2.0
+	if v, err := strconv.ParseFloat(os.Getenv("SVC_EVAL_COST"), 64); err == nil {
+		cost = v
+	}
+	chosen := ChooseThreshold(curveT, cost)
 	m.Threshold = chosen.Threshold
 	m.Trained = fmt.Sprintf("fitted on the tuning halves of %s; threshold at the least cost on them, a wrong answer costing two wrong declines",
 		setNames(tune))
