@@ -101,6 +101,30 @@ func checkHalfFloors(t *testing.T, floors halfFloors, reps ...eval.SiteReport) {
 	}
 }
 
+// newAccount creates an account with 5 USD of balance and returns its id.
+func newAccount(t *testing.T, dir, name string) string {
+	t.Helper()
+	args := []string{"account", "create", "--name", name, "--balance-usd", "5"}
+	code, out, errOut := runCLI(t, dir, "", args...)
+	if code != 0 {
+		t.Fatal(errOut)
+	}
+	return fmt.Sprint(decodeOne(t, out)["account_id"])
+}
+
+// crawlLoopback crawls the loopback site at url into the account with the real crawler and
+// returns the crawl's summary; rendered is how many pages the site has, for the log.
+func crawlLoopback(t *testing.T, dir, id, url string, rendered int) map[string]any {
+	t.Helper()
+	args := []string{"crawl", "--account", id, "--allow-private", "--max-pages", "1000", url}
+	code, out, errOut := runCLI(t, dir, "", args...)
+	if code != 0 {
+		t.Fatalf("crawl: %s", errOut)
+	}
+	t.Logf("crawl of %d rendered pages: %s", rendered, strings.TrimSpace(out))
+	return decodeOne(t, out)
+}
+
 // The Monero documentation site and its shop, crawled by the real crawler into an account
 // with Sales Mode on, then measured with `svc eval site` on internal/eval/testdata/monero.jsonl.
 func TestEvalSiteMonero(t *testing.T) {
@@ -109,20 +133,11 @@ func TestEvalSiteMonero(t *testing.T) {
 	}
 	site := sitetest.Serve(t)
 	dir := t.TempDir()
-	code, out, errOut := runCLI(t, dir, "", "account", "create", "--name", "Monero docs", "--balance-usd", "5")
-	if code != 0 {
+	id := newAccount(t, dir, "Monero docs")
+	if code, _, errOut := runCLI(t, dir, "", "account", "update", "--account", id, "--sales-mode", "on"); code != 0 {
 		t.Fatal(errOut)
 	}
-	id := fmt.Sprint(decodeOne(t, out)["account_id"])
-	if code, _, errOut = runCLI(t, dir, "", "account", "update", "--account", id, "--sales-mode", "on"); code != 0 {
-		t.Fatal(errOut)
-	}
-	code, out, errOut = runCLI(t, dir, "", "crawl", "--account", id, "--allow-private", "--max-pages", "1000", site.URL+"/")
-	if code != 0 {
-		t.Fatalf("crawl: %s", errOut)
-	}
-	crawled := decodeOne(t, out)
-	t.Logf("crawl of %d rendered pages: %s", len(site.Pages), strings.TrimSpace(out))
+	crawled := crawlLoopback(t, dir, id, site.URL+"/", len(site.Pages))
 	if crawled["products"].(float64) != 27 {
 		t.Errorf("crawl found %v products, want 27 (9 in each language)", crawled["products"])
 	}
@@ -241,17 +256,8 @@ func TestEvalSiteBitcoin(t *testing.T) {
 	}
 	site := bitcoinsite.Serve(t)
 	dir := t.TempDir()
-	code, out, errOut := runCLI(t, dir, "", "account", "create", "--name", "Bitcoin.org", "--balance-usd", "5")
-	if code != 0 {
-		t.Fatal(errOut)
-	}
-	id := fmt.Sprint(decodeOne(t, out)["account_id"])
-	code, out, errOut = runCLI(t, dir, "", "crawl", "--account", id, "--allow-private", "--max-pages", "1000", site.URL+"/")
-	if code != 0 {
-		t.Fatalf("crawl: %s", errOut)
-	}
-	crawled := decodeOne(t, out)
-	t.Logf("crawl of %d rendered pages: %s", len(site.Pages), strings.TrimSpace(out))
+	id := newAccount(t, dir, "Bitcoin.org")
+	crawled := crawlLoopback(t, dir, id, site.URL+"/", len(site.Pages))
 	// Every rendered page is stored, or read as a list of links (the home pages, the language
 	// chooser at / beside them).
 	listings, _ := crawled["skipped_by"].(map[string]any)["listing"].(float64)
