@@ -14,7 +14,7 @@ import (
 // cmdEvalSite measures an account's KB on a question file before it goes live: every question
 // is asked through the visitor's send pipeline with the built-in engine and nothing is
 // written or billed (eval.Site). It prints one JSON object (eval.SiteReport: hit rates per
-// language and every miss) on stdout and the same as a table on stderr. The built-in engine
+// language and per half of the file, declines of unanswerable questions, every miss) on stdout and the same as a table on stderr. The built-in engine
 // is used whatever SVC_LLM_PROVIDER says: it is free and deterministic, so two runs differ
 // only when the KB or the engine did.
 func cmdEvalSite(ctx context.Context, args []string, env Env) error {
@@ -23,7 +23,7 @@ func cmdEvalSite(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	id := c.accountFlag()
-	file := c.fs.String("questions", "", "JSON Lines question file: question, lang, expect, product, no_product")
+	file := c.fs.String("questions", "", "JSON Lines question file: question, lang, expect, product, no_product, decline")
 	langs := c.fs.String("lang", "", "comma-separated languages to ask (default: all in the file)")
 	all := c.fs.Bool("replies", false, "report every reply (\"replies\"), hits too, not only the misses")
 	if err := c.parseForAccount(args, id); err != nil {
