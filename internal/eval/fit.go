@@ -178,8 +178,8 @@ func ChooseThreshold(curve []CurvePoint, wrongCost float64) CurvePoint {
 // Thresholds are the points a curve is drawn at.
 func Thresholds() []float64 {
 	var out []float64
-	for t := 0.05; t < 0.951; t += 0.05 {
-		out = append(out, round(t, 2))
+	for t := 0.05; t < 0.951; t += 0.025 {
+		out = append(out, round(t, 3))
 	}
 	return out
 }
@@ -196,7 +196,7 @@ func WriteCurve(w io.Writer, tune, confirm []CurvePoint, chosen float64) error {
 			mark = " **(chosen)**"
 		}
 		t, c := tune[i], confirm[i]
-		if _, err := fmt.Fprintf(w, "| %.2f%s | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f |\n", t.Threshold, mark,
+		if _, err := fmt.Fprintf(w, "| %.3f%s | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f |\n", t.Threshold, mark,
 			t.WrongAnswered, t.WrongDeclined, t.Declined, t.Right, c.WrongAnswered, c.WrongDeclined, c.Declined, c.Right); err != nil {
 			return err
 		}

@@ -180,13 +180,13 @@ func TestTrainAnswerability(t *testing.T) {
 	}
 	m := Fit(tune, l2, 3000)
 	curveT, curveC := Curve(m, tune, Thresholds()), Curve(m, confirm, Thresholds())
-	cost := 2.0
+	cost := 1.25
 	if v, err := strconv.ParseFloat(os.Getenv("SVC_EVAL_COST"), 64); err == nil {
 		cost = v
 	}
 	chosen := ChooseThreshold(curveT, cost)
 	m.Threshold = chosen.Threshold
-	m.Trained = fmt.Sprintf("fitted on the tuning halves of %s; threshold at the least cost on them, a wrong answer costing two wrong declines",
+	m.Trained = fmt.Sprintf("fitted on the tuning halves of %s; threshold at the least cost on them, a wrong answer costing 1.25 wrong declines",
 		setNames(tune))
 	var b strings.Builder
 	if err := WriteCurve(&b, curveT, curveC, chosen.Threshold); err != nil {
