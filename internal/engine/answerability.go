@@ -171,12 +171,24 @@ func (e *Engine) features(r *retrieval, cands []candidate, ex extract) Features 
 		held[i] = max(held[i], s)
 		head += s * q.idf[i]
 	}
+	if r.product != nil {
+		// The page answers about a product the question names: the product's name is
+		// evidence of the reply too.
+		_, name := q.termFreqs(nameTerms(r.product.hit, q.lang), e.rank.Soft)
+		for i, s := range name {
+			held[i] = max(held[i], s)
+		}
+		f[featCoverage] = max(f[featCoverage], q.strengthWeight(held)/q.gateTotal-sense*gate)
+	}
 	f[featHead] = head / q.total
 	if best.matched >= 2 {
 		f[featTwoMet] = 1
 	}
 	missing, unseen := 0.0, 0.0
 	for i, t := range q.terms {
+		if i < len(q.light) && q.light[i] {
+			continue
+		}
 		// Measured in the gate's weights: an unseen German verb is no missing subject.
 		if held[i] == 0 {
 			missing = max(missing, q.gateIdf[i])

@@ -264,7 +264,11 @@ func (e *Engine) prefer(r *retrieval, question, lg string) (vouched bool) {
 	page := pages[win].hit.DocID
 	r.ranked = partition(r.ranked, func(c candidate) bool { return c.hit.Product == nil })
 	r.ranked = partition(r.ranked, func(c candidate) bool { return c.hit.DocID == page })
-	return e.confident(&r.q, []candidate{top}) && restHeld(&subject, name, pages[win], e.rank.Soft) >= 0.5
+	vouched = e.confident(&r.q, []candidate{top}) && restHeld(&subject, name, pages[win], e.rank.Soft) >= 0.5
+	if vouched {
+		r.product = &top
+	}
+	return vouched
 }
 
 // partition returns cands with those keep accepts first, each group in its order.

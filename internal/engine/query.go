@@ -22,6 +22,9 @@ type query struct {
 	gateTotal float64
 	// gateIdf is each term's part of gateTotal.
 	gateIdf []float64
+	// light marks the weak terms (weakWords): a light verb or filler is no subject, so the
+	// answerability features never count it as one the passage or the KB lacks.
+	light []bool
 	// alts holds, per term, the index terms that stand in for it (see alternates); nil or
 	// shorter than terms when there are none.
 	alts [][]alternate
@@ -44,7 +47,7 @@ type query struct {
 // unknown noun is; ranking is left alone, where such a term matches nothing anyway.
 func newQuery(lang string, qa question, st store.TermStats, weak float64) query {
 	q := query{lang: lang, kind: qa.kind, kind2: qa.kind2, terms: qa.terms, idf: make([]float64, len(qa.terms)),
-		gateIdf: make([]float64, len(qa.terms))}
+		gateIdf: make([]float64, len(qa.terms)), light: qa.weak}
 	n := float64(st.Chunks)
 	for i, t := range qa.terms {
 		df := float64(st.DocFreq[t.Text])

@@ -63,6 +63,9 @@ func analyzeQuestion(text, lang string) question {
 		}
 		q.lower = lowerCaseTerms(text, q.terms)
 	}
+	if lang == "tr" {
+		q.lower = predicateTerms(text, q.terms)
+	}
 	// A second question's phrase ("and how long …") stays a term, since it leads to the
 	// section that answers that part, but like a German verb it is no subject the KB lacks
 	// when no chunk has it (see newQuery).
@@ -160,6 +163,30 @@ func lowerCaseTerms(text string, terms []textindex.Term) []bool {
 	out := make([]bool, len(terms))
 	for i, t := range terms {
 		out[i] = lower[t] && !upper[t]
+	}
+	return out
+}
+
+// predicateTerms marks the terms of the last content word of each clause of a Turkish
+// question. Turkish puts the verb last ("Kargo kaç günde gelir?", "Taksit yapıyor musunuz?"),
+// and like a German verb it varies in form far more than a noun, so an unseen one is no sign
+// of a subject the KB lacks (see newQuery).
+func predicateTerms(text string, terms []textindex.Term) []bool {
+	last := make(map[textindex.Term]bool)
+	for _, clause := range clauseBreak.Split(text, -1) {
+		words := rawWords(clause)
+		for i := len(words) - 1; i >= 0; i-- {
+			if ts := textindex.QueryTerms(words[i], "tr"); len(ts) > 0 {
+				for _, t := range ts {
+					last[t] = true
+				}
+				break
+			}
+		}
+	}
+	out := make([]bool, len(terms))
+	for i, t := range terms {
+		out[i] = last[t]
 	}
 	return out
 }

@@ -30,6 +30,10 @@ type retrieval struct {
 	products []store.ChunkHit
 	avgLen   float64        // mean terms per chunk of the account, for BM25 on other pools
 	docFreq  map[string]int // chunks of the account holding each question term
+	// product is the product a page answers about, when arbitration found that the page
+	// and the product's name together cover the question ("the return cost of a sleeping
+	// bag": the returns page and the sleeping bag); nil otherwise.
+	product *candidate
 }
 
 // retrieve analyzes the question, fetches a candidate pool from the store's full-text
