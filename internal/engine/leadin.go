@@ -5,7 +5,6 @@ import (
 	"strings"
 	"unicode"
 
-	"svc/internal/store"
 	"svc/internal/textindex"
 )
 
@@ -33,67 +32,23 @@ const (
 	leadKinds
 )
 
-// leadIns are the lead-ins per language and kind, in one or two wordings. Each ends with a
-// colon, so any quoted sentence may follow it.
-var leadIns = map[string][leadKinds][]string{
-	"en": {
-		leadGeneral:    {"Here is what our pages say:", "This is what we have on that:"},
-		leadHowTo:      {"Here is how it works:", "This is how to go about it:"},
-		leadYesNo:      {"Here is what our pages say about that:", "On that point, our pages say:"},
-		leadPrice:      {"Here is what it costs:", "On the price, our pages say:"},
-		leadDuration:   {"Here is how long it takes:", "As for the timing:"},
-		leadWhen:       {"Here is when:", "As for the timing:"},
-		leadPlace:      {"Here is where:", "As for the location:"},
-		leadDefinition: {"Our pages explain it like this:", "In a nutshell:"},
-		leadVerdict:    {"Short answer:", "In short:"},
-	},
-	"de": {
-		leadGeneral:    {"Dazu steht auf unseren Seiten:", "Das finden Sie bei uns dazu:"},
-		leadHowTo:      {"So geht es:", "So gehen Sie vor:"},
-		leadYesNo:      {"Dazu steht auf unseren Seiten:", "Dazu können wir Ihnen Folgendes sagen:"},
-		leadPrice:      {"Zu den Kosten:", "Zum Preis steht bei uns:"},
-		leadDuration:   {"Zur Dauer:", "So lange dauert es:"},
-		leadWhen:       {"Zu den Zeiten:", "Zum Zeitpunkt steht bei uns:"},
-		leadPlace:      {"Zum Ort:", "Zum Standort steht bei uns:"},
-		leadDefinition: {"Kurz erklärt:", "Unsere Seiten erklären es so:"},
-		leadVerdict:    {"Kurz gesagt:", "Die kurze Antwort:"},
-	},
-	"tr": {
-		leadGeneral:    {"Sayfalarımızdaki bilgi şöyle:", "Bu konuda sayfalarımızda şu yazıyor:"},
-		leadHowTo:      {"Şöyle yapabilirsiniz:", "Nasıl yapılacağı şöyle:"},
-		leadYesNo:      {"Bu konuda sayfalarımızda şu yazıyor:", "Sorunuzun yanıtı şöyle:"},
-		leadPrice:      {"Fiyat bilgisi şöyle:", "Ücretle ilgili bilgi şöyle:"},
-		leadDuration:   {"Süre bilgisi şöyle:", "Süreyle ilgili bilgi şöyle:"},
-		leadWhen:       {"Zaman bilgisi şöyle:", "Gün ve saat bilgisi şöyle:"},
-		leadPlace:      {"Konum bilgisi şöyle:", "Konumla ilgili bilgi şöyle:"},
-		leadDefinition: {"Kısaca açıklayalım:", "Sayfalarımızdaki açıklama şöyle:"},
-		leadVerdict:    {"Kısaca:", "Kısa yanıt:"},
-	},
-}
-
-// toneOpeners go before the lead-in in the warm and energetic tones.
-var toneOpeners = map[string]map[string][]string{
-	"en": {store.ToneWarm: {"Happy to help.", "Glad you asked."}, store.ToneEnergetic: {"Great question!", "Good one!"}},
-	"de": {store.ToneWarm: {"Gern helfe ich weiter.", "Sehr gern."}, store.ToneEnergetic: {"Gute Frage!", "Klar doch!"}},
-	"tr": {store.ToneWarm: {"Memnuniyetle yardımcı olayım.", "Seve seve."}, store.ToneEnergetic: {"Harika soru!", "Hemen bakalım!"}},
-}
-
 // leadFor is the lead-in of a reply to question that quotes quote, in p's language and tone.
+// The wordings are the catalog's (replytexts.go).
 func (p tonePhrases) leadFor(question, quote string) string {
 	lg := p.lang
-	if _, ok := leadIns[lg]; !ok {
+	if _, ok := replies.leads[lg]; !ok {
 		lg = "en"
 	}
 	h := fnv.New32a()
 	_, _ = h.Write([]byte(strings.ToLower(strings.TrimSpace(question))))
 	pick := h.Sum32()
-	kind := leadKindOf(question, lg)
-	if opensWithVerdict(quote, lg) {
-		kind = leadVerdict
+	kind := leadVerdict
+	if !opensWithVerdict(quote, lg) {
+		kind = leadKindOf(question, lg)
 	}
-	ways := leadIns[lg][kind]
+	ways := replies.leads[lg][kind]
 	lead := ways[int(pick%uint32(len(ways)))]
-	if openers := toneOpeners[lg][p.tone]; len(openers) > 0 {
+	if openers := replies.openers[lg][p.tone]; len(openers) > 0 {
 		lead = openers[int(pick>>8%uint32(len(openers)))] + " " + lead
 	}
 	return lead
