@@ -14,7 +14,8 @@ import (
 // to help.", "Great question!"); the professional tone has none. Where a kind has two
 // wordings, the question picks one (a hash of its text, so the same question always gets the
 // same reply and the cache and the tests see a fixed text). The lead-in never states a fact:
-// everything after it is quoted from the KB.
+// everything after it is quoted from the KB. Nor does it promise what the quote does not
+// hold: "Here is when:" stands only before a quote with a date or a time (leadKindFor).
 
 // leadKind is the kind of answer a lead-in announces.
 type leadKind int
@@ -44,7 +45,7 @@ func (p tonePhrases) leadFor(question, quote string) string {
 	pick := h.Sum32()
 	kind := leadVerdict
 	if !opensWithVerdict(quote, lg) {
-		kind = leadKindOf(question, lg)
+		kind = leadKindFor(question, quote, lg)
 	}
 	ways := replies.leads[lg][kind]
 	lead := ways[int(pick%uint32(len(ways)))]
@@ -52,6 +53,69 @@ func (p tonePhrases) leadFor(question, quote string) string {
 		lead = openers[int(pick>>8%uint32(len(openers)))] + " " + lead
 	}
 	return lead
+}
+
+// leadAsks is the kind of answer each lead-in that names one announces: "Here is what it
+// costs:" promises an amount of money, "Here is when:" a date or a time. The other lead-ins
+// announce a form (steps, a definition) or nothing, which any quote may follow.
+var leadAsks = map[leadKind]qtype{
+	leadPrice:    askPrice,
+	leadDuration: askDuration,
+	leadWhen:     askDate,
+	leadPlace:    askPlace,
+}
+
+// leadKindFor is the kind of lead-in of a reply to question that quotes quote. A lead-in that
+// names a kind of answer is a claim about the quote, so it is used only when the quote holds
+// an answer of that kind (quoteHolds); a question of two parts ("who founded it, and
+// when?") names the kind of whichever part the quote answers; otherwise the lead-in is the
+// general one, which claims nothing.
+func leadKindFor(question, quote, lg string) leadKind {
+	kind := leadKindOf(question, lg)
+	if _, names := leadAsks[kind]; !names {
+		return kind
+	}
+	kinds := []leadKind{kind}
+	if clauses := clauseBreak.Split(question, -1); len(clauses) > 1 {
+		for _, c := range clauses {
+			kinds = append(kinds, leadKindOf(c, lg))
+		}
+	}
+	for _, k := range kinds {
+		if ask, names := leadAsks[k]; names && quoteHolds(quote, ask, question, lg) {
+			return k
+		}
+	}
+	return leadGeneral
+}
+
+// quoteHolds reports whether quote holds an answer of kind to question: one of its sentences
+// has the cue of that kind that extraction scores sentences by (hasCue: a date or a time, a
+// number with a unit of time, a name, an amount with a currency), beyond what the question
+// states itself; and the quote leaves out no name the question states (asked about the
+// Ankara store, a quote about the Istanbul store holds no answer, whatever its hours).
+func quoteHolds(quote string, kind qtype, question, lg string) bool {
+	if hasCue(question, askPlace, lg, wordSet(quote, lg)) {
+		return false
+	}
+	asked := wordSet(question, lg)
+	for _, s := range splitSentences(quote, lg) {
+		if hasCue(s.text, kind, lg, asked) {
+			return true
+		}
+	}
+	return false
+}
+
+// listIntent is the intent a product list opens with: a price question's list says "Here
+// are the prices" only when the question asks for money in the words the lead-in reads
+// (leadKindOf); "ne kadar sıcak tutar?" ("how warm does it keep?") has the product intent of
+// a price, but the list that answers it is no list of prices.
+func listIntent(question, lg string, intent Intent) Intent {
+	if intent.Has(IntentPrice) && leadKindOf(question, lg) != leadPrice {
+		intent &^= IntentPrice
+	}
+	return intent
 }
 
 // leadKindOf reads the kind of answer a question asks for: the answer type of its question
