@@ -19,7 +19,9 @@
 // best sentence and its neighbours within its section, up to Options.MaxReplyChars, never
 // cutting a sentence (window.go). The reply wraps the quote with a short lead-in in the
 // requested tone and language and names the source page, in at most Options.MaxReply
-// characters.
+// characters. A lead-in names a kind of answer ("As for the timing:") only when the quote
+// holds one (leadin.go); its wordings, like every fixed text of a reply, are the i18n
+// catalog's (replytexts.go).
 //
 // Before the confidence check and extraction, the ranked passages are put in the order that
 // answers the question as asked (arbitrate.go): a product whose name the question's variant

@@ -122,15 +122,23 @@ var intentCues = map[string][]cue{
 	},
 }
 
-// subjectNoise are words that say "product", "model" or name a currency. They are no cue on
-// their own, but they say nothing about which products are meant either, so they leave the
-// subject of a product question: in "the Pro model phone" or "das Pro-Modell" the variant
-// token says which product, and "model" would only match pages that say it otherwise ("trust
-// model").
+// subjectNoise are words that say "product" or "model", and currencyNames those that name a
+// currency. They are no cue on their own, but they say nothing about which products are
+// meant either, so they leave the subject of a product question: in "the Pro model phone" or
+// "das Pro-Modell" the variant token says which product, and "model" would only match pages
+// that say it otherwise ("trust model").
 var subjectNoise = map[string]string{
-	"en": "product products item items thing things stuff gear equipment model models version versions variant variants tl lira euro euros dollar dollars usd",
-	"tr": "ürün ürünler şey şeyler malzeme ekipman model modeli modelin versiyon versiyonu sürüm sürümü tl lira euro avro dolar",
-	"de": "Produkt Produkte Artikel Ware Waren Sachen Ausrüstung Modell Modelle Version Variante Ausführung tl lira euro dollar",
+	"en": "product products item items thing things stuff gear equipment model models version versions variant variants",
+	"tr": "ürün ürünler şey şeyler malzeme ekipman model modeli modelin versiyon versiyonu sürüm sürümü",
+	"de": "Produkt Produkte Artikel Ware Waren Sachen Ausrüstung Modell Modelle Version Variante Ausführung",
+}
+
+// currencyNames are the words for currencies; beside a number they also make it a price
+// (hasCue).
+var currencyNames = map[string]string{
+	"en": "tl lira euro euros dollar dollars usd",
+	"tr": "tl lira euro avro dolar",
+	"de": "tl lira euro dollar",
 }
 
 // compiledCues is intentCues analyzed once: single words as analyzed terms, phrases as
@@ -170,7 +178,7 @@ var cueTables = func() map[string]compiledCues {
 			}
 			c.phrases = append(c.phrases, phraseCue{kind: cu.kind, pattern: strings.Fields(cu.text), weak: weakCues[cu.text]})
 		}
-		c.noise = textindex.QueryTerms(subjectNoise[lg], lg)
+		c.noise = textindex.QueryTerms(subjectNoise[lg]+" "+currencyNames[lg], lg)
 		out[lg] = c
 	}
 	return out

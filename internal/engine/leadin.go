@@ -5,7 +5,6 @@ import (
 	"strings"
 	"unicode"
 
-	"svc/internal/store"
 	"svc/internal/textindex"
 )
 
@@ -15,7 +14,8 @@ import (
 // to help.", "Great question!"); the professional tone has none. Where a kind has two
 // wordings, the question picks one (a hash of its text, so the same question always gets the
 // same reply and the cache and the tests see a fixed text). The lead-in never states a fact:
-// everything after it is quoted from the KB.
+// everything after it is quoted from the KB. Nor does it promise what the quote does not
+// hold: "Here is when:" stands only before a quote with a date or a time (leadKindFor).
 
 // leadKind is the kind of answer a lead-in announces.
 type leadKind int
@@ -33,70 +33,89 @@ const (
 	leadKinds
 )
 
-// leadIns are the lead-ins per language and kind, in one or two wordings. Each ends with a
-// colon, so any quoted sentence may follow it.
-var leadIns = map[string][leadKinds][]string{
-	"en": {
-		leadGeneral:    {"Here is what our pages say:", "This is what we have on that:"},
-		leadHowTo:      {"Here is how it works:", "This is how to go about it:"},
-		leadYesNo:      {"Here is what our pages say about that:", "On that point, our pages say:"},
-		leadPrice:      {"Here is what it costs:", "On the price, our pages say:"},
-		leadDuration:   {"Here is how long it takes:", "As for the timing:"},
-		leadWhen:       {"Here is when:", "As for the timing:"},
-		leadPlace:      {"Here is where:", "As for the location:"},
-		leadDefinition: {"Our pages explain it like this:", "In a nutshell:"},
-		leadVerdict:    {"Short answer:", "In short:"},
-	},
-	"de": {
-		leadGeneral:    {"Dazu steht auf unseren Seiten:", "Das finden Sie bei uns dazu:"},
-		leadHowTo:      {"So geht es:", "So gehen Sie vor:"},
-		leadYesNo:      {"Dazu steht auf unseren Seiten:", "Dazu können wir Ihnen Folgendes sagen:"},
-		leadPrice:      {"Zu den Kosten:", "Zum Preis steht bei uns:"},
-		leadDuration:   {"Zur Dauer:", "So lange dauert es:"},
-		leadWhen:       {"Zu den Zeiten:", "Zum Zeitpunkt steht bei uns:"},
-		leadPlace:      {"Zum Ort:", "Zum Standort steht bei uns:"},
-		leadDefinition: {"Kurz erklärt:", "Unsere Seiten erklären es so:"},
-		leadVerdict:    {"Kurz gesagt:", "Die kurze Antwort:"},
-	},
-	"tr": {
-		leadGeneral:    {"Sayfalarımızdaki bilgi şöyle:", "Bu konuda sayfalarımızda şu yazıyor:"},
-		leadHowTo:      {"Şöyle yapabilirsiniz:", "Nasıl yapılacağı şöyle:"},
-		leadYesNo:      {"Bu konuda sayfalarımızda şu yazıyor:", "Sorunuzun yanıtı şöyle:"},
-		leadPrice:      {"Fiyat bilgisi şöyle:", "Ücretle ilgili bilgi şöyle:"},
-		leadDuration:   {"Süre bilgisi şöyle:", "Süreyle ilgili bilgi şöyle:"},
-		leadWhen:       {"Zaman bilgisi şöyle:", "Gün ve saat bilgisi şöyle:"},
-		leadPlace:      {"Konum bilgisi şöyle:", "Konumla ilgili bilgi şöyle:"},
-		leadDefinition: {"Kısaca açıklayalım:", "Sayfalarımızdaki açıklama şöyle:"},
-		leadVerdict:    {"Kısaca:", "Kısa yanıt:"},
-	},
-}
-
-// toneOpeners go before the lead-in in the warm and energetic tones.
-var toneOpeners = map[string]map[string][]string{
-	"en": {store.ToneWarm: {"Happy to help.", "Glad you asked."}, store.ToneEnergetic: {"Great question!", "Good one!"}},
-	"de": {store.ToneWarm: {"Gern helfe ich weiter.", "Sehr gern."}, store.ToneEnergetic: {"Gute Frage!", "Klar doch!"}},
-	"tr": {store.ToneWarm: {"Memnuniyetle yardımcı olayım.", "Seve seve."}, store.ToneEnergetic: {"Harika soru!", "Hemen bakalım!"}},
-}
-
 // leadFor is the lead-in of a reply to question that quotes quote, in p's language and tone.
+// The wordings are the catalog's (replytexts.go).
 func (p tonePhrases) leadFor(question, quote string) string {
 	lg := p.lang
-	if _, ok := leadIns[lg]; !ok {
+	if _, ok := replies.leads[lg]; !ok {
 		lg = "en"
 	}
 	h := fnv.New32a()
 	_, _ = h.Write([]byte(strings.ToLower(strings.TrimSpace(question))))
 	pick := h.Sum32()
-	kind := leadKindOf(question, lg)
-	if opensWithVerdict(quote, lg) {
-		kind = leadVerdict
+	kind := leadVerdict
+	if !opensWithVerdict(quote, lg) {
+		kind = leadKindFor(question, quote, lg)
 	}
-	ways := leadIns[lg][kind]
+	ways := replies.leads[lg][kind]
 	lead := ways[int(pick%uint32(len(ways)))]
-	if openers := toneOpeners[lg][p.tone]; len(openers) > 0 {
+	if openers := replies.openers[lg][p.tone]; len(openers) > 0 {
 		lead = openers[int(pick>>8%uint32(len(openers)))] + " " + lead
 	}
 	return lead
+}
+
+// leadAsks is the kind of answer each lead-in that names one announces: "Here is what it
+// costs:" promises an amount of money, "Here is when:" a date or a time. The other lead-ins
+// announce a form (steps, a definition) or nothing, which any quote may follow.
+var leadAsks = map[leadKind]qtype{
+	leadPrice:    askPrice,
+	leadDuration: askDuration,
+	leadWhen:     askDate,
+	leadPlace:    askPlace,
+}
+
+// leadKindFor is the kind of lead-in of a reply to question that quotes quote. A lead-in that
+// names a kind of answer is a claim about the quote, so it is used only when the quote holds
+// an answer of that kind (quoteHolds); a question of two parts ("who founded it, and
+// when?") names the kind of whichever part the quote answers; otherwise the lead-in is the
+// general one, which claims nothing.
+func leadKindFor(question, quote, lg string) leadKind {
+	kind := leadKindOf(question, lg)
+	if _, names := leadAsks[kind]; !names {
+		return kind
+	}
+	kinds := []leadKind{kind}
+	if clauses := clauseBreak.Split(question, -1); len(clauses) > 1 {
+		for _, c := range clauses {
+			kinds = append(kinds, leadKindOf(c, lg))
+		}
+	}
+	for _, k := range kinds {
+		if ask, names := leadAsks[k]; names && quoteHolds(quote, ask, question, lg) {
+			return k
+		}
+	}
+	return leadGeneral
+}
+
+// quoteHolds reports whether quote holds an answer of kind to question: one of its sentences
+// has the cue of that kind that extraction scores sentences by (hasCue: a date or a time, a
+// number with a unit of time, a name, an amount with a currency), beyond what the question
+// states itself; and the quote leaves out no name the question states (asked about the
+// Ankara store, a quote about the Istanbul store holds no answer, whatever its hours).
+func quoteHolds(quote string, kind qtype, question, lg string) bool {
+	if hasCue(question, askPlace, lg, wordSet(quote, lg)) {
+		return false
+	}
+	asked := wordSet(question, lg)
+	for _, s := range splitSentences(quote, lg) {
+		if hasCue(s.text, kind, lg, asked) {
+			return true
+		}
+	}
+	return false
+}
+
+// listIntent is the intent a product list opens with: a price question's list says "Here
+// are the prices" only when the question asks for money in the words the lead-in reads
+// (leadKindOf); "ne kadar sıcak tutar?" ("how warm does it keep?") has the product intent of
+// a price, but the list that answers it is no list of prices.
+func listIntent(question, lg string, intent Intent) Intent {
+	if intent.Has(IntentPrice) && leadKindOf(question, lg) != leadPrice {
+		intent &^= IntentPrice
+	}
+	return intent
 }
 
 // leadKindOf reads the kind of answer a question asks for: the answer type of its question

@@ -10,7 +10,7 @@ import (
 // hasLeadIn reports whether text opens with one of the lead-ins of lg and tone.
 func hasLeadIn(text, lg, tone string) bool {
 	opener := ""
-	if os := toneOpeners[lg][tone]; len(os) > 0 {
+	if os := replies.openers[lg][tone]; len(os) > 0 {
 		for _, o := range os {
 			if strings.HasPrefix(text, o+" ") {
 				opener = o + " "
@@ -20,7 +20,7 @@ func hasLeadIn(text, lg, tone string) bool {
 			return false
 		}
 	}
-	for _, ways := range leadIns[lg] {
+	for _, ways := range replies.leads[lg] {
 		for _, w := range ways {
 			if strings.HasPrefix(text, opener+w+" ") {
 				return true
@@ -89,7 +89,7 @@ func TestLeadInNeverClashesWithAVerdict(t *testing.T) {
 		for _, tone := range []string{store.ToneProfessional, store.ToneWarm, store.ToneEnergetic} {
 			lead := phrasesFor(tc.lang, tone).leadFor(tc.question, tc.quote)
 			found := false
-			for _, w := range leadIns[tc.lang][leadVerdict] {
+			for _, w := range replies.leads[tc.lang][leadVerdict] {
 				found = found || strings.HasSuffix(lead, " "+w) || lead == w
 			}
 			if !found {
@@ -117,6 +117,12 @@ func TestLeadInsAreVariedAndFixed(t *testing.T) {
 		"tr": {"Siparişimi nasıl takip ederim?", "Kapıda ödeme var mı?", "Kargo ücreti ne kadar?",
 			"Teslimat kaç gün sürer?", "Mağazanız nerede?", "Kapıda ödeme nedir?", "Çadırlar"},
 	}
+	// A quote that holds an answer of every kind, so that each question's own kind is named.
+	quotes := map[string]string{
+		"en": "It costs 4.90 € and takes 2 days; our store at Moda Caddesi opens at 10:00.",
+		"de": "Er kostet 4,90 € und dauert 2 Tage; unser Laden in der Moda Caddesi öffnet um 10:00.",
+		"tr": "Ücreti 49,90 TL, teslimat 2 gün sürer; mağazamız Moda Caddesi üzerinde, 10:00'da açılır.",
+	}
 	// The wording is fixed by the question (its kind, then a hash of its text): the cache and
 	// a visitor asking again see the same reply.
 	for _, c := range []struct{ lg, q, want string }{
@@ -124,7 +130,7 @@ func TestLeadInsAreVariedAndFixed(t *testing.T) {
 		{"de", "Was kostet der Versand?", "Zum Preis steht bei uns:"},
 		{"tr", "Teslimat kaç gün sürer?", "Süre bilgisi şöyle:"},
 	} {
-		if got := phrasesFor(c.lg, store.ToneProfessional).leadFor(c.q, "Quoted sentence."); got != c.want {
+		if got := phrasesFor(c.lg, store.ToneProfessional).leadFor(c.q, quotes[c.lg]); got != c.want {
 			t.Errorf("%s %q: lead-in %q, want %q", c.lg, c.q, got, c.want)
 		}
 	}
@@ -133,7 +139,7 @@ func TestLeadInsAreVariedAndFixed(t *testing.T) {
 			ph := phrasesFor(lg, tone)
 			seen := map[string]bool{}
 			for _, q := range qs {
-				lead := ph.leadFor(q, "Quoted sentence.")
+				lead := ph.leadFor(q, quotes[lg])
 				if !strings.HasSuffix(lead, ":") {
 					t.Errorf("%s %s %q: malformed lead-in %q", lg, tone, q, lead)
 				}

@@ -4,6 +4,7 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // qtype is what kind of answer a question asks for, read from its question words. The
@@ -17,6 +18,9 @@ const (
 	askDate
 	askPerson
 	askPlace
+	// askPrice is an amount of money. No question phrase yields it, since "how much" asks
+	// for any amount; the lead-in reads it from a question's cue words (leadKindOf).
+	askPrice
 )
 
 // qtypePhrases maps folded question-word phrases to the answer type, per language. A
@@ -67,11 +71,14 @@ var qtypePhrases = map[string][]struct {
 
 // hasCue reports whether a sentence holds something of the kind the question asks for and
 // that the question does not already state: a number; a number with a unit of time; a year,
-// month, weekday or clock time; or a capitalised name. qwords are the question's lower-cased
-// words.
+// month, weekday or clock time; a capitalised name; or a number with a currency. qwords are
+// the question's lower-cased words (wordSet).
 func hasCue(s string, kind qtype, lang string, qwords map[string]bool) bool {
-	if kind == askOther {
+	switch kind {
+	case askOther:
 		return false
+	case askPrice:
+		return hasPrice(s, lang, qwords)
 	}
 	if kind == askDate && clockTime.MatchString(s) {
 		return true
@@ -100,7 +107,9 @@ func hasCue(s string, kind qtype, lang string, qwords map[string]bool) bool {
 				return true
 			}
 		case askPerson, askPlace:
-			if i == 0 || !unicode.IsUpper([]rune(w)[0]) {
+			// The first word is capitalised as any sentence's; a capital letter alone is the
+			// pronoun "I" or a list's "A", no name.
+			if i == 0 || !unicode.IsUpper([]rune(w)[0]) || utf8.RuneCountInString(w) == 1 {
 				run = 0
 				continue
 			}
@@ -113,6 +122,60 @@ func hasCue(s string, kind qtype, lang string, qwords map[string]bool) bool {
 		}
 	}
 	return number && unit
+}
+
+// hasPrice reports whether s holds an amount of money the question does not state: a number
+// with a currency sign ("€49", "4,90 €", "$199.00") or the name of a currency
+// ("79,90 TL", "12 Euro") directly before or after it.
+func hasPrice(s, lang string, qwords map[string]bool) bool {
+	for _, m := range amountRe.FindAllStringIndex(s, -1) {
+		if qwords[s[m[0]:m[1]]] {
+			continue
+		}
+		before := strings.TrimRightFunc(s[:m[0]], unicode.IsSpace)
+		after := strings.TrimLeftFunc(s[m[1]:], unicode.IsSpace)
+		r, _ := utf8.DecodeLastRuneInString(before)
+		if unicode.Is(unicode.Sc, r) || isCurrencyName(lastWord(before), lang) {
+			return true
+		}
+		if r, _ := utf8.DecodeRuneInString(after); unicode.Is(unicode.Sc, r) {
+			return true
+		}
+		if ws := rawWords(after); len(ws) > 0 && strings.HasPrefix(after, ws[0]) && isCurrencyName(ws[0], lang) {
+			return true
+		}
+	}
+	return false
+}
+
+// amountRe matches a number written with digits and its decimal or thousands marks.
+var amountRe = regexp.MustCompile(`\d+(?:[.,]\d+)*`)
+
+// isCurrencyName reports whether a word names a currency in the engine's languages: the
+// currency words a product question's subject leaves out (currencyNames, intent.go).
+func isCurrencyName(w, lang string) bool {
+	return w != "" && currencyWords[lowerWord(w, lang)]
+}
+
+// currencyWords are currencyNames of every language, lower-cased: a price in lira on a
+// German page is still a price.
+var currencyWords = func() map[string]bool {
+	out := map[string]bool{}
+	for _, names := range currencyNames {
+		for w := range wordFlags(names) {
+			out[w] = true
+		}
+	}
+	return out
+}()
+
+// wordSet is the set of text's words, lower-cased: the words a cue must not merely repeat.
+func wordSet(text, lang string) map[string]bool {
+	out := make(map[string]bool)
+	for _, w := range rawWords(text) {
+		out[lowerWord(w, lang)] = true
+	}
+	return out
 }
 
 // clockTime matches a time of day such as "10:00" or "9.30".

@@ -90,10 +90,7 @@ func (e *Engine) retrieve(ctx context.Context, accountID int64, question, lang s
 	q := newQuery(lang, qa, st, e.rank.Weak)
 	q.alts = alts
 	q.words = textindex.QueryTerms(question, lang)
-	q.raw = make(map[string]bool)
-	for _, w := range rawWords(question) {
-		q.raw[lowerWord(w, lang)] = true
-	}
+	q.raw = wordSet(question, lang)
 	if !e.off(FamilySense) {
 		q.senses = questionSenses(&q, question)
 	}

@@ -73,13 +73,13 @@ func (e *Engine) salesAnswer(ctx context.Context, req Request, lg string, ph ton
 	case ex.text != "":
 		strict := NameGuard{Lang: lg, Max: len(cards), Others: append(append([]Card(nil), sh.spare...), sh.others...)}
 		if support, _ := strict.Apply(sh.support(ex, &r.ranked[0], e.rank.Soft), cards); support != "" {
-			body = ListProducts(lg, intent, cards) + "\n" + support
+			body = ListProducts(lg, listIntent(req.Question, lg, intent), cards) + "\n" + support
 			source = sourceLine(lg, &r.ranked[0].hit)
 			docIDs = append(docIDs, ex.docID)
 		}
 	}
 	if body == "" {
-		body = ListProducts(lg, intent, cards)
+		body = ListProducts(lg, listIntent(req.Question, lg, intent), cards)
 	}
 	text := body
 	if source != "" {
@@ -116,7 +116,7 @@ func ListProducts(lg string, intent Intent, cards []Card) string {
 		open = intro.compare
 	case intent.Has(IntentRecommend):
 		open = intro.recommend
-	case intent.Has(IntentPrice):
+	case intent.Has(IntentPrice) && pricedCards(cards):
 		open = intro.price
 	case intent.Has(IntentStock):
 		open = intro.stock // says the shop carries them, not how many are left: it cannot know
@@ -131,6 +131,17 @@ func ListProducts(lg string, intent Intent, cards []Card) string {
 		}
 	}
 	return open + " " + strings.Join(items, ", ") + "."
+}
+
+// pricedCards reports whether a card of the list has a price, so that "Here are the prices"
+// is followed by one. A card's price is the product's own price field, no reading of text.
+func pricedCards(cards []Card) bool {
+	for _, c := range cards {
+		if c.Product.Price != "" {
+			return true
+		}
+	}
+	return false
 }
 
 func containsID(ids []int64, id int64) bool {

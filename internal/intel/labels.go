@@ -1,6 +1,9 @@
 package intel
 
-import "svc/internal/lang"
+import (
+	"svc/internal/engine"
+	"svc/internal/lang"
+)
 
 // labels are the fixed words of shaped results in one language: column headers, headings
 // and the sentences that say the knowledge base has nothing. They are added after Guard, so
@@ -20,7 +23,7 @@ type labels struct {
 
 var allLabels = map[string]labels{
 	lang.EN: {
-		answer: "Answer", source: "Source", sources: "Sources", link: "Link",
+		answer: "Answer", sources: "Sources", link: "Link",
 		keyPoints: "Key points", point: "Key point",
 		comparison: "Comparison", product: "Product", price: "Price", category: "Category", details: "Details",
 		verdict: "Verdict",
@@ -38,7 +41,7 @@ var allLabels = map[string]labels{
 		question: "Question", kind: "Kind", slug: "Slug", count: "Count",
 	},
 	lang.TR: {
-		answer: "Yanıt", source: "Kaynak", sources: "Kaynaklar", link: "Bağlantı",
+		answer: "Yanıt", sources: "Kaynaklar", link: "Bağlantı",
 		keyPoints: "Öne çıkan noktalar", point: "Önemli nokta",
 		comparison: "Karşılaştırma", product: "Ürün", price: "Fiyat", category: "Kategori", details: "Ayrıntılar",
 		verdict: "Değerlendirme",
@@ -56,7 +59,7 @@ var allLabels = map[string]labels{
 		question: "Soru", kind: "Tür", slug: "Kısa ad", count: "Sayı",
 	},
 	lang.DE: {
-		answer: "Antwort", source: "Quelle", sources: "Quellen", link: "Link",
+		answer: "Antwort", sources: "Quellen", link: "Link",
 		keyPoints: "Die wichtigsten Punkte", point: "Kernaussage",
 		comparison: "Vergleich", product: "Produkt", price: "Preis", category: "Kategorie", details: "Details",
 		verdict: "Fazit",
@@ -75,12 +78,15 @@ var allLabels = map[string]labels{
 	},
 }
 
-// labelsFor returns the labels of lg, English for anything else.
+// labelsFor returns the labels of lg, English for anything else. The source label is the
+// engine's, the one its replies' source lines use.
 func labelsFor(lg string) labels {
-	if l, ok := allLabels[lg]; ok {
-		return l
+	l, ok := allLabels[lg]
+	if !ok {
+		l = allLabels[lang.EN]
 	}
-	return allLabels[lang.EN]
+	l.source = engine.SourceLabel(lg)
+	return l
 }
 
 // attrLabel is the label of an attribute key in lg: the known keys are translated, a
