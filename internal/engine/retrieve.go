@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 
 	"svc/internal/store"
@@ -93,6 +94,18 @@ func (e *Engine) retrieve(ctx context.Context, accountID int64, question, lang s
 	q.raw = wordSet(question, lang)
 	if !e.off(FamilySense) {
 		q.senses = questionSenses(&q, question)
+	}
+	// The wording of a product question ("price", "best", "buy") is no subject either: the
+	// page that answers need not repeat it.
+	if _, strip, _ := readIntent(question, lang); len(strip) > 0 {
+		q.light = slices.Clone(q.light)
+		for _, i := range keptTerms(&q, nil) {
+			for _, s := range strip {
+				if s.Text == q.terms[i].Text || matchTerm(s, q.terms[i].Text) || matchTerm(q.terms[i], s.Text) {
+					q.light[i] = true
+				}
+			}
+		}
 	}
 	r := retrieval{avgLen: st.AvgLength, docFreq: st.DocFreq}
 	cands := make([]candidate, len(hits))
