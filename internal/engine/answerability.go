@@ -180,10 +180,17 @@ func (e *Engine) features(r *retrieval, cands []candidate, ex extract) Features 
 		}
 		f[featCoverage] = max(f[featCoverage], q.strengthWeight(held)/q.gateTotal-sense*gate)
 	}
-	f[featHead] = head / q.total
-	if best.matched >= 2 {
+	met := 0
+	for _, h := range held {
+		if h > 0 {
+			met++
+		}
+	}
+	if met >= 2 {
 		f[featTwoMet] = 1
 	}
+	f[featHead] = head / q.total
+
 	missing, unseen := 0.0, 0.0
 	for i, t := range q.terms {
 		if i < len(q.light) && q.light[i] {
