@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"maps"
-	"math"
 	"slices"
 	"strings"
 
 	"svc/internal/engine"
 	"svc/internal/store"
 	"svc/internal/textindex"
+	"svc/internal/textindex/bm25"
 	"svc/internal/variant"
 )
 
@@ -211,13 +211,13 @@ func missing(xs, ys []string) bool {
 	return false
 }
 
-// idfWeights weighs a term by its rarity among the account's chunks; a term the KB never
-// uses weighs the most, since it names something the KB does not (and so tells questions
-// apart).
+// idfWeights weighs a term by its rarity among the account's chunks (bm25.IDF); a term the KB
+// never uses weighs the most, since it names something the KB does not (and so tells
+// questions apart).
 func idfWeights(st store.TermStats) func(string) float64 {
 	n := float64(st.Chunks)
 	return func(t string) float64 {
-		return math.Log(1 + (n+1)/(float64(st.DocFreq[t])+0.5))
+		return bm25.IDF(n, float64(st.DocFreq[t]))
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"svc/internal/textindex"
+	"svc/internal/textindex/bm25"
 )
 
 // Intent is what a visitor's question asks about products, as a set of flags. It is read
@@ -347,7 +348,7 @@ func matchAt(words []string, i int, pattern []string) ([]string, bool) {
 		}
 		return nil, false
 	}
-	if i >= len(words) || !wordMatches(p, words[i]) {
+	if i >= len(words) || !bm25.MatchWord(p, words[i]) {
 		return nil, false
 	}
 	used, ok := matchAt(words, i+1, pattern[1:])
@@ -355,12 +356,4 @@ func matchAt(words []string, i int, pattern []string) ([]string, bool) {
 		return nil, false
 	}
 	return append([]string{words[i]}, used...), true
-}
-
-// wordMatches compares a folded word with a pattern word, where "w*" is a prefix.
-func wordMatches(p, w string) bool {
-	if pre, ok := strings.CutSuffix(p, "*"); ok {
-		return strings.HasPrefix(w, pre)
-	}
-	return p == w
 }

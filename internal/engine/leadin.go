@@ -2,10 +2,12 @@ package engine
 
 import (
 	"hash/fnv"
+	"slices"
 	"strings"
 	"unicode"
 
 	"svc/internal/textindex"
+	"svc/internal/textindex/bm25"
 )
 
 // A reply's lead-in says what kind of answer follows, the way a person behind a counter
@@ -283,12 +285,7 @@ func hasWord(words, cues []string) bool {
 }
 
 func matchWord(w string, cues []string) bool {
-	for _, c := range cues {
-		if pre, ok := strings.CutSuffix(c, "*"); ok && strings.HasPrefix(w, pre) || w == c {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(cues, func(c string) bool { return bm25.MatchWord(c, w) })
 }
 
 // startsWithAny reports whether words open with one of the word sequences.

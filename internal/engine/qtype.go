@@ -183,18 +183,7 @@ var clockTime = regexp.MustCompile(`\b[0-2]?\d[:.][0-5]\d\b`)
 
 // isTimeUnit reports whether the lower-cased word is a unit of time ("days", "Werktagen",
 // "günü").
-func isTimeUnit(w, lang string) bool {
-	for _, u := range timeUnits[lang] {
-		if pre, ok := strings.CutSuffix(u, "*"); ok {
-			if strings.HasPrefix(w, pre) {
-				return true
-			}
-		} else if w == u {
-			return true
-		}
-	}
-	return false
-}
+func isTimeUnit(w, lang string) bool { return matchWord(w, timeUnits[lang]) }
 
 // timeUnits are the units of time per language; "*" ends a prefix.
 var timeUnits = map[string][]string{

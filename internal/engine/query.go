@@ -1,11 +1,11 @@
 package engine
 
 import (
-	"math"
 	"strings"
 
 	"svc/internal/store"
 	"svc/internal/textindex"
+	"svc/internal/textindex/bm25"
 )
 
 // query is an analyzed question with the weight of each of its terms in the account's corpus.
@@ -50,11 +50,8 @@ func newQuery(lang string, qa question, st store.TermStats, weak float64) query 
 		gateIdf: make([]float64, len(qa.terms)), light: qa.weak}
 	n := float64(st.Chunks)
 	for i, t := range qa.terms {
-		df := float64(st.DocFreq[t.Text])
-		if df > n {
-			df = n
-		}
-		q.idf[i] = math.Log(1 + (n-df+0.5)/(df+0.5))
+		df := st.DocFreq[t.Text]
+		q.idf[i] = bm25.IDF(n, float64(df))
 		if qa.weak[i] {
 			q.idf[i] *= weak
 		}
@@ -77,13 +74,8 @@ func searchTerms(terms []textindex.Term) []store.SearchTerm {
 }
 
 // matchTerm reports whether the index term t is matched by the query term q: equal, or, for a
-// prefix term, starting with it.
-func matchTerm(q textindex.Term, t string) bool {
-	if q.Prefix {
-		return strings.HasPrefix(t, q.Text)
-	}
-	return q.Text == t
-}
+// prefix term, starting with it (bm25.Match, the rule the stores search by).
+func matchTerm(q textindex.Term, t string) bool { return bm25.Match(q.Text, q.Prefix, t) }
 
 // firstMatch returns the index of the first query term that t matches and the strength of
 // the match: 1 for a match as the index would make it, soft for a near match (see

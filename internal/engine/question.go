@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"svc/internal/textindex"
+	"svc/internal/textindex/bm25"
 )
 
 // question is the analysis of a visitor's question before any retrieval.
@@ -238,13 +239,7 @@ func phraseAt(words, phrase []string) int {
 	for i := 0; i+len(phrase) <= len(words); i++ {
 		ok := true
 		for j, p := range phrase {
-			w := words[i+j]
-			if pre, isPrefix := strings.CutSuffix(p, "*"); isPrefix {
-				ok = strings.HasPrefix(w, pre)
-			} else {
-				ok = w == p
-			}
-			if !ok {
+			if ok = bm25.MatchWord(p, words[i+j]); !ok {
 				break
 			}
 		}

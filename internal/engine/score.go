@@ -5,11 +5,12 @@ import (
 
 	"svc/internal/store"
 	"svc/internal/textindex"
+	"svc/internal/textindex/bm25"
 )
 
-// bm25Score computes the first-stage score from the chunk's stored terms alone: BM25 with
-// the account's statistics plus distinct-term coverage, both divided by the question's total
-// weight. It is cheap, so every candidate of the pool gets it.
+// bm25Score computes the first-stage score from the chunk's stored terms alone: BM25
+// (bm25.Model.Score) with the account's statistics plus distinct-term coverage, both divided
+// by the question's total weight. It is cheap, so every candidate of the pool gets it.
 func (r *Ranking) bm25Score(q *query, c *candidate, avgLen float64) {
 	if q.total == 0 {
 		return
@@ -21,18 +22,13 @@ func (r *Ranking) bm25Score(q *query, c *candidate, avgLen float64) {
 			c.matched++
 		}
 	}
-	norm := 1 - r.B
-	if avgLen > 0 {
-		norm += r.B * float64(len(stored)) / avgLen
-	}
-	bm25 := 0.0
+	m := bm25.Model{K1: r.K1, B: r.B}
+	score := 0.0
 	for i, f := range tf {
-		if f > 0 {
-			bm25 += q.idf[i] * f * (r.K1 + 1) / (f + r.K1*norm)
-		}
+		score += m.Score(q.idf[i], f, float64(len(stored)), avgLen)
 	}
 	c.coverage = q.strengthWeight(strength) / q.total
-	c.score = bm25/q.total + r.Coverage*c.coverage
+	c.score = score/q.total + r.Coverage*c.coverage
 }
 
 // proximityScore adds the second-stage features, which need the chunk's sentences: the

@@ -3,6 +3,8 @@ package grounding
 import (
 	"slices"
 	"strings"
+
+	"svc/internal/textindex/bm25"
 )
 
 // The phrase engine behind the concept families: matchers written in the notation described
@@ -29,12 +31,10 @@ func (m matcher) inner(w word) bool {
 		return false
 	case m.prefix && m.suffix:
 		return strings.Contains(w.fold, m.s)
-	case m.prefix:
-		return strings.HasPrefix(w.fold, m.s)
 	case m.suffix:
 		return strings.HasSuffix(w.fold, m.s)
 	}
-	return w.fold == m.s
+	return bm25.Match(m.s, m.prefix, w.fold)
 }
 
 // phrase is a sequence of matchers; near > 0 lets them stand in any order within a window.

@@ -3,9 +3,9 @@ package grounding
 import (
 	"cmp"
 	"slices"
-	"strings"
 
 	"svc/internal/textindex"
+	"svc/internal/textindex/bm25"
 )
 
 // unit is what a word after a number measures: a base unit and the factor to it, so that
@@ -133,7 +133,7 @@ func lookupUnit(raw, lang string) (unit, bool) {
 		if uw.lang != "" && uw.lang != lang {
 			continue
 		}
-		if f == uw.form || uw.prefix && strings.HasPrefix(f, uw.form) {
+		if bm25.Match(uw.form, uw.prefix, f) {
 			return uw.u, true
 		}
 	}

@@ -1,7 +1,6 @@
 package intel
 
 import (
-	"math"
 	"regexp"
 	"strings"
 	"unicode"
@@ -11,6 +10,7 @@ import (
 	"svc/internal/kb"
 	"svc/internal/store"
 	"svc/internal/textindex"
+	"svc/internal/textindex/bm25"
 )
 
 // maxQuote is the longest sentence quoted whole; longer ones are clipped.
@@ -137,13 +137,7 @@ func quotable(s string) bool {
 // prefix when q is one, or as a near match of stems (textindex.Extends), which also
 // bridges a Turkish prefix stem and an English or German stem of the same name.
 func termMatch(q textindex.Term, t string) bool {
-	if q.Text == t {
-		return true
-	}
-	if q.Prefix && strings.HasPrefix(t, q.Text) {
-		return true
-	}
-	return textindex.Extends(q.Text, t, 5)
+	return bm25.Match(q.Text, q.Prefix, t) || textindex.Extends(q.Text, t, 5)
 }
 
 func hasTerm(set map[string]bool, q textindex.Term) bool {
@@ -159,7 +153,8 @@ func hasTerm(set map[string]bool, q textindex.Term) bool {
 }
 
 // query is a question, topic or field analyzed in the request's language, with each term
-// weighted by how rare it is among the sentences of the sources.
+// weighted by how rare it is among the sentences of the sources (bm25.IDF, a sentence being
+// a document).
 type query struct {
 	terms  []textindex.Term
 	w      []float64
@@ -172,7 +167,7 @@ type query struct {
 
 func (c *corpus) query(text string) *query {
 	q := &query{terms: textindex.QueryTerms(text, c.lang)}
-	n := float64(c.nSents + 1)
+	n := float64(c.nSents)
 	for _, t := range q.terms {
 		df, inTitle := 0, false
 		for _, p := range c.passages {
@@ -187,7 +182,7 @@ func (c *corpus) query(text string) *query {
 		if df == 0 && inTitle {
 			df = 1 // a title word is not missing from the sources
 		}
-		w := math.Log(1 + n/(float64(df)+0.5))
+		w := bm25.IDF(n, float64(df))
 		q.w = append(q.w, w)
 		q.df = append(q.df, df)
 		q.total += w

@@ -11,6 +11,7 @@ import (
 	"svc/internal/lang"
 	"svc/internal/store"
 	"svc/internal/textindex"
+	"svc/internal/textindex/bm25"
 	"svc/internal/variant"
 )
 
@@ -296,18 +297,17 @@ func matchKeyword(w []string, k string) bool {
 	return false
 }
 
+// matchWord matches a word against a keyword where a "*" stands for any letters: "*k*"
+// anywhere in the word, "*k" at its end, and "k*" at its start (bm25.MatchWord's rule).
 func matchWord(word, k string) bool {
-	pre, suf := strings.HasPrefix(k, "*"), strings.HasSuffix(k, "*")
-	k = strings.Trim(k, "*")
-	switch {
-	case pre && suf:
-		return strings.Contains(word, k)
-	case suf:
-		return strings.HasPrefix(word, k)
-	case pre:
-		return strings.HasSuffix(word, k)
+	inner, ok := strings.CutPrefix(k, "*")
+	if !ok {
+		return bm25.MatchWord(k, word)
 	}
-	return word == k
+	if mid, ok := strings.CutSuffix(inner, "*"); ok {
+		return strings.Contains(word, mid)
+	}
+	return strings.HasSuffix(word, inner)
 }
 
 // productsIn returns the products of src that are not in another language than lg.
@@ -428,7 +428,7 @@ func termIn(q textindex.Term, terms []string) float64 {
 	best := 0.0
 	for _, t := range terms {
 		switch {
-		case t == q.Text || (q.Prefix && strings.HasPrefix(t, q.Text)):
+		case bm25.Match(q.Text, q.Prefix, t):
 			return 1
 		case textindex.Extends(q.Text, t, 4):
 			best = 0.7

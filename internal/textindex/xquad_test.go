@@ -2,12 +2,13 @@ package textindex
 
 import (
 	"encoding/json"
-	"math"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+
+	"svc/internal/textindex/bm25"
 )
 
 // This file is a retrieval harness, not a unit test: it indexes every
@@ -82,17 +83,17 @@ func loadXQuAD(t *testing.T, dir, lang string) ([]string, []xquadQuestion) {
 	return paras, qs
 }
 
-// bm25 is a minimal in-memory BM25 (k1=1.2, b=0.75) in which a prefix
+// memIndex is a minimal in-memory BM25 (bm25.IDF, bm25.K1 and bm25.B) in which a prefix
 // query term stands for the union of all index terms it starts.
-type bm25 struct {
+type memIndex struct {
 	docs  []map[string]int
 	lens  []float64
 	avg   float64
 	vocab []string // sorted, for prefix lookup
 }
 
-func newBM25(docs [][]string) *bm25 {
-	idx := &bm25{}
+func newBM25(docs [][]string) *memIndex {
+	idx := &memIndex{}
 	seen := map[string]bool{}
 	total := 0.0
 	for _, terms := range docs {
@@ -114,7 +115,7 @@ func newBM25(docs [][]string) *bm25 {
 }
 
 // expand lists the index terms a query term matches.
-func (idx *bm25) expand(q Term) []string {
+func (idx *memIndex) expand(q Term) []string {
 	if !q.Prefix {
 		return []string{q.Text}
 	}
@@ -126,8 +127,8 @@ func (idx *bm25) expand(q Term) []string {
 }
 
 // rank returns document indexes, best first.
-func (idx *bm25) rank(query []Term) []int {
-	const k1, b = 1.2, 0.75
+func (idx *memIndex) rank(query []Term) []int {
+	m := bm25.Model{K1: bm25.K1, B: bm25.B}
 	n := float64(len(idx.docs))
 	scores := make([]float64, len(idx.docs))
 	for _, q := range query {
@@ -145,11 +146,9 @@ func (idx *bm25) rank(query []Term) []int {
 		if df == 0 {
 			continue
 		}
-		idf := math.Log(1 + (n-df+0.5)/(df+0.5))
+		idf := bm25.IDF(n, df)
 		for d, tf := range tfs {
-			if tf > 0 {
-				scores[d] += idf * tf * (k1 + 1) / (tf + k1*(1-b+b*idx.lens[d]/idx.avg))
-			}
+			scores[d] += m.Score(idf, tf, idx.lens[d], idx.avg)
 		}
 	}
 	order := make([]int, len(idx.docs))

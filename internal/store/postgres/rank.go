@@ -4,18 +4,11 @@ import (
 	"cmp"
 	"context"
 	"fmt"
-	"math"
 	"slices"
 	"strings"
 
 	"svc/internal/store"
-)
-
-// FTS5's bm25 constants: the SQLite store ranks its candidates with bm25(chunks_fts, 1.0, 0.0),
-// which is these over the terms column alone.
-const (
-	bm25K1 = 1.2
-	bm25B  = 0.75
+	"svc/internal/textindex/bm25"
 )
 
 // rankedChunk is a matching chunk and its BM25 score.
@@ -78,20 +71,19 @@ func (s *Store) rankMatches(ctx context.Context, accountID int64, terms []store.
 	if chunks > 0 && total > 0 {
 		avg = float64(total) / float64(chunks)
 	}
+	// The SQLite store ranks its candidates with bm25(chunks_fts, 1.0, 0.0): FTS5's IDF, which
+	// floors a term in over half the rows at a millionth, and the usual K1 and B over the
+	// terms column alone.
+	model := bm25.FTS5()
 	idf := make([]float64, len(terms))
 	for i, d := range df {
-		// FTS5 floors a negative IDF (a term in over half the rows) at a millionth.
-		idf[i] = max(math.Log((n-float64(d)+0.5)/(float64(d)+0.5)), 1e-6)
+		idf[i] = model.IDF(n, float64(d))
 	}
 	out := make([]rankedChunk, len(matches))
 	for j, m := range matches {
 		var score float64
 		for i, f := range m.tf {
-			if f == 0 {
-				continue
-			}
-			tf := float64(f)
-			score += idf[i] * tf * (bm25K1 + 1) / (tf + bm25K1*(1-bm25B+bm25B*float64(m.size)/avg))
+			score += model.Score(idf[i], float64(f), float64(m.size), avg)
 		}
 		out[j] = rankedChunk{id: m.id, score: score}
 	}
@@ -110,17 +102,14 @@ func (s *Store) rankMatches(ctx context.Context, accountID int64, terms []store.
 	return out, nil
 }
 
-// termFrequencies counts, for each query term, the chunk's terms it matches: equal, or
-// starting with it for a prefix term (FTS5 counts every token a prefix phrase matches). An
-// empty query term, which tsQuery drops, matches nothing.
+// termFrequencies counts, for each query term, the chunk's terms it matches (bm25.Match:
+// equal, or starting with it for a prefix term, as FTS5 counts every token a prefix phrase
+// matches). An empty query term, which tsQuery drops, matches nothing.
 func termFrequencies(terms []store.SearchTerm, fields []string) []int {
 	tf := make([]int, len(terms))
 	for i, t := range terms {
-		if t.Text == "" {
-			continue
-		}
 		for _, f := range fields {
-			if f == t.Text || (t.Prefix && strings.HasPrefix(f, t.Text)) {
+			if bm25.Match(t.Text, t.Prefix, f) {
 				tf[i]++
 			}
 		}
