@@ -31,10 +31,13 @@ var docsSite = [][3]string{
 }
 
 // Each question is answered by the FAQ entry or the glossary entry that holds it, not by a
-// guide that repeats its words, another entry or the contents list.
+// guide that repeats its words, another entry or the contents list. This is about which
+// passage is quoted, so every reply is given (MinAnswerability -1): whether the paraphrase
+// "synchronisiert ewig" is evidence enough is the answerability model's call, measured on
+// the dev sets.
 func TestDocsSiteEntries(t *testing.T) {
 	t.Parallel()
-	e, acct := docsKB(t, Options{}, docsSite...)
+	e, acct := docsKB(t, Options{MinAnswerability: -1}, docsSite...)
 	cases := []struct{ lang, question, want, not string }{
 		// The FAQ entry, not the guide that repeats "ledger" and says "now".
 		{"en", "How big is the ledger now?", "310 GB", "terminal"},
