@@ -109,7 +109,7 @@ func TestSendSalesModeProducts(t *testing.T) {
 		{"How long does delivery take?", true, nil},
 		{"Kargo ücreti ne kadar?", true, nil},
 		{"Was kostet der Versand nach Deutschland?", true, nil},
-		{"Which products are waterproof?", false, nil},
+		{"Is the rain jacket waterproof?", false, nil},
 		{"Hangi ürünleriniz var?", false, nil},
 		{"Was kostet der Trekkingstiefel Kaçkar?", false, nil},
 	}

@@ -78,7 +78,7 @@ type Engine struct {
 	rank Ranking
 	// model decides whether a reply answers its question.
 	model Answerability
-	tok  *tokencount.Counter
+	tok   *tokencount.Counter
 	// sentences remembers the analysed sentences of recently read chunks.
 	sentences *sentenceMemo
 	// summaries remembers the token counts of recently folded texts (see summaryTokens).
