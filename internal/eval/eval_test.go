@@ -3,6 +3,7 @@ package eval
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -274,3 +275,38 @@ func TestWriteTable(t *testing.T) {
 		}
 	}
 }
+
+// TestXQuADAbsent measures answerability on XQuAD with a KB of part of the articles (InKB):
+// questions on the articles in the KB must be answered, those on the articles left out
+// declined, per language and per half (A tuned on, B confirming). The floors are a little
+// under what the engine reaches (BENCHMARKS.md, "Answerability").
+func TestXQuADAbsent(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the XQuAD report takes a while; skipped in -short mode")
+	}
+	dir := xquadDir(t)
+	reps, err := XQuADAbsent(context.Background(), dir, []string{"en", "de", "tr"}, []string{HalfA, HalfB}, engine.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "lang half  answered (of present)  declined (of absent)  wrong answers\n")
+	for _, r := range reps {
+		fmt.Fprintf(&b, "%4s %4s  %3d/%3d %.3f           %3d/%3d %.3f          %d\n", r.Lang, r.Half, r.Answered, r.Present,
+			r.AnswerRate, r.Declined, r.Absent, r.DeclineRate, r.WrongAnswered)
+	}
+	t.Logf("XQuAD, absent articles:\n%s", b.String())
+	for _, r := range reps {
+		if r.Present == 0 || r.Absent == 0 {
+			t.Errorf("%s %s: %d present and %d absent questions", r.Lang, r.Half, r.Present, r.Absent)
+			continue
+		}
+		if r.AnswerRate < absentFloors.answer || r.DeclineRate < absentFloors.decline {
+			t.Errorf("%s %s: answered %.3f, declined %.3f: below the floors %.2f, %.2f", r.Lang, r.Half,
+				r.AnswerRate, r.DeclineRate, absentFloors.answer, absentFloors.decline)
+		}
+	}
+}
+
+// absentFloors hold for every language and half of TestXQuADAbsent.
+var absentFloors = struct{ answer, decline float64 }{answer: 0.80, decline: 0.92}
