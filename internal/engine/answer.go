@@ -201,7 +201,9 @@ func questionLang(tag, question string) string {
 	return lang.DetectOr(question, lang.EN)
 }
 
-// confident decides whether the best passage answers the question at all. It must contain
+// confident is arbitration's quick test of whether a passage covers the question (it picks a
+// passage in the reply's language, and tells whether a page vouches for a product); whether
+// a reply is given is Answerability's decision. A passage must contain
 // MinCoverage of the question's term weight, or MinSupport of it when at least two question
 // terms match: two terms meeting in one passage are good evidence of the subject,
 // while one shared word ("Istanbul" in "will it rain in Istanbul?") is not. Terms that no

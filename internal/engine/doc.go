@@ -30,7 +30,11 @@
 // that holds more of what the question asks about a product than the product's own text
 // ("the return policy for a sleeping bag") comes before the product.
 //
-// When the best passage covers too little of the question, Answer returns a fallback that
+// Whether the quote answers at all is one decision (answerability.go): a logistic model over
+// the evidence of the reply (how much of the question the passage, its best sentence and the
+// quote hold, what the KB never mentions, the kind of answer asked for and held, headings,
+// the margin over the next document), fitted on the dev sets with unanswerable questions and
+// shipped as data (answerability.json). Below its threshold Answer returns a fallback that
 // asks the visitor to rephrase instead of quoting something unrelated.
 //
 // With Sales Mode (Request.SalesMode), a question about products also gets product cards.
