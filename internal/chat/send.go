@@ -338,22 +338,27 @@ type pending struct {
 	// then the visitor's client address key.
 	widget *visitorTurn
 	addr   string
-	// chunks is the KB's chunk count by document type, read once a send (see has).
-	chunks map[string]int
+	// kb is the KB's running totals, read once a send (see kbState).
+	kb *store.KBState
 }
 
-// has reports whether the account's KB holds chunks of document type typ. The counts are
-// read once a send, the first time a step asks: a KB without Q&A entries has no curated
-// answer to look for, one without products no card to attach.
-func (p *pending) has(ctx context.Context, typ string) (bool, error) {
-	if p.chunks == nil {
-		c, err := p.svc.st.ChunkCounts(ctx, p.acct.ID)
+// kbState returns the account's KB totals, read once a send, the first time a step asks.
+func (p *pending) kbState(ctx context.Context) (store.KBState, error) {
+	if p.kb == nil {
+		st, err := p.svc.st.KBState(ctx, p.acct.ID)
 		if err != nil {
-			return false, err
+			return store.KBState{}, err
 		}
-		p.chunks = c
+		p.kb = &st
 	}
-	return p.chunks[typ] > 0, nil
+	return *p.kb, nil
+}
+
+// has reports whether the account's KB holds chunks of document type typ: a KB without Q&A
+// entries has no curated answer to look for, one without products no card to attach.
+func (p *pending) has(ctx context.Context, typ string) (bool, error) {
+	st, err := p.kbState(ctx)
+	return st.Chunks[typ] > 0, err
 }
 
 func (p *pending) reply(body, source string, low bool) store.Message {
