@@ -189,12 +189,14 @@ func (p *pending) compose(ctx context.Context, midnight time.Time) (SendResult, 
 		t.QuotaLimit, t.QuotaSince = a.DailyAnswers, midnight
 		// The answer is cached under the question it answers: a follow-up that the planner
 		// made standalone is cached as that, never as the fragment whose sense came from
-		// this conversation.
+		// this conversation. An answer that does not name what its question names (another
+		// country's price, another product's page) is not cached: it may be the engine's
+		// best, but served again it would multiply a wrong answer (see names.go).
 		q, asked := p.q, p.text
 		if ans.Question != "" && ans.Question != p.text {
 			q, asked = newQuestionKey(ans.Question, p.lang), ans.Question
 		}
-		if q.key != "" {
+		if q.key != "" && answerNames(q.names, ans.Text, p.lang) {
 			t.Cache = &store.CacheEntry{Lang: p.lang, Key: q.key, Question: asked, Answer: ans.Text, DocIDs: ans.DocIDs,
 				Sources: ans.Sources, Terms: q.terms, Evidence: ans.Evidence}
 		}
