@@ -275,7 +275,7 @@ func TestZeroBalance(t *testing.T) {
 		t.Fatalf("zero balance: %d %+v", r.Status, d)
 	}
 	// Curated answers are still served free at zero balance.
-	d, _ = h.send(key, "Wie lange dauert die Lieferung?")
+	d, _ = h.send(key, "Wie lange dauert die Lieferung nach Deutschland?")
 	if d.Messages[1].Source != "cache_tenant" || d.LowConfidence {
 		t.Fatalf("curated at zero balance: %+v", d.Messages[1])
 	}

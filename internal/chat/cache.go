@@ -43,11 +43,14 @@ const similarCandidates = 12
 // questionKey is a question normalised for the cache: its analyzed content terms, sorted,
 // and the kind of answer it asks for. The kind is part of the key because question words
 // are stop words: "how long is delivery to Germany" and "how much is delivery to Germany"
-// have the same terms and different answers.
+// have the same terms and different answers. Its names (see names.go) are not part of the
+// key: they are terms of it, and which of them were written with a capital varies with
+// the asker's typing.
 type questionKey struct {
 	key   string
 	terms []string
 	kind  string
+	names []string
 }
 
 func newQuestionKey(text, lg string) questionKey {
@@ -55,7 +58,8 @@ func newQuestionKey(text, lg string) questionKey {
 	if norm == "" {
 		return questionKey{}
 	}
-	q := questionKey{key: norm, terms: strings.Fields(norm), kind: engine.QuestionKind(text, lg)}
+	q := questionKey{key: norm, terms: strings.Fields(norm), kind: engine.QuestionKind(text, lg),
+		names: textindex.NameTerms(text, lg)}
 	if q.kind != "" {
 		q.key += " ?" + q.kind
 	}
@@ -93,14 +97,21 @@ func (p *pending) fromCache(ctx context.Context) (SendResult, bool, error) {
 		return res, true, err
 	}
 	entry, err := p.svc.st.CachedAnswer(ctx, p.acct.ID, p.lang, p.q.key)
-	if errors.Is(err, store.ErrNotFound) {
+	switch {
+	case errors.Is(err, store.ErrNotFound):
 		var ok bool
 		entry, ok, err = p.similar(ctx, ev)
 		if err != nil || !ok {
 			return SendResult{}, false, err
 		}
-	} else if err != nil {
+	case err != nil:
 		return SendResult{}, false, err
+	default:
+		// The question's own entry, unless the engine no longer stands behind it: then the
+		// engine answers (and its answer, if it gives one, takes the entry's place).
+		if ok, err := p.vouched(ctx, entry, ev); err != nil || !ok {
+			return SendResult{}, false, err
+		}
 	}
 	reply := p.reply(entry.Answer, store.SourceCacheTenant, false)
 	reply.Via = store.ViaCache
@@ -119,11 +130,12 @@ func (p *pending) fromCache(ctx context.Context) (SendResult, bool, error) {
 }
 
 // similar finds the earlier answer of a question worded differently but saying the same:
-// same language, same kind of answer, the same numbers, terms similar enough when weighed
-// by how rare each is in the account's KB (so the words that tell subjects apart count for
-// more than those every question shares), and above all the same evidence: the built-in
-// engine answers both from the same sentences. The evidence costs one search, made only
-// when some entry passes the cheaper tests.
+// same language, same kind of answer, the same names (numbers among them; see names.go),
+// terms similar enough when weighed by how rare each is in the account's KB (so the words
+// that tell subjects apart count for more than those every question shares), and above all
+// the same evidence: the built-in engine answers both from the same sentences; and an answer
+// that names what the question names. The evidence costs one search, made only when some
+// entry passes the cheaper tests.
 func (p *pending) similar(ctx context.Context, ev *evidenceMemo) (store.CacheEntry, bool, error) {
 	found, err := p.svc.st.SimilarCached(ctx, p.acct.ID, p.lang, p.q.terms, similarCandidates)
 	if err != nil {
@@ -134,7 +146,8 @@ func (p *pending) similar(ctx context.Context, ev *evidenceMemo) (store.CacheEnt
 	var cands []store.CacheEntry
 	for _, c := range found {
 		if k := keyKind(c.Key); c.Evidence != "" && (k == p.q.kind || k == "" || p.q.kind == "") &&
-			sameNumbers(p.q.terms, c.Terms) && !swapsTerms(p.q.terms, c.Terms) {
+			sameNumbers(p.q.terms, c.Terms) && !swapsTerms(p.q.terms, c.Terms) &&
+			namesAgree(p.text, p.q.terms, p.q.names, c.Question, c.Terms, textindex.NameTerms(c.Question, p.lang)) {
 			cands = append(cands, c)
 		}
 	}
@@ -166,7 +179,7 @@ func (p *pending) similar(ctx context.Context, ev *evidenceMemo) (store.CacheEnt
 		if err != nil {
 			return store.CacheEntry{}, false, err
 		}
-		if c.Evidence == evidence {
+		if c.Evidence == evidence && answerNames(p.q.names, c.Answer, p.lang) {
 			best, bestScore = i, sc
 		}
 	}
@@ -182,7 +195,7 @@ func sameNumbers(a, b []string) bool {
 	nums := func(ts []string) map[string]bool {
 		m := map[string]bool{}
 		for _, t := range ts {
-			if strings.ContainsAny(t, "0123456789") {
+			if isNumber(t) {
 				m[t] = true
 			}
 		}
@@ -281,8 +294,10 @@ func (m *evidenceMemo) get(ctx context.Context) (string, error) {
 }
 
 // curated finds a curated Q&A entry in the question's language whose question says the same:
-// one whose question has the same kind and terms alike at Dice ≥ curatedMatch, or failing
-// that at Dice ≥ curatedConfirm when the engine would answer the question from that entry.
+// one whose question has the same kind and the same names (see names.go) and terms alike at
+// Dice ≥ curatedMatch, or failing that at Dice ≥ curatedConfirm when the engine would answer
+// the question from that entry. Its answer is the owner's and is not checked against the
+// engine: it was written for its question.
 func (p *pending) curated(ctx context.Context, ev *evidenceMemo) (store.Document, bool, error) {
 	if ok, err := p.has(ctx, store.DocQA); err != nil || !ok {
 		return store.Document{}, false, err
@@ -306,6 +321,9 @@ func (p *pending) curated(ctx context.Context, ev *evidenceMemo) (store.Document
 			continue
 		}
 		theirs := textindex.NormalizeQuestion(h.Title, p.lang)
+		if !namesAgree(p.text, p.q.terms, p.q.names, h.Title, strings.Fields(theirs), textindex.NameTerms(h.Title, p.lang)) {
+			continue // written for another country, product or number
+		}
 		sc := dice(strings.Join(p.q.terms, " "), theirs)
 		if confirmable(p.q.terms, strings.Fields(theirs), p.lang) {
 			confirm[h.DocID] = true

@@ -68,6 +68,6 @@ func (rs *readings) read(text, convLang string) reading {
 		r = readText(text, convLang)
 		rs.memo.Add(k, r)
 	}
-	r.q.terms = slices.Clone(r.q.terms)
+	r.q.terms, r.q.names = slices.Clone(r.q.terms), slices.Clone(r.q.names)
 	return r
 }

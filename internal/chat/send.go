@@ -189,12 +189,14 @@ func (p *pending) compose(ctx context.Context, midnight time.Time) (SendResult, 
 		t.QuotaLimit, t.QuotaSince = a.DailyAnswers, midnight
 		// The answer is cached under the question it answers: a follow-up that the planner
 		// made standalone is cached as that, never as the fragment whose sense came from
-		// this conversation.
+		// this conversation. An answer that does not name what its question names (another
+		// country's price, another product's page) is not cached: it may be the engine's
+		// best, but served again it would multiply a wrong answer (see names.go).
 		q, asked := p.q, p.text
 		if ans.Question != "" && ans.Question != p.text {
 			q, asked = newQuestionKey(ans.Question, p.lang), ans.Question
 		}
-		if q.key != "" {
+		if q.key != "" && answerNames(q.names, ans.Text, p.lang) {
 			t.Cache = &store.CacheEntry{Lang: p.lang, Key: q.key, Question: asked, Answer: ans.Text, DocIDs: ans.DocIDs,
 				Sources: ans.Sources, Terms: q.terms, Evidence: ans.Evidence}
 		}
@@ -338,22 +340,27 @@ type pending struct {
 	// then the visitor's client address key.
 	widget *visitorTurn
 	addr   string
-	// chunks is the KB's chunk count by document type, read once a send (see has).
-	chunks map[string]int
+	// kb is the KB's running totals, read once a send (see kbState).
+	kb *store.KBState
 }
 
-// has reports whether the account's KB holds chunks of document type typ. The counts are
-// read once a send, the first time a step asks: a KB without Q&A entries has no curated
-// answer to look for, one without products no card to attach.
-func (p *pending) has(ctx context.Context, typ string) (bool, error) {
-	if p.chunks == nil {
-		c, err := p.svc.st.ChunkCounts(ctx, p.acct.ID)
+// kbState returns the account's KB totals, read once a send, the first time a step asks.
+func (p *pending) kbState(ctx context.Context) (store.KBState, error) {
+	if p.kb == nil {
+		st, err := p.svc.st.KBState(ctx, p.acct.ID)
 		if err != nil {
-			return false, err
+			return store.KBState{}, err
 		}
-		p.chunks = c
+		p.kb = &st
 	}
-	return p.chunks[typ] > 0, nil
+	return *p.kb, nil
+}
+
+// has reports whether the account's KB holds chunks of document type typ: a KB without Q&A
+// entries has no curated answer to look for, one without products no card to attach.
+func (p *pending) has(ctx context.Context, typ string) (bool, error) {
+	st, err := p.kbState(ctx)
+	return st.Chunks[typ] > 0, err
 }
 
 func (p *pending) reply(body, source string, low bool) store.Message {

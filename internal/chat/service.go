@@ -57,6 +57,8 @@ type Service struct {
 	wakeups wakeups
 	// readings remembers what recent messages' texts say (see reading).
 	readings *readings
+	// verdicts remembers whether the engine stands behind cache entries (see vouched).
+	verdicts *verdicts
 	// folding holds the conversations whose summary a send is writing.
 	folding *folding
 	holdTTL time.Duration
@@ -97,7 +99,7 @@ func New(d Deps) *Service {
 		d.HoldTTL = billing.DefaultHoldTTL
 	}
 	return &Service{holdTTL: d.HoldTTL, st: d.Store, engine: d.Engine, limiter: d.Limiter, surge: d.Surge, notify: d.Notify, now: d.Now,
-		log: d.Log, texts: d.Texts, observer: d.Observer, holds: billing.NewHolds(), readings: newReadings(),
+		log: d.Log, texts: d.Texts, observer: d.Observer, holds: billing.NewHolds(), readings: newReadings(), verdicts: newVerdicts(),
 		folding: newFolding()}
 }
 

@@ -598,11 +598,11 @@ type KB interface {
 	ImportDocumentSeq(ctx context.Context, accountID int64, docs iter.Seq2[Document, error]) (ImportResult, error)
 	SearchChunks(ctx context.Context, accountID int64, q SearchQuery) ([]ChunkHit, error)
 	TermStats(ctx context.Context, accountID int64, terms []SearchTerm) (TermStats, error)
-	// ChunkCounts returns how many chunks the account's KB holds of each document type that
-	// it has any of (a type it has none of is absent). Kept as running totals with the
-	// chunks, so it costs one indexed read at any KB size: a send asks it first and skips
-	// the curated-answer check of a KB without Q&A and the cards of one without products.
-	ChunkCounts(ctx context.Context, accountID int64) (map[string]int, error)
+	// KBState returns the account's running chunk totals (see KBState). Kept with the chunks,
+	// so it costs one indexed read at any KB size: a send asks it first and skips the
+	// curated-answer check of a KB without Q&A and the cards of one without products, and
+	// rechecks a cached answer against the engine once per version of the KB.
+	KBState(ctx context.Context, accountID int64) (KBState, error)
 	GetDocument(ctx context.Context, accountID, docID int64) (Document, error)
 	// QAQuestions returns curated questions in lang, oldest first.
 	QAQuestions(ctx context.Context, accountID int64, lang string, limit int) ([]string, error)
@@ -628,6 +628,16 @@ type KB interface {
 	// CatalogCategories lists the product categories and article categories of the account
 	// (of one site when siteID is non-zero; in lang when lang is set), by kind then name.
 	CatalogCategories(ctx context.Context, accountID, siteID int64, lang string) ([]CatalogCategory, error)
+}
+
+// KBState is what an account's running chunk totals say about its KB.
+type KBState struct {
+	// Chunks is how many chunks the KB holds of each document type it has any of (a type it
+	// has none of is absent).
+	Chunks map[string]int
+	// Version grows with every change of the account's chunks, in the transaction that makes
+	// it: what was worked out from the KB at one version holds until the version moves.
+	Version int64
 }
 
 // Heading is a section heading of a document.

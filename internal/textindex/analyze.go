@@ -58,10 +58,15 @@ func (a analyzer) indexTerms(text string) []string {
 }
 
 func (a analyzer) queryTerms(text string) []Term {
+	return a.queryTokens(tokenize(text, a.lang))
+}
+
+// queryTokens analyzes tokens as the words of a query (see QueryTerms).
+func (a analyzer) queryTokens(toks []token) []Term {
 	st := newStemmer(a.lang, a.trPrefix)
 	var out []Term
 	seen := make(map[Term]bool)
-	for _, tok := range tokenize(text, a.lang) {
+	for _, tok := range toks {
 		if a.lang == langTR && !tok.hasDigit {
 			if root, ok := abilityRoot(tok.text); ok {
 				tok.text = root

@@ -13,6 +13,9 @@ type token struct {
 	// stemmed, truncated or matched as prefixes, because "14" must not
 	// match "140".
 	hasDigit bool
+	// capital marks a word written with a capital letter anywhere in it ("Österreich",
+	// "PayPal"): the sign of a name that NameTerms reads.
+	capital bool
 }
 
 // tokenize splits text into lower-cased words. lang must be normalized.
@@ -31,13 +34,13 @@ func tokenize(text, lang string) []token {
 	rs := []rune(text)
 	var out []token
 	var cur []rune
-	digit := false
+	digit, capital := false, false
 	flush := func() {
 		if len(cur) > 0 {
-			out = append(out, token{text: string(cur), hasDigit: digit})
+			out = append(out, token{text: string(cur), hasDigit: digit, capital: capital})
 		}
 		cur = cur[:0]
-		digit = false
+		digit, capital = false, false
 	}
 	for i := 0; i < len(rs); i++ {
 		r := rs[i]
@@ -46,6 +49,9 @@ func tokenize(text, lang string) []token {
 			cur = append(cur, lowerRune(r, turkish))
 			if unicode.IsDigit(r) {
 				digit = true
+			}
+			if unicode.IsUpper(r) {
+				capital = true
 			}
 		case isIgnorable(r):
 			// Soft hyphens, zero-width joiners and byte-order marks

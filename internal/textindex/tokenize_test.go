@@ -59,8 +59,8 @@ func TestLowerRune(t *testing.T) {
 }
 
 func TestTokenizeMarksDigits(t *testing.T) {
-	toks := tokenize("a4 kağıt 2029", langTR)
-	want := []token{{"a4", true}, {"kağıt", false}, {"2029", true}}
+	toks := tokenize("a4 Kağıt 2029", langTR)
+	want := []token{{text: "a4", hasDigit: true}, {text: "kağıt", capital: true}, {text: "2029", hasDigit: true}}
 	if !reflect.DeepEqual(toks, want) {
 		t.Errorf("tokenize = %+v, want %+v", toks, want)
 	}

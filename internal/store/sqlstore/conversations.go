@@ -249,7 +249,14 @@ func (s *Store) recordCharge(ctx context.Context, tx *Tx, accountID, messageID, 
 }
 
 // saveCacheEntry upserts c under (account, lang, key) and replaces its term and document rows.
+// An answer without evidence that a visitor has flagged is not cached again (see
+// flaggedAnswer); c.ID stays 0 then.
 func saveCacheEntry(ctx context.Context, tx *Tx, c *store.CacheEntry) error {
+	if c.Evidence == "" {
+		if flagged, err := flaggedAnswer(ctx, tx, c.AccountID, c.Answer); err != nil || flagged {
+			return err
+		}
+	}
 	sources, err := FormatSources(c.Sources)
 	if err != nil {
 		return err

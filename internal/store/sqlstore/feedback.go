@@ -93,6 +93,25 @@ var notFlagged = `NOT EXISTS (SELECT 1 FROM feedback f WHERE f.account_id = e.ac
 	AND f.rating = 'not_helpful' AND f.evidence <> '' AND f.evidence = e.evidence
 	AND f.resolved <> ` + strconv.Itoa(FeedbackDismissed) + `)`
 
+// flaggedAnswer reports whether a standing not_helpful rating of the account (as notFlagged
+// reads one) rates a reply reading answer. It keeps out of the cache an answer that names no
+// evidence for a flag to withdraw it by: a product list quotes no sentence, so the rating
+// removes its entry (SaveFeedback) and this keeps the same list, composed again, from taking
+// its place. The account's ratings are few and indexed; their messages are read by id.
+func flaggedAnswer(ctx context.Context, tx *Tx, accountID int64, answer string) (bool, error) {
+	var one int
+	err := tx.QueryRowContext(ctx, `SELECT 1 FROM feedback f JOIN messages m ON m.id = f.message_id
+		WHERE f.account_id = ? AND f.rating = 'not_helpful' AND f.resolved <> ? AND m.body = ? LIMIT 1`,
+		accountID, FeedbackDismissed, answer).Scan(&one)
+	switch {
+	case err == sql.ErrNoRows:
+		return false, nil
+	case err != nil:
+		return false, fmt.Errorf("flagged answer: %w", err)
+	}
+	return true, nil
+}
+
 // ResolveReview answers a not_helpful rating of the account with a curated Q&A document: in one
 // transaction the document is upserted as ImportDocuments would (an updated one withdraws the
 // cached answers drawn from it) and the rating is marked resolved.

@@ -58,37 +58,43 @@ func (s *Store) Products(ctx context.Context, accountID int64, q store.ProductQu
 }
 
 // HasChunksOf reports whether the account has a chunk of any of the document types, from the
-// running totals (ChunkCounts).
+// running totals (KBState).
 func (s *Store) HasChunksOf(ctx context.Context, accountID int64, types []string) (bool, error) {
-	counts, err := s.ChunkCounts(ctx, accountID)
+	st, err := s.KBState(ctx, accountID)
 	if err != nil {
 		return false, err
 	}
 	for _, t := range types {
-		if counts[t] > 0 {
+		if st.Chunks[t] > 0 {
 			return true, nil
 		}
 	}
 	return false, nil
 }
 
-// ChunkCounts reads the account's running chunk totals by type (kb_stats).
-func (s *Store) ChunkCounts(ctx context.Context, accountID int64) (map[string]int, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT type, chunks FROM kb_stats WHERE account_id = ? AND chunks > 0`, accountID)
+// KBState reads the account's running chunk totals by type and their version (kb_stats): the
+// sum of the rows' versions, which only grow, as TermStats reads it. A type's row stays when
+// its chunks are all gone, and its version counts still.
+func (s *Store) KBState(ctx context.Context, accountID int64) (store.KBState, error) {
+	st := store.KBState{Chunks: map[string]int{}}
+	rows, err := s.r.QueryContext(ctx, `SELECT type, chunks, version FROM kb_stats WHERE account_id = ?`, accountID)
 	if err != nil {
-		return nil, fmt.Errorf("chunk counts: %w", err)
+		return st, fmt.Errorf("kb state: %w", err)
 	}
 	defer rows.Close()
-	out := map[string]int{}
 	for rows.Next() {
 		var typ string
 		var n int
-		if err := rows.Scan(&typ, &n); err != nil {
-			return nil, fmt.Errorf("chunk counts: %w", err)
+		var v int64
+		if err := rows.Scan(&typ, &n, &v); err != nil {
+			return st, fmt.Errorf("kb state: %w", err)
 		}
-		out[typ] = n
+		if n > 0 {
+			st.Chunks[typ] = n
+		}
+		st.Version += v
 	}
-	return out, rows.Err()
+	return st, rows.Err()
 }
 
 // GetDocument reads one document of the account with its chunks.

@@ -75,21 +75,70 @@ func testFlaggedAnswerLeavesCache(t *testing.T, s store.Store) {
 	assertCached(t, s, a.ID, map[string]bool{again.Key: true})
 }
 
+// testFlaggedListLeavesCache: an answer without evidence (a product list) that a visitor
+// rated not_helpful leaves the cache, and composed again it is not cached again while the
+// rating stands; another answer under the same key, or the same one in another account, is.
+// Rated helpful after all, it is cached again.
+func testFlaggedListLeavesCache(t *testing.T, s store.Store) {
+	a, _ := NewAccount(t, s, "Lister", 1_000_000)
+	b, _ := NewAccount(t, s, "Other lister", 0)
+	list := cachedWith(t, s, a, "tents", "", []string{"tent"})
+	flag := store.Feedback{AccountID: a.ID, MessageID: list.MessageID, Rating: "not_helpful"}
+	if err := s.SaveFeedback(ctx(), &flag); err != nil {
+		t.Fatal(err)
+	}
+	assertCached(t, s, a.ID, map[string]bool{list.Key: false})
+	if again := cachedWith(t, s, a, "tents", "", []string{"tent"}); again.ID != 0 {
+		t.Fatalf("the flagged list was cached again as entry %d", again.ID)
+	}
+	assertCached(t, s, a.ID, map[string]bool{list.Key: false})
+	if theirs := cachedWith(t, s, b, "tents", "", []string{"tent"}); theirs.ID == 0 {
+		t.Fatal("another account's list was refused")
+	}
+	other := cachedAnswer(t, s, a, "tents", "another list", []string{"tent"})
+	if other.ID == 0 {
+		t.Fatal("another answer under the key was refused")
+	}
+	flag.Rating = "helpful"
+	if err := s.SaveFeedback(ctx(), &flag); err != nil {
+		t.Fatal(err)
+	}
+	if again := cachedWith(t, s, a, "tents", "", []string{"tent"}); again.ID == 0 {
+		t.Fatal("the list was refused after the rating was lifted")
+	}
+}
+
 // cachedWith caches an answer under key with the given evidence.
 func cachedWith(t *testing.T, s store.Store, a store.Account, key, evidence string, terms []string) store.CacheEntry {
+	t.Helper()
+	e := saveEntry(t, s, a, key, "answer to "+key, evidence, terms)
+	if evidence != "" && e.ID == 0 {
+		t.Fatal("cache entry id not set")
+	}
+	return e
+}
+
+// cachedAnswer caches answer under key, without evidence.
+func cachedAnswer(t *testing.T, s store.Store, a store.Account, key, answer string, terms []string) store.CacheEntry {
+	t.Helper()
+	return saveEntry(t, s, a, key, answer, "", terms)
+}
+
+// saveEntry saves a turn answering key? with answer, to be cached with evidence; the entry
+// comes back with its message's id, and ID 0 if the store did not cache it.
+func saveEntry(t *testing.T, s store.Store, a store.Account, key, answer, evidence string, terms []string) store.CacheEntry {
 	t.Helper()
 	c, err := s.OpenConversation(ctx(), a.ID, "en")
 	if err != nil {
 		t.Fatal(err)
 	}
-	tr := turn(a, c, key+"?", "answer to "+key, store.Charge{EventType: store.EventCacheShared})
-	tr.Cache = &store.CacheEntry{Lang: "en", Key: key, Question: key + "?", Answer: "answer to " + key, Terms: terms,
+	tr := turn(a, c, key+"?", answer, store.Charge{EventType: store.EventCacheShared})
+	tr.Cache = &store.CacheEntry{Lang: "en", Key: key, Question: key + "?", Answer: answer, Terms: terms,
 		Evidence: evidence}
 	if err := s.SaveTurn(ctx(), tr); err != nil {
 		t.Fatalf("save cached %q: %v", key, err)
 	}
-	if tr.Cache.ID == 0 {
-		t.Fatal("cache entry id not set")
-	}
-	return *tr.Cache
+	e := *tr.Cache
+	e.MessageID = tr.Reply.ID
+	return e
 }

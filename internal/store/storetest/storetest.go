@@ -103,6 +103,7 @@ func Run(t *testing.T, open Opener) {
 		{"CrawlCacheWithdrawalByDocument", testCrawlCacheWithdrawal},
 		{"ResolveReview", testResolveReview},
 		{"FlaggedAnswerLeavesCache", testFlaggedAnswerLeavesCache},
+		{"FlaggedListLeavesCache", testFlaggedListLeavesCache},
 	}
 	tests = append(append(tests, embedTests...), outboxTests...)
 	tests = append(append(tests, catalogTests...), holdTests...)
@@ -690,8 +691,9 @@ func testKBImportAndSearch(t *testing.T, s store.Store) {
 		t.Fatalf("avg length %v", st.AvgLength)
 	}
 	want := map[string]int{store.DocPage: 2, store.DocQA: 1, store.DocProduct: 1, store.DocArticle: 1}
-	if n, err := s.ChunkCounts(ctx(), a.ID); err != nil || !maps.Equal(n, want) {
-		t.Fatalf("chunk counts: %v %v, want %v", err, n, want)
+	kbs, err := s.KBState(ctx(), a.ID)
+	if err != nil || !maps.Equal(kbs.Chunks, want) || kbs.Version <= 0 {
+		t.Fatalf("kb state: %v %+v, want chunks %v", err, kbs, want)
 	}
 
 	arts, _ := s.Articles(ctx(), a.ID, "en", 10)
@@ -741,8 +743,8 @@ func testTenantIsolation(t *testing.T, s store.Store) {
 	if st.Chunks != 0 || st.DocFreq["boot"] != 0 {
 		t.Fatalf("stats leaked: %+v", st)
 	}
-	if n, err := s.ChunkCounts(ctx(), b.ID); err != nil || len(n) != 0 {
-		t.Fatalf("chunk counts leaked: %v %v", err, n)
+	if n, err := s.KBState(ctx(), b.ID); err != nil || len(n.Chunks) != 0 || n.Version != 0 {
+		t.Fatalf("kb state leaked: %v %+v", err, n)
 	}
 	if _, err := s.GetDocument(ctx(), b.ID, 1); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("document leaked: %v", err)
@@ -813,11 +815,14 @@ func testProducts(t *testing.T, s store.Store) {
 
 // testTermStatsFollowKB: a store may remember term counts, but the very next call after any
 // change of the account's chunks (a new document, an updated one, a deleted one) counts the
-// KB as it now is, and another account's change moves nothing.
+// KB as it now is, and another account's change moves nothing. KBState's version, under
+// which callers remember what they worked out from the KB, moves with every such change and
+// with no other.
 func testTermStatsFollowKB(t *testing.T, s store.Store) {
 	a, _ := NewAccount(t, s, "Counted", 0)
 	b, _ := NewAccount(t, s, "Other", 0)
 	terms := []store.SearchTerm{{Text: "boot"}, {Text: "wat", Prefix: true}}
+	version := int64(0) // a's, as last seen
 	want := func(acct int64, chunks, boot, wat int) {
 		t.Helper()
 		for range 2 { // the second call may be answered from what the first counted
@@ -826,6 +831,14 @@ func testTermStatsFollowKB(t *testing.T, s store.Store) {
 				t.Fatalf("term stats %+v (%v), want %d chunks, boot %d, wat* %d", st, err, chunks, boot, wat)
 			}
 		}
+	}
+	moved := func(want bool) {
+		t.Helper()
+		kb, err := s.KBState(ctx(), a.ID)
+		if err != nil || (kb.Version != version) != want {
+			t.Fatalf("kb version %d (%v) after %d: moved should be %v", kb.Version, err, version, want)
+		}
+		version = kb.Version
 	}
 	page := func(url, terms string) store.Document {
 		return store.Document{Type: store.DocPage, URL: url, Title: url, Body: terms, Lang: "en", Hash: terms,
@@ -840,16 +853,23 @@ func testTermStatsFollowKB(t *testing.T, s store.Store) {
 	}
 	imp(a.ID, page("https://a.test/1", "boot trail"))
 	want(a.ID, 1, 1, 0)
+	moved(true)
 	second := imp(a.ID, page("https://a.test/2", "boot waterproof"))
 	want(a.ID, 2, 2, 1)
+	moved(true)
 	imp(b.ID, page("https://b.test/1", "boot water"))
 	want(a.ID, 2, 2, 1)
 	want(b.ID, 1, 1, 1)
+	moved(false)
+	imp(a.ID, page("https://a.test/2", "boot waterproof")) // unchanged
+	moved(false)
 	// The same number of chunks and terms, other words.
 	imp(a.ID, page("https://a.test/1", "sandal watch"))
 	want(a.ID, 2, 1, 2)
+	moved(true)
 	if err := s.DeleteDocument(ctx(), a.ID, second); err != nil {
 		t.Fatal(err)
 	}
 	want(a.ID, 1, 0, 1)
+	moved(true)
 }
