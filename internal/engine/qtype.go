@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"unicode"
+
+	lexdata "svc/internal/lang/lexicon" // engine has a lexicon type of its own
 )
 
 // qtype is what kind of answer a question asks for, read from its question words. The
@@ -169,11 +171,24 @@ func centuryWord(w string) bool {
 		strings.HasPrefix(w, "yüzyıl") || strings.HasPrefix(w, "asır")
 }
 
-var numberWords = map[string]map[string]bool{
-	"en": wordFlags("two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty sixty seventy eighty ninety hundred hundreds thousand thousands million millions billion billions dozen half"),
-	"de": wordFlags("zwei drei vier fünf sechs sieben acht neun zehn elf zwölf zwanzig dreißig vierzig fünfzig hundert hunderte tausend tausende million millionen milliarde milliarden dutzend hälfte"),
-	"tr": wordFlags("iki üç dört beş altı yedi sekiz dokuz on yirmi otuz kırk elli altmış yetmiş seksen doksan yüz bin milyon milyar yarım"),
-}
+// numberWords are the numbers written as words, per language, lower-cased: the lexicon's
+// number words less those that are also articles ("one", "ein", "bir"), which no question
+// answer needs to hold. Built once, read-only afterwards.
+var numberWords = func() map[string]map[string]bool {
+	lx := lexdata.Default()
+	out := make(map[string]map[string]bool)
+	for _, lang := range lexdata.Languages() {
+		articles := lx.Set(lexdata.ArticleNumbers, lang)
+		m := make(map[string]bool)
+		for _, w := range lx.Entries(lexdata.NumberWords, lang) {
+			if !articles.Has(w) {
+				m[w] = true
+			}
+		}
+		out[lang] = m
+	}
+	return out
+}()
 
 var dayWords = map[string]map[string]bool{
 	"en": wordFlags("monday tuesday wednesday thursday friday saturday sunday daily weekdays weekends"),

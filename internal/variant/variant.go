@@ -21,6 +21,7 @@ import (
 	"strings"
 	"unicode"
 
+	"svc/internal/lang/lexicon"
 	"svc/internal/textindex"
 )
 
@@ -42,11 +43,8 @@ type token struct {
 	value string
 }
 
-// lineWords are the words product lines tell siblings apart with.
-var lineWords = map[string]bool{
-	"lite": true, "light": true, "pro": true, "plus": true, "max": true, "mini": true, "ultra": true,
-	"air": true, "neo": true, "evo": true, "elite": true, "prime": true, "slim": true, "sport": true,
-}
+// lineWords are the words product lines tell siblings apart with (folded, read-only).
+var lineWords = lexicon.Default().Set(lexicon.ProductLineWords, "")
 
 // units follow a number to make an amount ("128 GB", "500ml").
 var units = map[string]bool{
@@ -159,7 +157,7 @@ func classify(ws []word, i int) (token, int) {
 			return token{size, f}, 1
 		}
 		return token{model, f}, 1
-	case lineWords[f]:
+	case lineWords.Has(f):
 		return token{line, f}, 1
 	case sizes[f] && (len(f) > 1 && w.caps || w.caps && w.upper):
 		return token{size, f}, 1

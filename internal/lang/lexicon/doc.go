@@ -1,0 +1,16 @@
+// Package lexicon holds svc's word lists, phrase lists and reply phrases for tr, en and de.
+// They live in data files embedded in the binary (data/<lang>/<list>.txt, data/all/<list>.txt
+// for lists shared by the languages), are loaded and validated once, and are read through
+// one immutable Lexicon. Code names a list by a List value of this package, so a list the
+// code reads always exists and a file the code does not know is an error.
+//
+// The package sits below every other language package (it imports only the standard library
+// and x/text) so that textindex, which lang itself builds on, can read its stop words here.
+// For the same reason it cannot tokenize: callers analyze entries and text with their own
+// analyzer and match the tokens with Matcher.
+//
+// File format: UTF-8 text, one entry per line; blank lines and lines starting with '#' are
+// comments. A Words list holds one word per line, a Phrases list one word or phrase per line,
+// a Groups list one group of space-separated words per line, and a Table one "key = value"
+// per line. Runs of spaces count as one.
+package lexicon
