@@ -14,6 +14,24 @@ var (
 		For: "numbers written as words, with their value; grounding's fact scanner and the engine's question types"}
 	ArticleNumbers = List{Name: "article_numbers", Kind: Words,
 		For: "number words that are also articles (one, bir, ein): not a number on their own"}
+	SmalltalkGreetings = List{Name: "smalltalk_greetings", Kind: Phrases,
+		For: "greetings a small-talk message may consist of"}
+	SmalltalkGreetingsShared = List{Name: "smalltalk_greetings_shared", Shared: true, Kind: Phrases,
+		For: "greetings used alike in several languages (hi, hey)"}
+	SmalltalkThanks = List{Name: "smalltalk_thanks", Kind: Phrases,
+		For: "thanks and acknowledgements a small-talk message may consist of"}
+	SmalltalkThanksShared = List{Name: "smalltalk_thanks_shared", Shared: true, Kind: Phrases,
+		For: "acknowledgements used alike in several languages (ok, super)"}
+	SmalltalkGoodbyes = List{Name: "smalltalk_goodbyes", Kind: Phrases,
+		For: "goodbyes a small-talk message may consist of"}
+	SmalltalkGoodbyesShared = List{Name: "smalltalk_goodbyes_shared", Shared: true, Kind: Phrases,
+		For: "goodbyes used alike in several languages (ciao)"}
+	SmalltalkFillers = List{Name: "smalltalk_fillers", Kind: Phrases,
+		For: "words that dress up small talk without being small talk (there, zusammen, herkese)"}
+	SmalltalkFillersShared = List{Name: "smalltalk_fillers_shared", Shared: true, Kind: Phrases,
+		For: "fillers used alike in several languages (hm, ah)"}
+	SmalltalkReplies = List{Name: "smalltalk_replies", Kind: Table,
+		For: "the local reply to small talk, keyed kind.tone"}
 )
 
 // registry is every list, for Load's checks.
@@ -23,4 +41,9 @@ var registry = []List{
 	ProductSeriesWords,
 	NumberWords,
 	ArticleNumbers,
+	SmalltalkGreetings, SmalltalkGreetingsShared,
+	SmalltalkThanks, SmalltalkThanksShared,
+	SmalltalkGoodbyes, SmalltalkGoodbyesShared,
+	SmalltalkFillers, SmalltalkFillersShared,
+	SmalltalkReplies,
 }

@@ -63,7 +63,6 @@ var allowedTables = map[string]string{
 	"internal/intel/values.go":           "field words; to move",
 	"internal/lang/affixes.go":           "detector stems and suffixes; to move",
 	"internal/lang/words.go":             "detector vocabulary; to move",
-	"internal/smalltalk/phrases.go":      "small-talk phrases; to move",
 	"internal/textindex/ability.go":      "Turkish ability endings; to move",
 	"internal/textindex/compound.go":     "German link suffixes; to move",
 	"internal/textindex/near.go":         "German verb prefixes; to move",
