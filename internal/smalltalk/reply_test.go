@@ -1,10 +1,10 @@
 package smalltalk
 
 import (
-	"svc/internal/lang/lexicon"
-
 	"strings"
 	"testing"
+
+	"svc/internal/lang/lexicon"
 )
 
 var (
