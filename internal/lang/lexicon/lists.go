@@ -32,6 +32,14 @@ var (
 		For: "fillers used alike in several languages (hm, ah)"}
 	SmalltalkReplies = List{Name: "smalltalk_replies", Kind: Table,
 		For: "the local reply to small talk, keyed kind.tone"}
+	AmountUnits = List{Name: "amount_units", Shared: true, Kind: Words, Flags: ASCII,
+		For: "units that follow a number to make a variant's amount (gb, ml); variant"}
+	ClothingSizes = List{Name: "clothing_sizes", Shared: true, Kind: Words, Flags: ASCII,
+		For: "clothing sizes (xs … xxxl); variant"}
+	ColourWords = List{Name: "colour_words", Shared: true, Kind: Groups, Flags: ASCII,
+		For: "colour words of the three languages, one colour per line; variant"}
+	ColourEndings = List{Name: "colour_endings", Shared: true, Kind: Words, Flags: ASCII | AllowEmpty,
+		For: "inflections a colour word may carry (roten, maviyi); variant"}
 )
 
 // registry is every list, for Load's checks.
@@ -46,4 +54,5 @@ var registry = []List{
 	SmalltalkGoodbyes, SmalltalkGoodbyesShared,
 	SmalltalkFillers, SmalltalkFillersShared,
 	SmalltalkReplies,
+	AmountUnits, ClothingSizes, ColourWords, ColourEndings,
 }

@@ -69,7 +69,6 @@ var allowedTables = map[string]string{
 	"internal/textindex/stopwords_de.go": "stop words; to move",
 	"internal/textindex/stopwords_en.go": "stop words; to move",
 	"internal/textindex/stopwords_tr.go": "stop words; to move",
-	"internal/variant/variant.go":        "units, sizes, colours; to move",
 }
 
 // TestNoWordTablesInGo fails when a Go file (tests aside) outside this package holds a word
