@@ -91,10 +91,8 @@ func (g *Guard) nameClaims(text string, ws []word, ends []int) []Claim {
 	return append(out, g.brandClaims(text, ws, ends)...)
 }
 
-// brandFollowers are words that follow a brand without naming a product of it.
-var brandFollowers = []string{"team", "shop", "store", "app", "blog", "newsletter", "kunde", "customer",
-	"musteri", "ekib", "ekip", "magazin", "community", "family", "familie", "aile", "support", "destek",
-	"service", "servis", "hesab", "account", "konto"}
+// brandFollowers are word beginnings that follow a brand without naming a product of it.
+var brandFollowers = lexicon.Default().Entries(lexicon.BrandFollowers, "")
 
 // brandClaims finds unknown capitalised words right after a brand: the business's name or the
 // first word of a product's name.

@@ -144,7 +144,7 @@ func scanNumberWords(text string, ws []word, lang string) []fact {
 		}
 		next := ws[i+1]
 		switch {
-		case percentWords[next.fold] || strings.HasPrefix(next.fold, "prozent"):
+		case percentWords.Has(next.fold) || strings.HasPrefix(next.fold, "prozent"):
 			if !article {
 				out = append(out, fact{kind: KindPercent, text: text[ws[first].start:next.end], values: []float64{v}})
 			}

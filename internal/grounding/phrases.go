@@ -3,6 +3,9 @@ package grounding
 import (
 	"slices"
 	"strings"
+
+	"svc/internal/lang/lexicon"
+	"svc/internal/textindex"
 )
 
 // The phrase engine behind the concept families: matchers written in the notation described
@@ -226,9 +229,16 @@ func (p phrase) starts(h hits) []int {
 }
 
 // conjunctions end the window of a phrase written "~N": "free shipping and returns" does not
-// say the returns are free.
-var conjunctions = map[string]bool{"and": true, "or": true, "ve": true, "veya": true, "ile": true,
-	"und": true, "oder": true, "sowie": true}
+// say the returns are free. The three languages' conjunctions, folded; read-only.
+var conjunctions = func() map[string]bool {
+	out := make(map[string]bool)
+	for _, lang := range lexicon.Languages() {
+		for _, w := range lexicon.Default().Entries(lexicon.Conjunctions, lang) {
+			out[textindex.Fold(w)] = true
+		}
+	}
+	return out
+}()
 
 // assign gives every matcher its own word of the window of words starting at from, in any
 // order, and returns which words were used; nil when it cannot.

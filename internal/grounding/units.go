@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 
+	"svc/internal/lang/lexicon"
 	"svc/internal/textindex"
 )
 
@@ -141,23 +142,38 @@ func lookupUnit(raw, lang string) (unit, bool) {
 }
 
 // currencies maps the ways of writing a currency, folded, to its code; a price compares
-// equal only in the same currency, or when one side does not say which.
-var currencies = map[string]string{
-	"₺": "TRY", "tl": "TRY", "try": "TRY", "lira": "TRY", "liras": "TRY",
-	"€": "EUR", "eur": "EUR", "euro": "EUR", "euros": "EUR",
-	"$": "USD", "us$": "USD", "usd": "USD", "dollar": "USD", "dollars": "USD", "dolar": "USD",
-	"£": "GBP", "gbp": "GBP", "chf": "CHF",
-}
+// equal only in the same currency, or when one side does not say which. Read-only.
+var currencies = func() map[string]string {
+	table := lexicon.Default().Table(lexicon.CurrencyWords, "")
+	out := make(map[string]string, table.Len())
+	for _, k := range table.Keys() {
+		out[k], _ = table.Get(k)
+	}
+	return out
+}()
 
-// multipliers are the words that scale the number before them ("10 bin", "2 Mio.", "10k").
-var multipliers = map[string]float64{
-	"k": 1e3, "bin": 1e3, "tsd": 1e3, "tausend": 1e3, "thousand": 1e3,
-	"mio": 1e6, "million": 1e6, "millionen": 1e6, "millions": 1e6, "milyon": 1e6,
-	"mrd": 1e9, "milliarde": 1e9, "milliarden": 1e9, "billion": 1e9, "milyar": 1e9,
-}
+// multipliers are the words that scale the number before them ("10 bin", "2 Mio.", "10k"):
+// the abbreviations, and the number words of a thousand and more, folded. Read-only.
+var multipliers = func() map[string]float64 {
+	lx := lexicon.Default()
+	out := make(map[string]float64)
+	abbr := lx.Table(lexicon.MultiplierAbbreviations, "")
+	for _, k := range abbr.Keys() {
+		out[k], _ = abbr.Float(k)
+	}
+	for _, lang := range lexicon.Languages() {
+		words := lx.Table(lexicon.NumberWords, lang)
+		for _, k := range words.Keys() {
+			if v, _ := words.Float(k); v >= 1000 {
+				out[textindex.Fold(k)] = v
+			}
+		}
+	}
+	return out
+}()
 
 // percentWords follow a number to make it a percentage ("50 Prozent", "50 percent").
-var percentWords = map[string]bool{"percent": true, "pct": true, "prozent": true, "prozentig": true}
+var percentWords = lexicon.Default().Set(lexicon.PercentWords, "")
 
 // modifiers may stand between a number and its unit ("3-5 iş günü", "5 business days").
-var modifiers = map[string]bool{"is": true, "business": true, "working": true, "calendar": true, "takvim": true}
+var modifiers = lexicon.Default().Set(lexicon.UnitModifiers, "")

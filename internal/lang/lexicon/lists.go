@@ -40,6 +40,18 @@ var (
 		For: "colour words of the three languages, one colour per line; variant"}
 	ColourEndings = List{Name: "colour_endings", Shared: true, Kind: Words, Flags: ASCII | AllowEmpty,
 		For: "inflections a colour word may carry (roten, maviyi); variant"}
+	BrandFollowers = List{Name: "brand_followers", Shared: true, Kind: Words, Flags: ASCII,
+		For: "word beginnings that follow a brand without naming a product (team, mağaza); grounding"}
+	Conjunctions = List{Name: "conjunctions", Kind: Words,
+		For: "conjunctions that end a grounding phrase's window; grounding"}
+	CurrencyWords = List{Name: "currency_words", Shared: true, Kind: Table,
+		For: "ways of writing a currency and its code (tl = TRY); grounding"}
+	MultiplierAbbreviations = List{Name: "multiplier_abbreviations", Shared: true, Kind: Table, Flags: ASCII | Numeric,
+		For: "abbreviations that scale the number before them (10k, 2 Mio.); grounding"}
+	PercentWords = List{Name: "percent_words", Shared: true, Kind: Words, Flags: ASCII,
+		For: "words that make the number before them a percentage; grounding"}
+	UnitModifiers = List{Name: "unit_modifiers", Shared: true, Kind: Words, Flags: ASCII,
+		For: "words between a number and its unit (5 business days); grounding"}
 )
 
 // registry is every list, for Load's checks.
@@ -55,4 +67,5 @@ var registry = []List{
 	SmalltalkFillers, SmalltalkFillersShared,
 	SmalltalkReplies,
 	AmountUnits, ClothingSizes, ColourWords, ColourEndings,
+	BrandFollowers, Conjunctions, CurrencyWords, MultiplierAbbreviations, PercentWords, UnitModifiers,
 }
