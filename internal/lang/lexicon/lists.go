@@ -52,6 +52,12 @@ var (
 		For: "words that make the number before them a percentage; grounding"}
 	UnitModifiers = List{Name: "unit_modifiers", Shared: true, Kind: Words, Flags: ASCII,
 		For: "words between a number and its unit (5 business days); grounding"}
+	IntelLabels = List{Name: "intel_labels", Kind: Table, Flags: Cased,
+		For: "column headers, headings and no-answer sentences of intel's shaped results"}
+	IntelConceptWords = List{Name: "intel_concept_words", Kind: Table,
+		For: "the words of each field or subject intel reads (price, delivery, warranty)"}
+	BackReferenceWords = List{Name: "back_reference_words", Kind: Words,
+		For: "words that start a sentence referring back to the one before; intel"}
 )
 
 // registry is every list, for Load's checks.
@@ -67,5 +73,6 @@ var registry = []List{
 	SmalltalkFillers, SmalltalkFillersShared,
 	SmalltalkReplies,
 	AmountUnits, ClothingSizes, ColourWords, ColourEndings,
+	IntelLabels, IntelConceptWords, BackReferenceWords,
 	BrandFollowers, Conjunctions, CurrencyWords, MultiplierAbbreviations, PercentWords, UnitModifiers,
 }
