@@ -1,6 +1,7 @@
 // Package lexicon holds svc's word lists, phrase lists and reply phrases for tr, en and de.
 // They live in data files embedded in the binary (data/<lang>/<list>.txt, data/all/<list>.txt
-// for lists shared by the languages), are loaded and validated once, and are read through
+// for lists shared by the languages; a list of one language's grammar, such as Turkish
+// suffixes, has only that language's file), are loaded and validated once, and are read through
 // one immutable Lexicon. Code names a list by a List value of this package, so a list the
 // code reads always exists and a file the code does not know is an error.
 //
@@ -10,7 +11,8 @@
 // analyzer and match the tokens with Matcher.
 //
 // File format: UTF-8 text, one entry per line; blank lines and lines starting with '#' are
-// comments. A Words list holds one word per line, a Phrases list one word or phrase per line,
+// comments. A Words list holds words separated by white space (several per line, so long
+// lists such as stop words read in alphabetical runs), a Phrases list one word or phrase per line,
 // a Groups list one group of space-separated words per line, and a Table one "key = value"
 // per line. Runs of spaces count as one.
 package lexicon

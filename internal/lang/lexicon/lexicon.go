@@ -94,7 +94,7 @@ func Load(fsys fs.FS) (*Lexicon, error) {
 			case !isKnown:
 				fail("%s: no list of that name in lists.go", file)
 				continue
-			case l.Shared != (dir == shared):
+			case l.Shared != (dir == shared) || l.Only != "" && l.Only != dir:
 				fail("%s: list %s belongs in %s", file, name, where(l))
 				continue
 			}
@@ -133,15 +133,21 @@ func Load(fsys fs.FS) (*Lexicon, error) {
 
 // listLangs are the keys a list's files are stored under.
 func listLangs(l List) []string {
-	if l.Shared {
+	switch {
+	case l.Shared:
 		return []string{""}
+	case l.Only != "":
+		return []string{l.Only}
 	}
 	return langs[:]
 }
 
 func where(l List) string {
-	if l.Shared {
+	switch {
+	case l.Shared:
 		return "data/" + shared + "/"
+	case l.Only != "":
+		return "data/" + l.Only + "/"
 	}
 	return "data/<lang>/"
 }
@@ -163,47 +169,52 @@ func parse(l List, text string) (*entries, []string) {
 		if !norm.NFC.IsNormalString(line) {
 			bad(n, "not NFC: %q", line)
 		}
-		item, value := strings.Join(strings.Fields(line), " "), ""
-		if l.Kind == Table {
+		items, value := []string{strings.Join(strings.Fields(line), " ")}, ""
+		switch l.Kind {
+		case Words:
+			items = strings.Fields(line)
+		case Table:
 			k, v, ok := strings.Cut(line, "=")
 			if !ok {
 				bad(n, "a table line is key = value: %q", line)
 				continue
 			}
-			item, value = strings.Join(strings.Fields(k), " "), strings.TrimSpace(v)
+			items, value = []string{strings.Join(strings.Fields(k), " ")}, strings.TrimSpace(v)
 			if l.has(Numeric) {
 				if _, err := strconv.ParseFloat(value, 64); err != nil {
-					bad(n, "value of %q is not a number: %q", item, value)
+					bad(n, "value of %q is not a number: %q", items[0], value)
 				}
 			}
 		}
-		if item == "-" && l.has(AllowEmpty) {
-			item = ""
-		}
-		for _, p := range checkItem(l, item) {
-			bad(n, "%s", p)
-		}
-		if _, dup := e.set[item]; dup {
-			bad(n, "%q listed twice", item)
-			continue
-		}
-		e.set[item] = struct{}{}
-		e.items = append(e.items, item)
-		switch l.Kind {
-		case Table:
-			if e.values == nil {
-				e.values = make(map[string]string)
+		for _, item := range items {
+			if item == "-" && l.has(AllowEmpty) {
+				item = ""
 			}
-			e.values[item] = value
-		case Groups:
-			g := strings.Fields(item)
-			for _, m := range g {
-				if at, dup := member[m]; dup {
-					bad(n, "%q is in the group of line %d too", m, at)
+			for _, p := range checkItem(l, item) {
+				bad(n, "%s", p)
+			}
+			if _, dup := e.set[item]; dup {
+				bad(n, "%q listed twice", item)
+				continue
+			}
+			e.set[item] = struct{}{}
+			e.items = append(e.items, item)
+			switch l.Kind {
+			case Table:
+				if e.values == nil {
+					e.values = make(map[string]string)
 				}
-				member[m] = n
+				e.values[item] = value
+			case Groups:
+				g := strings.Fields(item)
+				for _, m := range g {
+					if at, dup := member[m]; dup {
+						bad(n, "%q is in the group of line %d too", m, at)
+					}
+					member[m] = n
+				}
+				e.groups = append(e.groups, g)
 			}
-			e.groups = append(e.groups, g)
 		}
 	}
 	return e, problems
@@ -214,9 +225,6 @@ func checkItem(l List, item string) []string {
 	var out []string
 	if item == "" && !l.has(AllowEmpty) {
 		out = append(out, "empty entry")
-	}
-	if (l.Kind == Words) && strings.ContainsRune(item, ' ') {
-		out = append(out, fmt.Sprintf("%q: a words list holds single words", item))
 	}
 	if !l.has(Cased) && strings.ToLower(item) != item {
 		out = append(out, fmt.Sprintf("%q: not lower case", item))

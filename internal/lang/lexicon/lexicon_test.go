@@ -107,9 +107,9 @@ func TestLoadRejects(t *testing.T) {
 		{"not folded", func(fs fstest.MapFS) {
 			fs["data/all/product_line_words.txt"] = &fstest.MapFile{Data: []byte("süper\n")}
 		}, "not ASCII-folded"},
-		{"phrase in a words list", func(fs fstest.MapFS) {
-			fs["data/all/product_line_words.txt"] = &fstest.MapFile{Data: []byte("pro max\n")}
-		}, "single words"},
+		{"duplicate on one line of a words list", func(fs fstest.MapFS) {
+			fs["data/all/product_line_words.txt"] = &fstest.MapFile{Data: []byte("pro max pro\n")}
+		}, `"pro" listed twice`},
 		{"not a number", func(fs fstest.MapFS) {
 			fs["data/en/number_words.txt"] = &fstest.MapFile{Data: []byte("two = zwei\n")}
 		}, "not a number"},

@@ -5,7 +5,7 @@ type Kind int
 
 // The kinds of list.
 const (
-	Words   Kind = iota + 1 // one word per line
+	Words   Kind = iota + 1 // words separated by white space, any number per line
 	Phrases                 // one word or phrase per line
 	Groups                  // one group of space-separated words per line
 	Table                   // one "key = value" per line
@@ -44,7 +44,8 @@ const (
 // whose name is not one of them fails validation.
 type List struct {
 	Name   string
-	Shared bool // one file for all languages (data/all) rather than one per language
+	Shared bool   // one file for all languages (data/all) rather than one per language
+	Only   string // the one language the list exists for ("tr" for Turkish suffixes), if any
 	Kind   Kind
 	Flags  Flag
 	For    string // what the list is for (ARCHITECTURE.md's table is built from these)

@@ -58,6 +58,18 @@ var (
 		For: "the words of each field or subject intel reads (price, delivery, warranty)"}
 	BackReferenceWords = List{Name: "back_reference_words", Kind: Words,
 		For: "words that start a sentence referring back to the one before; intel"}
+	Stopwords = List{Name: "stopwords", Kind: Words,
+		For: "function and question words retrieval leaves out; textindex (folded there)"}
+	AbilityEndings = List{Name: "ability_endings", Only: "tr", Kind: Words,
+		For: "endings after the Turkish ability suffix (yapabilir); textindex"}
+	NegativeAbilityEndings = List{Name: "negative_ability_endings", Only: "tr", Kind: Words,
+		For: "negative ability forms (yapamaz, ödeyemem); textindex"}
+	LightVerbRoots = List{Name: "light_verb_roots", Only: "tr", Kind: Words,
+		For: "Turkish light verb roots kept whole (yap, eyle); textindex"}
+	CompoundLinkSuffixes = List{Name: "compound_link_suffixes", Only: "de", Kind: Words,
+		For: "suffixes before a German compound's linking s (Sicherheits|hinweis); textindex"}
+	VerbPrefixes = List{Name: "verb_prefixes", Only: "de", Kind: Words, Flags: ASCII,
+		For: "German verb prefixes for near matches (bezahlen, zahlen); textindex"}
 )
 
 // registry is every list, for Load's checks.
@@ -73,6 +85,7 @@ var registry = []List{
 	SmalltalkFillers, SmalltalkFillersShared,
 	SmalltalkReplies,
 	AmountUnits, ClothingSizes, ColourWords, ColourEndings,
+	Stopwords, AbilityEndings, NegativeAbilityEndings, LightVerbRoots, CompoundLinkSuffixes, VerbPrefixes,
 	IntelLabels, IntelConceptWords, BackReferenceWords,
 	BrandFollowers, Conjunctions, CurrencyWords, MultiplierAbbreviations, PercentWords, UnitModifiers,
 }
