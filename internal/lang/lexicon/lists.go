@@ -70,6 +70,14 @@ var (
 		For: "suffixes before a German compound's linking s (Sicherheits|hinweis); textindex"}
 	VerbPrefixes = List{Name: "verb_prefixes", Only: "de", Kind: Words, Flags: ASCII,
 		For: "German verb prefixes for near matches (bezahlen, zahlen); textindex"}
+	DetectWords = List{Name: "detect_words", Kind: Words, Flags: ASCII,
+		For: "frequent function and shop words, the strongest word evidence of language detection; lang"}
+	DetectStems = List{Name: "detect_stems", Kind: Words, Flags: ASCII,
+		For: "word beginnings typical of a language (sipari, bestell); lang"}
+	DetectSuffixes = List{Name: "detect_suffixes", Kind: Words, Flags: ASCII,
+		For: "word endings typical of a language (-iyor, -ung, -tion); lang"}
+	DetectPatterns = List{Name: "detect_patterns", Kind: Words, Flags: ASCII,
+		For: "letter sequences typical of a language (sch, th); lang"}
 )
 
 // registry is every list, for Load's checks.
@@ -85,6 +93,7 @@ var registry = []List{
 	SmalltalkFillers, SmalltalkFillersShared,
 	SmalltalkReplies,
 	AmountUnits, ClothingSizes, ColourWords, ColourEndings,
+	DetectWords, DetectStems, DetectSuffixes, DetectPatterns,
 	Stopwords, AbilityEndings, NegativeAbilityEndings, LightVerbRoots, CompoundLinkSuffixes, VerbPrefixes,
 	IntelLabels, IntelConceptWords, BackReferenceWords,
 	BrandFollowers, Conjunctions, CurrencyWords, MultiplierAbbreviations, PercentWords, UnitModifiers,
