@@ -160,3 +160,27 @@ func TestAccessors(t *testing.T) {
 	}()
 	lx.Groups(NumberWords, "en")
 }
+
+// TestCountriesAgree holds the two country lists together: each country of country_cities
+// has a name in every language, every named country has cities, and no city is in two
+// countries.
+func TestCountriesAgree(t *testing.T) {
+	t.Parallel()
+	lx := Default()
+	cities := lx.Table(CountryCities, "")
+	for _, lang := range Languages() {
+		if !slices.Equal(lx.Table(CountryNames, lang).Keys(), cities.Keys()) {
+			t.Errorf("country_names/%s lists %v, country_cities %v", lang, lx.Table(CountryNames, lang).Keys(), cities.Keys())
+		}
+	}
+	seen := map[string]string{}
+	for _, code := range cities.Keys() {
+		places, _ := cities.Get(code)
+		for _, p := range strings.Fields(places) {
+			if other, dup := seen[p]; dup {
+				t.Errorf("city %q is in %s and %s", p, other, code)
+			}
+			seen[p] = code
+		}
+	}
+}
