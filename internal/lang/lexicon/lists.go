@@ -84,6 +84,34 @@ var (
 		For: "each country of country_cities by ISO code, named as one analyzed term; engine"}
 	CountryCities = List{Name: "country_cities", Shared: true, Kind: Table,
 		For: "the larger cities of each country in every spelling; engine reads a city as its country"}
+	QuestionTypePhrases = List{Name: "question_type_phrases", Kind: Table, Flags: ASCII,
+		For: "question-word phrases and the answer type they ask for (what year = date); engine"}
+	TimeUnits = List{Name: "time_units", Kind: Words,
+		For: "units of time, * for a prefix; engine reads a duration answer by them"}
+	DayWords = List{Name: "day_words", Kind: Words,
+		For: "weekdays and schedule words; engine reads a date answer by them"}
+	MonthWords = List{Name: "month_words", Kind: Words,
+		For: "month names; engine reads a date answer by them"}
+	ConditionalWords = List{Name: "conditional_words", Kind: Words,
+		For: "words that open a condition (if, wenn, eğer); engine"}
+	AnaphorWords = List{Name: "anaphor_words", Kind: Words,
+		For: "words that open a sentence referring back (it, dies, bu); engine"}
+	Abbreviations = List{Name: "abbreviations", Kind: Words,
+		For: "abbreviations whose period does not end a sentence (bzw, vb); engine"}
+	AbbreviationsShared = List{Name: "abbreviations_shared", Shared: true, Kind: Words,
+		For: "abbreviations every language uses (dr, etc, nr); engine"}
+	WeakQuestionWords = List{Name: "weak_question_words", Kind: Words,
+		For: "question words an answer need not repeat (take, dauert, yapılır); engine ranking"}
+	CountryAbbreviations = List{Name: "country_abbreviations", Kind: Table, Flags: Cased,
+		For: "upper-case country abbreviations and the words that spell them out; engine"}
+	IntentCues = List{Name: "intent_cues", Kind: Table, Flags: Cased,
+		For: "ways of asking about products and the intent they show; engine Sales Mode"}
+	SubjectNoise = List{Name: "subject_noise", Kind: Words, Flags: Cased,
+		For: "words that only say product or a currency; engine leaves them out of a product subject"}
+	NotSuperlatives = List{Name: "not_superlatives", Only: "en", Kind: Words,
+		For: "English words in -est that compare nothing (request); engine"}
+	ConversationLabels = List{Name: "conversation_labels", Kind: Table,
+		For: "how a conversation summary names its two sides; engine"}
 )
 
 // registry is every list, for Load's checks.
@@ -100,6 +128,9 @@ var registry = []List{
 	SmalltalkReplies,
 	AmountUnits, ClothingSizes, ColourWords, ColourEndings,
 	SynonymGroups, CountryNames, CountryCities,
+	QuestionTypePhrases, TimeUnits, DayWords, MonthWords, ConditionalWords, AnaphorWords,
+	Abbreviations, AbbreviationsShared, WeakQuestionWords, CountryAbbreviations,
+	IntentCues, SubjectNoise, NotSuperlatives, ConversationLabels,
 	DetectWords, DetectStems, DetectSuffixes, DetectPatterns,
 	Stopwords, AbilityEndings, NegativeAbilityEndings, LightVerbRoots, CompoundLinkSuffixes, VerbPrefixes,
 	IntelLabels, IntelConceptWords, BackReferenceWords,
