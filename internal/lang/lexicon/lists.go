@@ -112,6 +112,10 @@ var (
 		For: "English words in -est that compare nothing (request); engine"}
 	ConversationLabels = List{Name: "conversation_labels", Kind: Table,
 		For: "how a conversation summary names its two sides; engine"}
+	UnitWords = List{Name: "unit_words", Kind: Table,
+		For: "units of one language after a number, form = base scale (gün* = s 86400); grounding"}
+	UnitWordsShared = List{Name: "unit_words_shared", Shared: true, Kind: Table,
+		For: "units written alike in every language (kg = g 1000); grounding"}
 )
 
 // registry is every list, for Load's checks.
@@ -134,5 +138,6 @@ var registry = []List{
 	DetectWords, DetectStems, DetectSuffixes, DetectPatterns,
 	Stopwords, AbilityEndings, NegativeAbilityEndings, LightVerbRoots, CompoundLinkSuffixes, VerbPrefixes,
 	IntelLabels, IntelConceptWords, BackReferenceWords,
+	UnitWords, UnitWordsShared,
 	BrandFollowers, Conjunctions, CurrencyWords, MultiplierAbbreviations, PercentWords, UnitModifiers,
 }
