@@ -38,6 +38,8 @@ const (
 	Numeric
 	// AllowEmpty: a line may be the empty entry, written "-" (an ending that adds nothing).
 	AllowEmpty
+	// Sparse: a language's file may hold no entry (its comment says why).
+	Sparse
 )
 
 // List names one list the code reads. The values are declared in lists.go; a data file

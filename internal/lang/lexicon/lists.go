@@ -116,6 +116,10 @@ var (
 		For: "units of one language after a number, form = base scale (gün* = s 86400); grounding"}
 	UnitWordsShared = List{Name: "unit_words_shared", Shared: true, Kind: Table,
 		For: "units written alike in every language (kg = g 1000); grounding"}
+	QuestionStarts = List{Name: "question_starts", Kind: Words, Flags: Sparse,
+		For: "words that open a question; chat offers a heading that starts with one as a starter question"}
+	TurkishQuestionWords = List{Name: "turkish_question_words", Only: "tr", Kind: Words,
+		For: "question words and particles that mark a Turkish question anywhere; chat"}
 )
 
 // registry is every list, for Load's checks.
@@ -138,6 +142,6 @@ var registry = []List{
 	DetectWords, DetectStems, DetectSuffixes, DetectPatterns,
 	Stopwords, AbilityEndings, NegativeAbilityEndings, LightVerbRoots, CompoundLinkSuffixes, VerbPrefixes,
 	IntelLabels, IntelConceptWords, BackReferenceWords,
-	UnitWords, UnitWordsShared,
+	UnitWords, UnitWordsShared, QuestionStarts, TurkishQuestionWords,
 	BrandFollowers, Conjunctions, CurrencyWords, MultiplierAbbreviations, PercentWords, UnitModifiers,
 }

@@ -37,6 +37,8 @@ var allowedTables = map[string]string{
 	"internal/store/storetest/catalog.go":          "test fixture text",
 	"internal/store/storetest/dashboard_review.go": "test fixture text",
 	"internal/textindex/fold.go":                   "letters and their ASCII base, not words",
+	"internal/extract/breadcrumbs.go":              "CSS class names",
+	"internal/fetch/guard.go":                      "descriptions of blocked address ranges",
 	"internal/kb/htmltext.go":                      "HTML element names",
 	"internal/grounding/amounts.go":                "amount connectors (-, x, /), not words",
 
@@ -162,6 +164,18 @@ func wordTables(fset *token.FileSet, f *ast.File, splitters func(ast.Expr) bool)
 			}
 		case *ast.CallExpr:
 			if len(n.Args) == 1 && wordList(n.Args[0]) && splitters(n.Fun) {
+				at(n)
+			}
+			// A helper of the package called with the entries is a table too: phrases("sale", …).
+			// Methods and other packages' functions (log calls with their keys) are not.
+			if _, local := n.Fun.(*ast.Ident); !local {
+				break
+			}
+			count := 0
+			for _, a := range n.Args {
+				count += wordLit(a)
+			}
+			if count >= minTable {
 				at(n)
 			}
 		}
