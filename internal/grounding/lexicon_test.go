@@ -33,3 +33,21 @@ func TestUnitWordsRead(t *testing.T) {
 		t.Error(`"tags" is a unit in English text`)
 	}
 }
+
+// TestConceptPhrases holds concept_phrases.txt to the families: every family has phrases,
+// and every section belongs to a family.
+func TestConceptPhrases(t *testing.T) {
+	t.Parallel()
+	ids := map[string]bool{}
+	for _, f := range conceptFamilies {
+		ids[f.id], ids[f.id+".not"] = true, true
+		if len(f.phrases) == 0 {
+			t.Errorf("family %s has no phrases", f.id)
+		}
+	}
+	for _, sec := range lexicon.Default().Sections(lexicon.ConceptPhrases, "") {
+		if !ids[sec.Name] {
+			t.Errorf("section [%s] names no concept family", sec.Name)
+		}
+	}
+}

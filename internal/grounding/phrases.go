@@ -9,10 +9,10 @@ import (
 )
 
 // The phrase engine behind the concept families: matchers written in the notation described
-// at conceptFamilies, an index that finds the matchers a word can satisfy, and the matching
-// of whole phrases, adjacent or within a window, on a text's words.
+// in the lexicon's concept_phrases.txt, an index that finds the matchers a word can satisfy,
+// and the matching of whole phrases, adjacent or within a window, on a text's words.
 
-// matcher is one word of a phrase; see conceptFamilies for the notation.
+// matcher is one word of a phrase; see the lexicon's concept_phrases.txt for the notation.
 type matcher struct {
 	s                      string
 	prefix, suffix, hyphen bool
@@ -48,7 +48,7 @@ type phrase struct {
 	trailingHyphen bool
 }
 
-// phrases parses phrase specs written in the notation of conceptFamilies.
+// phrases parses phrase specs written in the notation of the lexicon's concept_phrases.txt.
 func phrases(specs ...string) []phrase {
 	out := make([]phrase, 0, len(specs))
 	for _, s := range specs {

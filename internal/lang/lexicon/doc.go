@@ -10,9 +10,11 @@
 // For the same reason it cannot tokenize: callers analyze entries and text with their own
 // analyzer and match the tokens with Matcher.
 //
-// File format: UTF-8 text, one entry per line; blank lines and lines starting with '#' are
-// comments. A Words list holds words separated by white space (several per line, so long
-// lists such as stop words read in alphabetical runs), a Phrases list one word or phrase per line,
-// a Groups list one group of space-separated words per line, and a Table one "key = value"
-// per line. Runs of spaces count as one.
+// File format: UTF-8 text, one entry per line; blank lines and lines starting with "# " (or
+// just "#") are comments, so an entry may start with '#' ("#num off"). A Words list holds
+// words separated by white space (several per line, so long lists such as stop words read in
+// alphabetical runs), a Phrases list one word or phrase per line, a Groups list one group of
+// space-separated words per line, a Table one "key = value" per line, and a Sections list
+// named sections, each a "[name]" line followed by one phrase per line (a phrase may recur
+// in two sections, not twice in one). Runs of spaces count as one.
 package lexicon

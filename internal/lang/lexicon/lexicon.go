@@ -37,6 +37,14 @@ type entries struct {
 	set    map[string]struct{} // items as a set
 	values map[string]string   // table: key → value
 	groups [][]string          // groups: members per line
+	// sections: the named sections in file order; items then holds the section names.
+	sections []Section
+}
+
+// Section is one named section of a Sections list.
+type Section struct {
+	Name    string
+	Entries []string
 }
 
 // Default returns the lexicon built from the embedded files. It is loaded on first use and
@@ -163,13 +171,22 @@ func parse(l List, text string) (*entries, []string) {
 	for i, line := range strings.Split(text, "\n") {
 		n := i + 1
 		line = strings.TrimSpace(line)
-		if line == "" || strings.HasPrefix(line, "#") {
-			continue
+		if line == "" || line == "#" || strings.HasPrefix(line, "# ") {
+			continue // a comment is "#" and a space, so "#num" can be an entry
 		}
 		if !norm.NFC.IsNormalString(line) {
 			bad(n, "not NFC: %q", line)
 		}
 		items, value := []string{strings.Join(strings.Fields(line), " ")}, ""
+		if l.Kind == Sections {
+			if !strings.HasPrefix(items[0], "[") {
+				for _, p := range checkItem(l, items[0]) {
+					bad(n, "%s", p)
+				}
+			}
+			parseSection(e, n, items[0], bad)
+			continue
+		}
 		switch l.Kind {
 		case Words:
 			items = strings.Fields(line)
@@ -218,6 +235,35 @@ func parse(l List, text string) (*entries, []string) {
 		}
 	}
 	return e, problems
+}
+
+// parseSection adds one line of a Sections list: a "[name]" header or an entry of the
+// current section.
+func parseSection(e *entries, n int, line string, bad func(int, string, ...any)) {
+	if name, ok := strings.CutPrefix(line, "["); ok {
+		name, ok = strings.CutSuffix(name, "]")
+		if !ok || name == "" {
+			bad(n, "a section header is [name]: %q", line)
+			return
+		}
+		if _, dup := e.set[name]; dup {
+			bad(n, "section [%s] defined twice", name)
+		}
+		e.set[name] = struct{}{}
+		e.items = append(e.items, name)
+		e.sections = append(e.sections, Section{Name: name})
+		return
+	}
+	if len(e.sections) == 0 {
+		bad(n, "entry %q before any [section]", line)
+		return
+	}
+	sec := &e.sections[len(e.sections)-1]
+	if slices.Contains(sec.Entries, line) {
+		bad(n, "%q listed twice in [%s]", line, sec.Name)
+		return
+	}
+	sec.Entries = append(sec.Entries, line)
 }
 
 // checkItem applies l's rules to one entry (or table key).
@@ -274,6 +320,17 @@ func (lx *Lexicon) Groups(l List, lang string) [][]string {
 	out := make([][]string, len(gs))
 	for i, g := range gs {
 		out[i] = slices.Clone(g)
+	}
+	return out
+}
+
+// Sections returns the sections of a Sections list, in file order. The slices are the
+// caller's.
+func (lx *Lexicon) Sections(l List, lang string) []Section {
+	ss := lx.lookup(l, lang, Sections).sections
+	out := make([]Section, len(ss))
+	for i, s := range ss {
+		out[i] = Section{Name: s.Name, Entries: slices.Clone(s.Entries)}
 	}
 	return out
 }

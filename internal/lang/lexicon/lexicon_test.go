@@ -71,8 +71,11 @@ func TestLoadRejects(t *testing.T) {
 					dir = shared
 				}
 				line := "x"
-				if l.Kind == Table {
+				switch l.Kind {
+				case Table:
 					line = "x = 1"
+				case Sections:
+					line = "[s]\nx"
 				}
 				fs["data/"+dir+"/"+l.Name+".txt"] = &fstest.MapFile{Data: []byte("# comment\n" + line + "\n")}
 			}
@@ -116,6 +119,15 @@ func TestLoadRejects(t *testing.T) {
 		{"table line without value", func(fs fstest.MapFS) {
 			fs["data/en/number_words.txt"] = &fstest.MapFile{Data: []byte("two\n")}
 		}, "key = value"},
+		{"section defined twice", func(fs fstest.MapFS) {
+			fs["data/all/concept_phrases.txt"] = &fstest.MapFile{Data: []byte("[free]\nfree\n[free]\ngratis\n")}
+		}, "section [free] defined twice"},
+		{"entry before a section", func(fs fstest.MapFS) {
+			fs["data/all/concept_phrases.txt"] = &fstest.MapFile{Data: []byte("free\n[free]\n")}
+		}, "before any [section]"},
+		{"phrase twice in a section", func(fs fstest.MapFS) {
+			fs["data/all/concept_phrases.txt"] = &fstest.MapFile{Data: []byte("[free]\nfree\nfree\n")}
+		}, `"free" listed twice in [free]`},
 		{"stray directory", func(fs fstest.MapFS) {
 			fs["data/fr/number_words.txt"] = &fstest.MapFile{Data: []byte("deux = 2\n")}
 		}, "not a language directory"},

@@ -5,10 +5,11 @@ type Kind int
 
 // The kinds of list.
 const (
-	Words   Kind = iota + 1 // words separated by white space, any number per line
-	Phrases                 // one word or phrase per line
-	Groups                  // one group of space-separated words per line
-	Table                   // one "key = value" per line
+	Words    Kind = iota + 1 // words separated by white space, any number per line
+	Phrases                  // one word or phrase per line
+	Groups                   // one group of space-separated words per line
+	Table                    // one "key = value" per line
+	Sections                 // named sections ("[name]" lines) of one phrase per line
 )
 
 func (k Kind) String() string {
@@ -21,6 +22,8 @@ func (k Kind) String() string {
 		return "groups"
 	case Table:
 		return "table"
+	case Sections:
+		return "sections"
 	}
 	return "unknown"
 }

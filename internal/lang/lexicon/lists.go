@@ -120,6 +120,8 @@ var (
 		For: "words that open a question; chat offers a heading that starts with one as a starter question"}
 	TurkishQuestionWords = List{Name: "turkish_question_words", Only: "tr", Kind: Words,
 		For: "question words and particles that mark a Turkish question anywhere; chat"}
+	ConceptPhrases = List{Name: "concept_phrases", Shared: true, Kind: Sections, Flags: ASCII,
+		For: "phrases of grounding's concept families (discount, free shipping), [id] and [id.not]"}
 )
 
 // registry is every list, for Load's checks.
@@ -142,6 +144,6 @@ var registry = []List{
 	DetectWords, DetectStems, DetectSuffixes, DetectPatterns,
 	Stopwords, AbilityEndings, NegativeAbilityEndings, LightVerbRoots, CompoundLinkSuffixes, VerbPrefixes,
 	IntelLabels, IntelConceptWords, BackReferenceWords,
-	UnitWords, UnitWordsShared, QuestionStarts, TurkishQuestionWords,
+	ConceptPhrases, UnitWords, UnitWordsShared, QuestionStarts, TurkishQuestionWords,
 	BrandFollowers, Conjunctions, CurrencyWords, MultiplierAbbreviations, PercentWords, UnitModifiers,
 }
