@@ -122,6 +122,8 @@ var (
 		For: "question words and particles that mark a Turkish question anywhere; chat"}
 	ConceptPhrases = List{Name: "concept_phrases", Shared: true, Kind: Sections, Flags: ASCII,
 		For: "phrases of grounding's concept families (discount, free shipping), [id] and [id.not]"}
+	MarketingKeywords = List{Name: "marketing_keywords", Shared: true, Kind: Sections, Flags: ASCII,
+		For: "marketing's keyword lists (offer, channels, funnel stages, tones, fact topics), one section each"}
 )
 
 // registry is every list, for Load's checks.
@@ -144,6 +146,6 @@ var registry = []List{
 	DetectWords, DetectStems, DetectSuffixes, DetectPatterns,
 	Stopwords, AbilityEndings, NegativeAbilityEndings, LightVerbRoots, CompoundLinkSuffixes, VerbPrefixes,
 	IntelLabels, IntelConceptWords, BackReferenceWords,
-	ConceptPhrases, UnitWords, UnitWordsShared, QuestionStarts, TurkishQuestionWords,
+	MarketingKeywords, ConceptPhrases, UnitWords, UnitWordsShared, QuestionStarts, TurkishQuestionWords,
 	BrandFollowers, Conjunctions, CurrencyWords, MultiplierAbbreviations, PercentWords, UnitModifiers,
 }
