@@ -1,6 +1,7 @@
 package marketing
 
 import (
+	"slices"
 	"testing"
 
 	"svc/internal/lang/lexicon"
@@ -27,5 +28,23 @@ func TestKeywordSections(t *testing.T) {
 		if _, ok := read[sec.Name]; !ok {
 			t.Errorf("section [%s] is read by no keyword list", sec.Name)
 		}
+	}
+}
+
+// TestAliasTargets holds the alias tables to the code: every alias names a stage or a section.
+func TestAliasTargets(t *testing.T) {
+	t.Parallel()
+	for alias, st := range stageAliases {
+		if !slices.Contains(stages, st) {
+			t.Errorf("stage alias %q names no stage: %q", alias, st)
+		}
+	}
+	for alias, key := range sectionAliases {
+		if !slices.Contains(sectionKeys, key) {
+			t.Errorf("section alias %q names no section: %q", alias, key)
+		}
+	}
+	if len(stageAliases) < 39 {
+		t.Errorf("%d stage aliases, want the 39 listed", len(stageAliases))
 	}
 }

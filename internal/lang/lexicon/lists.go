@@ -124,6 +124,12 @@ var (
 		For: "phrases of grounding's concept families (discount, free shipping), [id] and [id.not]"}
 	MarketingKeywords = List{Name: "marketing_keywords", Shared: true, Kind: Sections, Flags: ASCII,
 		For: "marketing's keyword lists (offer, channels, funnel stages, tones, fact topics), one section each"}
+	MarketingStageAliases = List{Name: "marketing_stage_aliases", Shared: true, Kind: Table, Flags: ASCII,
+		For: "words a model may use for a funnel stage (tofu = awareness); marketing's parser"}
+	MarketingSectionAliases = List{Name: "marketing_section_aliases", Shared: true, Kind: Table, Flags: ASCII,
+		For: "section titles and synonyms a model may write (kpis = measurement); marketing's parser"}
+	MarketingBriefNoise = List{Name: "marketing_brief_noise", Shared: true, Kind: Words,
+		For: "words of a brief that say what to do, not what about (announce, kampanya); marketing"}
 )
 
 // registry is every list, for Load's checks.
@@ -146,6 +152,6 @@ var registry = []List{
 	DetectWords, DetectStems, DetectSuffixes, DetectPatterns,
 	Stopwords, AbilityEndings, NegativeAbilityEndings, LightVerbRoots, CompoundLinkSuffixes, VerbPrefixes,
 	IntelLabels, IntelConceptWords, BackReferenceWords,
-	MarketingKeywords, ConceptPhrases, UnitWords, UnitWordsShared, QuestionStarts, TurkishQuestionWords,
+	MarketingKeywords, MarketingBriefNoise, MarketingStageAliases, MarketingSectionAliases, ConceptPhrases, UnitWords, UnitWordsShared, QuestionStarts, TurkishQuestionWords,
 	BrandFollowers, Conjunctions, CurrencyWords, MultiplierAbbreviations, PercentWords, UnitModifiers,
 }
