@@ -21,8 +21,12 @@ func TestUnitWordsRead(t *testing.T) {
 		raw, lang, base string
 		scale           float64
 	}{
-		{"kg", "en", "g", 1000}, {"yıl", "tr", "month", 12}, {"Jahren", "de", "month", 12},
-		{"GB", "de", "MB", 1000}, {"°C", "en", "degC", 1}, {"kişilik", "tr", "person", 1},
+		{"kg", "en", "g", 1000},
+		{"yıl", "tr", "month", 12},
+		{"Jahren", "de", "month", 12},
+		{"GB", "de", "MB", 1000},
+		{"°C", "en", "degC", 1},
+		{"kişilik", "tr", "person", 1},
 	} {
 		u, ok := lookupUnit(tc.raw, tc.lang)
 		if !ok || u.base != tc.base || u.scale != tc.scale {
