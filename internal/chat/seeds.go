@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"svc/internal/lang"
+	"svc/internal/lang/lexicon"
 	"svc/internal/store"
 )
 
@@ -17,20 +18,17 @@ import (
 // turning a noun phrase into a question needs grammar the three languages do not share.
 
 // questionStarts are the words that open a question in each language.
-var questionStarts = map[string]map[string]bool{
-	"en": set("how", "what", "why", "when", "where", "which", "who", "can", "do", "does", "is", "are", "should",
-		"will", "could", "may"),
-	"de": set("wie", "was", "warum", "weshalb", "wann", "wo", "woher", "wohin", "welche", "welcher", "welches",
-		"welchen", "wer", "kann", "können", "gibt", "muss", "müssen", "darf", "soll", "ist", "sind", "brauche"),
-	"tr": set(),
-}
+var questionStarts = func() map[string]map[string]bool {
+	out := make(map[string]map[string]bool)
+	for _, lg := range lexicon.Languages() {
+		out[lg] = set(lexicon.Default().Entries(lexicon.QuestionStarts, lg)...)
+	}
+	return out
+}()
 
 // turkishQuestionWords mark a Turkish question anywhere in the sentence: question words and
 // the question particle with its personal endings, written apart as the spelling rules want.
-var turkishQuestionWords = set("nasıl", "neden", "niçin", "niye", "nedir", "ne", "nerede", "nereden", "nereye",
-	"hangi", "kim", "kaç", "mi", "mı", "mu", "mü", "midir", "mıdır", "mudur", "müdür", "miyim", "mıyım", "muyum",
-	"müyüm", "misin", "mısın", "musun", "müsün", "miyiz", "mıyız", "muyuz", "müyüz", "misiniz", "mısınız",
-	"musunuz", "müsünüz", "neler", "nelerdir")
+var turkishQuestionWords = set(lexicon.Default().Entries(lexicon.TurkishQuestionWords, lang.TR)...)
 
 func set(words ...string) map[string]bool {
 	m := make(map[string]bool, len(words))

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"svc/internal/lang"
+	lexdata "svc/internal/lang/lexicon" // engine has a lexicon type of its own
 )
 
 // Turn is one earlier message of the conversation, as context for a new question.
@@ -132,11 +132,16 @@ func Clip(s string, n int) string {
 	return strings.TrimSpace(string(r[:n-1])) + "…"
 }
 
-var summaryLabels = map[string]struct{ visitor, assistant string }{
-	lang.EN: {"Visitor", "Assistant"},
-	lang.DE: {"Besucher", "Assistent"},
-	lang.TR: {"Ziyaretçi", "Asistan"},
-}
+var summaryLabels = func() map[string]struct{ visitor, assistant string } {
+	out := make(map[string]struct{ visitor, assistant string })
+	for _, lg := range lexdata.Languages() {
+		table := lexdata.Default().Table(lexdata.ConversationLabels, lg)
+		v, _ := table.Get("visitor")
+		a, _ := table.Get("assistant")
+		out[lg] = struct{ visitor, assistant string }{v, a}
+	}
+	return out
+}()
 
 // FallbackText is the built-in reply when nothing answers a question: it says so and asks
 // for a rephrase, in the language and tone given.

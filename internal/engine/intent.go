@@ -3,6 +3,7 @@ package engine
 import (
 	"strings"
 
+	lexdata "svc/internal/lang/lexicon" // engine has a lexicon type of its own
 	"svc/internal/textindex"
 	"svc/internal/textindex/bm25"
 )
@@ -55,92 +56,41 @@ func StrongIntent(question, lang string) Intent {
 type cue struct {
 	kind Intent
 	text string
+	weak bool // asks for the best of something without saying it is a product (see readIntent)
 }
 
 // intentCues are the cues per language. Words that only say "product" are in subjectNoise
 // instead: "does every product have a warranty?" is no product question.
-var intentCues = map[string][]cue{
-	"en": {
-		{IntentPrice, "price"}, {IntentPrice, "pricing"}, {IntentPrice, "cost"},
-		{IntentPrice, "expensive"}, {IntentPrice, "how much"},
-		{IntentStock, "stock"}, {IntentStock, "available"}, {IntentStock, "availability"},
-		{IntentStock, "in stock"}, {IntentStock, "sold out"},
-		{IntentList, "do you have"}, {IntentList, "you sell"}, {IntentList, "you carry"},
-		{IntentList, "you offer"}, {IntentList, "have you got"}, {IntentList, "is there"},
-		{IntentList, "are there"}, {IntentList, "which product*"}, {IntentList, "what product*"},
-		{IntentList, "what kind* of"}, {IntentList, "what type* of"}, {IntentList, "what sort* of"},
-		{IntentList, "show me"}, {IntentList, "catalog"}, {IntentList, "catalogue"},
-		{IntentList, "assortment"}, {IntentList, "your range"},
-		{IntentCompare, "compare"}, {IntentCompare, "comparison"}, {IntentCompare, "versus"},
-		{IntentCompare, "vs"}, {IntentCompare, "better"}, {IntentCompare, "difference between"},
-		{IntentCompare, "cheaper"}, {IntentCompare, "pricier"}, {IntentCompare, "lighter"},
-		{IntentCompare, "heavier"}, {IntentCompare, "warmer"}, {IntentCompare, "more expensive"},
-		{IntentCompare, "less expensive"},
-		{IntentCompare, "differences between"}, {IntentCompare, "different from"},
-		{IntentRecommend, "recommend"}, {IntentRecommend, "recommendation"},
-		{IntentRecommend, "suggest"}, {IntentRecommend, "suggestion"}, {IntentRecommend, "advise"},
-		{IntentRecommend, "best"}, {IntentRecommend, "cheap"},
-		{IntentRecommend, "cheapest"}, {IntentRecommend, "affordable"},
-		{IntentRecommend, "suitable"}, {IntentRecommend, "should i buy"},
-		{IntentRecommend, "should i get"}, {IntentRecommend, "should i choose"},
-		{IntentRecommend, "what to buy"}, {IntentRecommend, "want to buy"},
-		{IntentRecommend, "looking for"}, {IntentRecommend, "which one"},
-		{IntentRecommend, "good for"},
-	},
-	"tr": {
-		{IntentPrice, "fiyat"}, {IntentPrice, "ücret"}, {IntentPrice, "tutar"},
-		{IntentPrice, "pahalı"}, {IntentPrice, "ne kadar"}, {IntentPrice, "kac tl*"},
-		{IntentPrice, "kac lira*"}, {IntentPrice, "kac para*"}, {IntentPrice, "kac euro*"},
-		{IntentPrice, "kac dolar*"}, {IntentPrice, "kaca"},
-		{IntentStock, "stok"}, {IntentStock, "mevcut mu"}, {IntentStock, "tukendi*"},
-		{IntentList, "var mi"}, {IntentList, "hangi … var*"}, {IntentList, "satiyor mu*"},
-		{IntentList, "satar misiniz"}, {IntentList, "hangi urun*"}, {IntentList, "urunleriniz*"},
-		{IntentList, "neler var*"}, {IntentList, "ne tur*"}, {IntentList, "cesit*"},
-		{IntentList, "katalog*"}, {IntentList, "gosterir misin*"}, {IntentList, "goster"},
-		{IntentCompare, "karsilastir*"}, {IntentCompare, "kiyasla*"}, {IntentCompare, "fark"},
-		{IntentCompare, "arasindaki*"}, {IntentCompare, "mi yoksa"}, {IntentCompare, "daha*"},
-		{IntentCompare, "hangisi*"},
-		{IntentRecommend, "öner"}, {IntentRecommend, "tavsiye"}, {IntentRecommend, "ucuz"},
-		{IntentRecommend, "en iyi*"}, {IntentRecommend, "almaliyim"},
-		{IntentRecommend, "almali mi*"}, {IntentRecommend, "ne almali*"},
-		{IntentRecommend, "icin uygun*"},
-	},
-	"de": {
-		{IntentPrice, "Preis"}, {IntentPrice, "kostet"}, {IntentPrice, "kosten"},
-		{IntentPrice, "teuer"}, {IntentPrice, "was kostet"}, {IntentPrice, "wie viel kost*"},
-		{IntentStock, "lieferbar"}, {IntentStock, "verfügbar"}, {IntentStock, "vorrätig"},
-		{IntentStock, "erhältlich"}, {IntentStock, "auf lager"}, {IntentStock, "ausverkauft"},
-		{IntentList, "gibt es"}, {IntentList, "haben sie"}, {IntentList, "habt ihr"},
-		{IntentList, "verkaufen sie"}, {IntentList, "fuhren sie"}, {IntentList, "bieten sie"},
-		{IntentList, "welche produkte"}, {IntentList, "welche artikel"}, {IntentList, "was fur"},
-		{IntentList, "Sortiment"}, {IntentList, "Katalog"}, {IntentList, "zeigen sie mir"}, {IntentList, "zeig mir"},
-		{IntentCompare, "vergleichen"}, {IntentCompare, "Vergleich"}, {IntentCompare, "Unterschied"},
-		{IntentCompare, "besser"}, {IntentCompare, "im vergleich"}, {IntentCompare, "gunstiger*"},
-		{IntentCompare, "billiger*"}, {IntentCompare, "teurer*"}, {IntentCompare, "leichter*"},
-		{IntentRecommend, "empfehlen"}, {IntentRecommend, "empfiehlt"}, {IntentRecommend, "empfehlung"},
-		{IntentRecommend, "günstig"}, {IntentRecommend, "geeignet"}, {IntentRecommend, "am besten"},
-		{IntentRecommend, "beste"}, {IntentRecommend, "bester"}, {IntentRecommend, "soll ich"}, {IntentRecommend, "sollte ich"},
-	},
+var intentCues = func() map[string][]cue {
+	out := make(map[string][]cue)
+	for _, lang := range lexdata.Languages() {
+		table := lexdata.Default().Table(lexdata.IntentCues, lang)
+		for _, text := range table.Keys() {
+			v, _ := table.Get(text)
+			name, weak := strings.CutSuffix(v, " weak")
+			out[lang] = append(out[lang], cue{kind: intentNamed[name], text: text, weak: weak})
+		}
+	}
+	return out
+}()
+
+// intentNamed reads the intents of intent_cues.
+var intentNamed = map[string]Intent{
+	"price": IntentPrice, "stock": IntentStock, "list": IntentList, "compare": IntentCompare, "recommend": IntentRecommend,
 }
 
-// subjectNoise are words that say "product" or "model", and currencyNames those that name a
-// currency. They are no cue on their own, but they say nothing about which products are
-// meant either, so they leave the subject of a product question: in "the Pro model phone" or
-// "das Pro-Modell" the variant token says which product, and "model" would only match pages
-// that say it otherwise ("trust model").
-var subjectNoise = map[string]string{
-	"en": "product products item items thing things stuff gear equipment model models version versions variant variants",
-	"tr": "ürün ürünler şey şeyler malzeme ekipman model modeli modelin versiyon versiyonu sürüm sürümü",
-	"de": "Produkt Produkte Artikel Ware Waren Sachen Ausrüstung Modell Modelle Version Variante Ausführung",
-}
-
-// currencyNames are the words for currencies; beside a number they also make it a price
-// (hasCue).
-var currencyNames = map[string]string{
-	"en": "tl lira euro euros dollar dollars usd",
-	"tr": "tl lira euro avro dolar",
-	"de": "tl lira euro dollar",
-}
+// subjectNoise are words that say "product", "model" or name a currency. They are no cue on
+// their own, but they say nothing about which products are meant either, so they leave the
+// subject of a product question: in "the Pro model phone" or "das Pro-Modell" the variant
+// token says which product, and "model" would only match pages that say it otherwise ("trust
+// model").
+var subjectNoise = func() map[string]string {
+	out := make(map[string]string)
+	for _, lang := range lexdata.Languages() {
+		out[lang] = strings.Join(lexdata.Default().Entries(lexdata.SubjectNoise, lang), " ")
+	}
+	return out
+}()
 
 // compiledCues is intentCues analyzed once: single words as analyzed terms, phrases as
 // folded word patterns. Read-only after initialization.
@@ -162,10 +112,6 @@ type phraseCue struct {
 	weak    bool
 }
 
-// weakCues are the cues that ask for the best of something without saying it is a product
-// (see readIntent).
-var weakCues = map[string]bool{"best": true, "en iyi*": true, "beste": true, "bester": true, "am besten": true}
-
 var cueTables = func() map[string]compiledCues {
 	out := make(map[string]compiledCues, len(intentCues))
 	for lg, cues := range intentCues {
@@ -173,13 +119,13 @@ var cueTables = func() map[string]compiledCues {
 		for _, cu := range cues {
 			if !strings.ContainsAny(cu.text, " *…") {
 				for _, t := range textindex.QueryTerms(cu.text, lg) {
-					c.words = append(c.words, wordCue{kind: cu.kind, term: t, weak: weakCues[cu.text]})
+					c.words = append(c.words, wordCue{kind: cu.kind, term: t, weak: cu.weak})
 				}
 				continue
 			}
-			c.phrases = append(c.phrases, phraseCue{kind: cu.kind, pattern: strings.Fields(cu.text), weak: weakCues[cu.text]})
+			c.phrases = append(c.phrases, phraseCue{kind: cu.kind, pattern: strings.Fields(cu.text), weak: cu.weak})
 		}
-		c.noise = textindex.QueryTerms(subjectNoise[lg]+" "+currencyNames[lg], lg)
+		c.noise = textindex.QueryTerms(subjectNoise[lg], lg)
 		out[lg] = c
 	}
 	return out
@@ -275,7 +221,7 @@ func superlativeAt(words []string, i int, lang string) (head int, ok bool) {
 		if w == "most" && next {
 			return -1, true
 		}
-		if len(w) >= 7 && strings.HasSuffix(w, "est") && !notSuperlative[w] {
+		if len(w) >= 7 && strings.HasSuffix(w, "est") && !notSuperlative.Has(w) {
 			return i + 1, true
 		}
 	}
@@ -316,10 +262,7 @@ func weakHeads(question, lang string) []textindex.Term {
 }
 
 // notSuperlative are English words in -est of seven letters or more that compare nothing.
-var notSuperlative = map[string]bool{
-	"request": true, "requests": true, "interest": true, "suggest": true, "contest": true,
-	"protest": true, "harvest": true, "manifest": true, "conquest": true, "bequest": true,
-}
+var notSuperlative = lexdata.Default().Set(lexdata.NotSuperlatives, "en")
 
 // maxGap is how many words "…" in a cue phrase may skip.
 const maxGap = 3

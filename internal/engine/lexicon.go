@@ -3,6 +3,7 @@ package engine
 import (
 	"strings"
 
+	lexdata "svc/internal/lang/lexicon" // the lexicon type below is this file's own
 	"svc/internal/textindex"
 )
 
@@ -14,58 +15,45 @@ type alternate struct {
 	strength float64
 }
 
-// synonymGroups are words a visitor and a shop use for the same thing, per language: the
-// shop says "Filiale" where the visitor says "Laden". A question term of a group also
-// matches the other words of its group, as a near match (Ranking.Soft). The groups are the
-// vocabulary of customer service (stores, shipping, costs, instalments), not a thesaurus.
-var synonymGroups = map[string][]string{
-	"en": {
-		"store shop branch outlet",
-		"shipping delivery postage",
-		"cost price fee charge",
-		"instalment installment",
-	},
-	"de": {
-		"laden geschäft filiale shop",
-		"versand lieferung zustellung",
-		"kosten preis gebühr",
-		"raten ratenzahlung teilzahlung",
-	},
-	"tr": {
-		"mağaza şube dükkan",
-		"kargo gönderim teslimat",
-		"ücret fiyat bedel",
-	},
-}
+// synonymGroups are words a visitor and a shop use for the same thing, per language: the shop
+// says "Filiale" where the visitor says "Laden". A question term of a group also matches the
+// other words of its group, as a near match (Ranking.Soft). The groups are the vocabulary of
+// customer service (stores, shipping, costs, instalments), not a thesaurus; they live in the
+// lexicon's synonym_groups files.
+var synonymGroups = func() map[string][]string {
+	out := make(map[string][]string)
+	for _, lang := range lexdata.Languages() {
+		for _, g := range lexdata.Default().Groups(lexdata.SynonymGroups, lang) {
+			out[lang] = append(out[lang], strings.Join(g, " "))
+		}
+	}
+	return out
+}()
 
 // countries names the country of a place in each language, and placesIn lists the larger
 // cities of it (in every spelling the three languages use): a question about a city that
 // the KB never mentions is about its country as far as the KB is concerned ("Do you have a
-// store in Berlin?" against "we have no store in Germany").
-var countries = []struct {
+// store in Berlin?" against "we have no store in Germany"). They live in the lexicon's
+// country_names and country_cities files.
+var countries = func() []country {
+	lx := lexdata.Default()
+	cities := lx.Table(lexdata.CountryCities, "")
+	var out []country
+	for _, code := range cities.Keys() {
+		c := country{names: make(map[string]string)}
+		c.places, _ = cities.Get(code)
+		for _, lang := range lexdata.Languages() {
+			c.names[lang], _ = lx.Table(lexdata.CountryNames, lang).Get(code)
+		}
+		out = append(out, c)
+	}
+	return out
+}()
+
+// country is one country of countries.
+type country struct {
 	names  map[string]string // lang → the country's name
 	places string
-}{
-	{map[string]string{"en": "germany", "de": "deutschland", "tr": "almanya"},
-		"berlin hamburg münchen munich münih köln cologne frankfurt stuttgart düsseldorf dortmund essen leipzig bremen dresden hannover nürnberg nuremberg duisburg bochum bonn mannheim karlsruhe"},
-	{map[string]string{"en": "austria", "de": "österreich", "tr": "avusturya"},
-		"wien vienna viyana graz linz salzburg innsbruck"},
-	{map[string]string{"en": "switzerland", "de": "schweiz", "tr": "isviçre"},
-		"zürich zurich genf geneva cenevre basel bern lausanne"},
-	{map[string]string{"en": "turkey", "de": "türkei", "tr": "türkiye"},
-		"istanbul ankara izmir bursa antalya adana konya gaziantep kayseri eskişehir trabzon samsun mersin diyarbakır"},
-	{map[string]string{"en": "france", "de": "frankreich", "tr": "fransa"},
-		"paris marseille lyon toulouse nice nizza strasbourg straßburg"},
-	{map[string]string{"en": "netherlands", "de": "niederlande", "tr": "hollanda"},
-		"amsterdam rotterdam utrecht eindhoven lahey"},
-	{map[string]string{"en": "italy", "de": "italien", "tr": "italya"},
-		"rome rom roma milan mailand milano naples neapel napoli turin florenz florence floransa venice venedig venedik"},
-	{map[string]string{"en": "spain", "de": "spanien", "tr": "ispanya"},
-		"madrid barcelona valencia sevilla seville"},
-	{map[string]string{"en": "kingdom", "de": "königreich", "tr": "krallık"},
-		"london londra manchester birmingham liverpool edinburgh glasgow"},
-	{map[string]string{"en": "states", "de": "staaten", "tr": "abd"},
-		"york chicago houston boston seattle miami"},
 }
 
 // lexicon holds the analyzed synonyms and places of one language.

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	lexdata "svc/internal/lang/lexicon" // engine has a lexicon type of its own
 )
 
 // qtype is what kind of answer a question asks for, read from its question words. The
@@ -25,48 +27,44 @@ const (
 
 // qtypePhrases maps folded question-word phrases to the answer type, per language. A
 // trailing "*" matches any word with that prefix ("yil*" = "yılında", "yılı"). Phrases are
-// tried in order, so the specific "what year" wins over the general "what".
-var qtypePhrases = map[string][]struct {
+// tried in order, so the specific "what year" wins over the general "what". They live in the
+// lexicon's question_type_phrases files; built once, read-only afterwards.
+var qtypePhrases = func() map[string][]struct {
 	phrase string
 	kind   qtype
-}{
-	"en": {
-		{"what year", askDate}, {"which year", askDate}, {"what century", askDate},
-		{"which century", askDate}, {"what decade", askDate}, {"what date", askDate},
-		{"when", askDate},
-		{"how many", askNumber}, {"how much", askNumber}, {"how long", askDuration},
-		{"how old", askNumber}, {"how far", askNumber}, {"how large", askNumber},
-		{"how big", askNumber}, {"how tall", askNumber}, {"how high", askNumber},
-		{"what percentage", askNumber}, {"what percent", askNumber},
-		{"who", askPerson}, {"whom", askPerson}, {"whose", askPerson},
-		{"where", askPlace},
-	},
-	"de": {
-		{"welchem jahr*", askDate}, {"welches jahr*", askDate}, {"welchen jahr*", askDate},
-		{"welchem jahrhundert", askDate}, {"wann", askDate},
-		{"wie viele", askNumber}, {"wie viel", askNumber}, {"wieviel", askNumber},
-		{"wieviele", askNumber}, {"wie lange", askDuration}, {"wie lang", askNumber},
-		{"wie alt", askNumber}, {"wie hoch", askNumber}, {"wie gross", askNumber},
-		{"wie weit", askNumber}, {"wie oft", askNumber}, {"wie schwer", askNumber},
-		{"was kostet", askNumber}, {"was kosten", askNumber},
-		{"wer", askPerson}, {"wen", askPerson}, {"wem", askPerson}, {"wessen", askPerson},
-		{"wo", askPlace}, {"wohin", askPlace}, {"woher", askPlace},
-		// Question adverbs the stop words lack: they ask why or what for, and the answer does
-		// not repeat them ("woran liegt das?").
-		{"woran lieg*", askOther}, {"woran", askOther}, {"wofur", askOther}, {"wozu", askOther},
-		{"wodurch", askOther}, {"womit", askOther}, {"weshalb", askOther}, {"weswegen", askOther},
-	},
-	"tr": {
-		{"ne zaman", askDate}, {"hangi yil*", askDate}, {"hangi tarih*", askDate},
-		{"hangi yuzyil*", askDate}, {"kac yil*", askDate}, {"kacinci yil*", askDate},
-		{"ne kadar sur*", askDuration}, {"kac gun*", askDuration}, {"kac saat*", askDuration},
-		{"kac hafta*", askDuration}, {"kac ay*", askDuration},
-		{"kac", askNumber}, {"kaca", askNumber}, {"kacinci", askNumber}, {"ne kadar", askNumber}, {"yuzde", askNumber},
-		{"kim", askPerson}, {"kimin", askPerson}, {"kime", askPerson}, {"kimi", askPerson},
-		{"kimdir", askPerson}, {"kimler*", askPerson}, {"kimden", askPerson},
-		{"nerede", askPlace}, {"nereye", askPlace}, {"nereden", askPlace}, {"neresi*", askPlace},
-		{"hangi sehir*", askPlace}, {"hangi ulke*", askPlace},
-	},
+} {
+	out := make(map[string][]struct {
+		phrase string
+		kind   qtype
+	})
+	for _, lang := range lexdata.Languages() {
+		table := lexdata.Default().Table(lexdata.QuestionTypePhrases, lang)
+		for _, phrase := range table.Keys() {
+			name, _ := table.Get(phrase)
+			out[lang] = append(out[lang], struct {
+				phrase string
+				kind   qtype
+			}{phrase, qtypeNamed(name)})
+		}
+	}
+	return out
+}()
+
+// qtypeNamed reads an answer type of question_type_phrases; an unknown name is askOther.
+func qtypeNamed(name string) qtype {
+	switch name {
+	case "number":
+		return askNumber
+	case "duration":
+		return askDuration
+	case "date":
+		return askDate
+	case "person":
+		return askPerson
+	case "place":
+		return askPlace
+	}
+	return askOther
 }
 
 // hasCue reports whether a sentence holds something of the kind the question asks for and
@@ -151,23 +149,16 @@ func hasPrice(s, lang string, qwords map[string]bool) bool {
 // amountRe matches a number written with digits and its decimal or thousands marks.
 var amountRe = regexp.MustCompile(`\d+(?:[.,]\d+)*`)
 
-// isCurrencyName reports whether a word names a currency in the engine's languages: the
-// currency words a product question's subject leaves out (currencyNames, intent.go).
+// isCurrencyName reports whether a word names a currency in any of the engine's languages
+// (the lexicon's currency_words, which grounding reads too): a price in lira on a German
+// page is still a price.
 func isCurrencyName(w, lang string) bool {
-	return w != "" && currencyWords[lowerWord(w, lang)]
-}
-
-// currencyWords are currencyNames of every language, lower-cased: a price in lira on a
-// German page is still a price.
-var currencyWords = func() map[string]bool {
-	out := map[string]bool{}
-	for _, names := range currencyNames {
-		for w := range wordFlags(names) {
-			out[w] = true
-		}
+	if w == "" {
+		return false
 	}
-	return out
-}()
+	_, ok := lexdata.Default().Table(lexdata.CurrencyWords, "").Get(lowerWord(w, lang))
+	return ok
+}
 
 // wordSet is the set of text's words, lower-cased: the words a cue must not merely repeat.
 func wordSet(text, lang string) map[string]bool {
@@ -186,11 +177,13 @@ var clockTime = regexp.MustCompile(`\b[0-2]?\d[:.][0-5]\d\b`)
 func isTimeUnit(w, lang string) bool { return matchWord(w, timeUnits[lang]) }
 
 // timeUnits are the units of time per language; "*" ends a prefix.
-var timeUnits = map[string][]string{
-	"en": {"second*", "minute*", "hour*", "day*", "week*", "month*", "year*"},
-	"de": {"sekunde*", "minute*", "stunde*", "tag", "tage", "tagen", "tages", "werktag*", "woche*", "monat*", "jahr", "jahre", "jahren", "jahres"},
-	"tr": {"saniye*", "dakika*", "saat*", "gün*", "hafta*", "ay", "aya", "ayda", "ayı", "aylık", "yıl*"},
-}
+var timeUnits = func() map[string][]string {
+	out := make(map[string][]string)
+	for _, lang := range lexdata.Languages() {
+		out[lang] = lexdata.Default().Entries(lexdata.TimeUnits, lang)
+	}
+	return out
+}()
 
 // lowerWord lower-cases w, with Turkish rules for Turkish ("I" -> "ı", "İ" -> "i").
 func lowerWord(w, lang string) string {
@@ -221,28 +214,38 @@ func centuryWord(w string) bool {
 		strings.HasPrefix(w, "yüzyıl") || strings.HasPrefix(w, "asır")
 }
 
-var numberWords = map[string]map[string]bool{
-	"en": wordFlags("two three four five six seven eight nine ten eleven twelve twenty thirty forty fifty sixty seventy eighty ninety hundred hundreds thousand thousands million millions billion billions dozen half"),
-	"de": wordFlags("zwei drei vier fünf sechs sieben acht neun zehn elf zwölf zwanzig dreißig vierzig fünfzig hundert hunderte tausend tausende million millionen milliarde milliarden dutzend hälfte"),
-	"tr": wordFlags("iki üç dört beş altı yedi sekiz dokuz on yirmi otuz kırk elli altmış yetmiş seksen doksan yüz bin milyon milyar yarım"),
-}
-
-var dayWords = map[string]map[string]bool{
-	"en": wordFlags("monday tuesday wednesday thursday friday saturday sunday daily weekdays weekends"),
-	"de": wordFlags("montag dienstag mittwoch donnerstag freitag samstag sonntag täglich werktags"),
-	"tr": wordFlags("pazartesi salı çarşamba perşembe cuma cumartesi pazar"),
-}
-
-var monthWords = map[string]map[string]bool{
-	"en": wordFlags("january february march april may june july august september october november december"),
-	"de": wordFlags("januar februar märz april mai juni juli august september oktober november dezember"),
-	"tr": wordFlags("ocak şubat mart nisan mayıs haziran temmuz ağustos eylül ekim kasım aralık"),
-}
-
-func wordFlags(list string) map[string]bool {
-	m := make(map[string]bool)
-	for _, w := range strings.Fields(list) {
-		m[w] = true
+// numberWords are the numbers written as words, per language, lower-cased: the lexicon's
+// number words less those that are also articles ("one", "ein", "bir"), which no question
+// answer needs to hold. Built once, read-only afterwards.
+var numberWords = func() map[string]map[string]bool {
+	lx := lexdata.Default()
+	out := make(map[string]map[string]bool)
+	for _, lang := range lexdata.Languages() {
+		articles := lx.Set(lexdata.ArticleNumbers, lang)
+		m := make(map[string]bool)
+		for _, w := range lx.Entries(lexdata.NumberWords, lang) {
+			if !articles.Has(w) {
+				m[w] = true
+			}
+		}
+		out[lang] = m
 	}
-	return m
+	return out
+}()
+
+var dayWords = langFlags(lexdata.DayWords)
+
+var monthWords = langFlags(lexdata.MonthWords)
+
+// langFlags reads a per-language words list of the lexicon as a set per language.
+func langFlags(l lexdata.List) map[string]map[string]bool {
+	out := make(map[string]map[string]bool)
+	for _, lang := range lexdata.Languages() {
+		m := make(map[string]bool)
+		for _, w := range lexdata.Default().Entries(l, lang) {
+			m[w] = true
+		}
+		out[lang] = m
+	}
+	return out
 }

@@ -5,6 +5,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	lexdata "svc/internal/lang/lexicon" // engine has a lexicon type of its own
 	"svc/internal/textindex"
 	"svc/internal/textindex/bm25"
 )
@@ -201,11 +202,13 @@ func predicateTerms(text string, terms []textindex.Term) []bool {
 // words, since a page may be about them, but a KB rarely uses them, which would give them the
 // highest weight and make a clear question look unanswered. Ranking and confidence count them
 // at Ranking.Weak of their weight.
-var weakWords = map[string]string{
-	"en": "take takes took get gets got make makes made need needs want wants know tell give find go goes come comes say happen happens happened possible duration period mean means meant now currently nowadays",
-	"de": "dauern dauert dauerte brauchen brauche braucht bekommen bekomme bekommt machen mache macht gehen geht finden finde findet sagen sagt wissen weiß kommen kommt passieren passiert möglich dauer frist zeitraum bedeutet bedeuten nennt nennen heißt hieß lautet jetzt derzeit momentan aktuell",
-	"tr": "yapmak yapılır yapabilirim yapabilir yaparım yapıyor edebilir ederim istiyorum isterim lazım gerekiyor gerekir mümkün alabilir alırım bilmek öğrenmek süre süresi süreyi süresini süreniz demek denir denilir anlama anlamı şimdi günümüzde bulunur bulunmaktadır bulunan edilir edilmiştir yapılmıştır olmuştur",
-}
+var weakWords = func() map[string]string {
+	out := make(map[string]string)
+	for _, lang := range lexdata.Languages() {
+		out[lang] = strings.Join(lexdata.Default().Entries(lexdata.WeakQuestionWords, lang), " ")
+	}
+	return out
+}()
 
 // weakTerms holds the analyzed forms of weakWords, built once; it is read-only afterwards.
 var weakTerms = func() map[string]map[string]bool {
@@ -253,11 +256,18 @@ func phraseAt(words, phrase []string) int {
 // countryAbbreviations are the upper-case abbreviations of countries that the analyzer
 // drops or cannot read ("US" is the pronoun "us" to it), with the words a page spells them
 // out in, per language.
-var countryAbbreviations = map[string]map[string]string{
-	"en": {"US": "united states usa america", "USA": "united states america", "UK": "united kingdom britain"},
-	"de": {"USA": "vereinigte staaten amerika", "US": "vereinigte staaten usa", "UK": "vereinigtes königreich großbritannien"},
-	"tr": {"ABD": "amerika birleşik devletleri", "UK": "birleşik krallık ingiltere"},
-}
+var countryAbbreviations = func() map[string]map[string]string {
+	out := make(map[string]map[string]string)
+	for _, lang := range lexdata.Languages() {
+		table := lexdata.Default().Table(lexdata.CountryAbbreviations, lang)
+		m := make(map[string]string, table.Len())
+		for _, k := range table.Keys() {
+			m[k], _ = table.Get(k)
+		}
+		out[lang] = m
+	}
+	return out
+}()
 
 // abbreviationTerms returns the terms of the spelled-out names of the country abbreviations
 // written in upper case in the question ("Do you ship to the US?"), where they are not

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	lexdata "svc/internal/lang/lexicon" // engine has a lexicon type of its own
 )
 
 // splitSentences cuts text into sentences for extraction. A line break always ends a
@@ -153,16 +155,17 @@ func isDigits(s string) bool {
 
 // abbreviations are words that end in a period without ending the sentence, per language;
 // "" holds the ones every language uses. Lower case, without the final period.
-var abbreviations = map[string]map[string]struct{}{
-	"":   set("dr prof st mr mrs ms jr sr vs etc ca no nr approx inc ltd co corp mt ft jan feb mar apr jun jul aug sep sept oct nov dec"),
-	"en": set("e.g i.e gen col lt sgt capt gov rev pres dept est fig vol ed eds al"),
-	"de": set("bzw usw vgl ggf evtl inkl sog geb gest jh jhd mio mrd bspw dt engl frz lat hl abs str tel bd hrsg ua zb dh"),
-	"tr": set("doç yrd av vb vd örn bkz sn yy hz alb gen org cad sok mah apt tel"),
-}
+var abbreviations = func() map[string]map[string]struct{} {
+	out := map[string]map[string]struct{}{"": setOf(lexdata.Default().Entries(lexdata.AbbreviationsShared, ""))}
+	for _, lang := range lexdata.Languages() {
+		out[lang] = setOf(lexdata.Default().Entries(lexdata.Abbreviations, lang))
+	}
+	return out
+}()
 
-func set(words string) map[string]struct{} {
-	m := make(map[string]struct{})
-	for _, w := range strings.Fields(words) {
+func setOf(words []string) map[string]struct{} {
+	m := make(map[string]struct{}, len(words))
+	for _, w := range words {
 		m[w] = struct{}{}
 	}
 	return m

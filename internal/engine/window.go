@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode"
 
+	lexdata "svc/internal/lang/lexicon" // engine has a lexicon type of its own
 	"svc/internal/textindex"
 )
 
@@ -246,18 +247,10 @@ func hasConditionalStem(w string) bool {
 	return s == 's' && (v == 'a' || v == 'e') && (a == 'r' || a == 'z' || a == 'y')
 }
 
-var conditionals = map[string]map[string]bool{
-	"en": wordFlags("if unless when whenever should"),
-	"de": wordFlags("wenn falls sofern sollte sollten"),
-	"tr": wordFlags("eğer şayet"),
-}
+var conditionals = langFlags(lexdata.ConditionalWords)
 
 // anaphors are the words that, opening a sentence, refer back to the one before.
-var anaphors = map[string]map[string]bool{
-	"en": wordFlags("it its they their them this these those he she his her there such"),
-	"de": wordFlags("er sie es sein seine ihr ihre dies diese dieser dieses dort damit dabei dafür dadurch deshalb daher"),
-	"tr": wordFlags("bu bunu bunun bunlar bunların bunda burada o onu onun onlar onların orada şu böylece"),
-}
+var anaphors = langFlags(lexdata.AnaphorWords)
 
 // windowText writes the windows in document order: sentences of one line joined by a space,
 // lines and windows by a line break. When two sections are quoted, a window that does not

@@ -130,7 +130,7 @@ func readSign(text string, j int, a *amount) bool {
 	case currencyWord(tok):
 		a.kind, a.cur, a.end = KindPrice, currencies[f], next
 		return true
-	case percentWords[f] || strings.HasPrefix(f, "prozent"):
+	case percentWords.Has(f) || strings.HasPrefix(f, "prozent"):
 		a.kind, a.end = KindPercent, next
 		return true
 	case f == "per":
@@ -201,7 +201,7 @@ func readUnit(text string, j int, lang string, a *amount) bool {
 	if tok == "" || (tok == "x" || tok == "×") && digitAt(text, skipSpace(text, next)) {
 		return false // a dimension: the unit comes after the last side
 	}
-	if modifiers[textindex.Fold(tok)] {
+	if modifiers.Has(textindex.Fold(tok)) {
 		if t2, n2 := unitToken(text, skipSpace(text, next)); t2 != "" {
 			if u, ok := lookupUnit(t2, lang); ok {
 				a.kind, a.u, a.end = KindQuantity, u, n2

@@ -5,13 +5,22 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"svc/internal/lang/lexicon"
 )
 
-// lineWords are the words product lines are named with; a capitalised one next to another
-// name word or a model number makes a product name ("Kaçkar Pro", "Pro 3000").
-var lineWords = map[string]bool{"pro": true, "max": true, "plus": true, "ultra": true, "mini": true,
-	"lite": true, "elite": true, "turbo": true, "prime": true, "neo": true, "evo": true,
-	"series": true, "serie": true, "serisi": true}
+// lineWords are the words product lines and families are named with; a capitalised one next
+// to another name word or a model number makes a product name ("Kaçkar Pro", "Pro 3000").
+var lineWords = func() map[string]bool {
+	lx := lexicon.Default()
+	out := make(map[string]bool)
+	for _, l := range []lexicon.List{lexicon.ProductLineWords, lexicon.ProductSeriesWords} {
+		for _, w := range lx.Entries(l, "") {
+			out[w] = true
+		}
+	}
+	return out
+}()
 
 var (
 	// modelRe is a model token: capitals and at least two digits ("X200", "GT350", "SAVE20").
@@ -82,10 +91,8 @@ func (g *Guard) nameClaims(text string, ws []word, ends []int) []Claim {
 	return append(out, g.brandClaims(text, ws, ends)...)
 }
 
-// brandFollowers are words that follow a brand without naming a product of it.
-var brandFollowers = []string{"team", "shop", "store", "app", "blog", "newsletter", "kunde", "customer",
-	"musteri", "ekib", "ekip", "magazin", "community", "family", "familie", "aile", "support", "destek",
-	"service", "servis", "hesab", "account", "konto"}
+// brandFollowers are word beginnings that follow a brand without naming a product of it.
+var brandFollowers = lexicon.Default().Entries(lexicon.BrandFollowers, "")
 
 // brandClaims finds unknown capitalised words right after a brand: the business's name or the
 // first word of a product's name.

@@ -6,6 +6,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"svc/internal/lang/lexicon"
+	"svc/internal/textindex"
 )
 
 // numberValues reads a number as the three languages write it and returns what it may mean.
@@ -75,27 +78,40 @@ func smallCount(vs []float64) bool {
 	return len(vs) > 0
 }
 
-// numberWords are the numbers copy writes as words, per language. "one", "bir" and "ein" are
-// also articles, so they count only before a year or a month ("one-year warranty").
-var numberWords = map[string]map[string]float64{
-	"en": {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-		"nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30,
-		"forty": 40, "fifty": 50, "sixty": 60, "ninety": 90, "hundred": 100},
-	"tr": {"bir": 1, "iki": 2, "uc": 3, "dort": 4, "bes": 5, "alti": 6, "yedi": 7, "sekiz": 8,
-		"dokuz": 9, "on": 10, "yirmi": 20, "otuz": 30, "kirk": 40, "elli": 50, "altmis": 60, "yuz": 100},
-	"de": {"ein": 1, "eine": 1, "einen": 1, "einem": 1, "einer": 1, "zwei": 2, "drei": 3, "vier": 4,
-		"funf": 5, "sechs": 6, "sieben": 7, "acht": 8, "neun": 9, "zehn": 10, "zwolf": 12,
-		"funfzehn": 15, "zwanzig": 20, "dreissig": 30, "vierzig": 40, "funfzig": 50, "hundert": 100},
-}
+// numberWords are the numbers copy writes as words before a unit, per language, folded the
+// way scanWords folds: the lexicon's whole number words up to a hundred. Larger ones come in
+// combinations the scanner does not read ("two thousand"), and halves are no count. Built
+// once, read-only afterwards.
+var numberWords = func() map[string]map[string]float64 {
+	lx := lexicon.Default()
+	out := make(map[string]map[string]float64)
+	for _, lang := range lexicon.Languages() {
+		table := lx.Table(lexicon.NumberWords, lang)
+		m := make(map[string]float64)
+		for _, w := range table.Keys() {
+			if v, _ := table.Float(w); v >= 1 && v <= 100 && v == math.Trunc(v) {
+				m[textindex.Fold(w)] = v
+			}
+		}
+		out[lang] = m
+	}
+	return out
+}()
+
+// articleNumbers are the folded number words that are also articles ("one", "bir", "ein"):
+// they count only before a year or a month ("one-year warranty").
+var articleNumbers = func() map[string]bool {
+	out := make(map[string]bool)
+	for _, lang := range lexicon.Languages() {
+		for _, w := range lexicon.Default().Entries(lexicon.ArticleNumbers, lang) {
+			out[textindex.Fold(w)] = true
+		}
+	}
+	return out
+}()
 
 // articleNumber reports whether a number word is also an article.
-func articleNumber(fold string) bool {
-	switch fold {
-	case "one", "bir", "ein", "eine", "einen", "einem", "einer":
-		return true
-	}
-	return false
-}
+func articleNumber(fold string) bool { return articleNumbers[fold] }
 
 // scanNumberWords reads numbers written as words before a unit or a percent word: "two-year
 // warranty", "iki yıl", "zweijährige Garantie", "yüzde elli", "fifty percent". A number word
@@ -128,7 +144,7 @@ func scanNumberWords(text string, ws []word, lang string) []fact {
 		}
 		next := ws[i+1]
 		switch {
-		case percentWords[next.fold] || strings.HasPrefix(next.fold, "prozent"):
+		case percentWords.Has(next.fold) || strings.HasPrefix(next.fold, "prozent"):
 			if !article {
 				out = append(out, fact{kind: KindPercent, text: text[ws[first].start:next.end], values: []float64{v}})
 			}

@@ -4,14 +4,16 @@ import (
 	"slices"
 	"strings"
 
+	"svc/internal/lang/lexicon"
+	"svc/internal/textindex"
 	"svc/internal/textindex/bm25"
 )
 
 // The phrase engine behind the concept families: matchers written in the notation described
-// at conceptFamilies, an index that finds the matchers a word can satisfy, and the matching
-// of whole phrases, adjacent or within a window, on a text's words.
+// in the lexicon's concept_phrases.txt, an index that finds the matchers a word can satisfy,
+// and the matching of whole phrases, adjacent or within a window, on a text's words.
 
-// matcher is one word of a phrase; see conceptFamilies for the notation.
+// matcher is one word of a phrase; see the lexicon's concept_phrases.txt for the notation.
 type matcher struct {
 	s                      string
 	prefix, suffix, hyphen bool
@@ -45,7 +47,7 @@ type phrase struct {
 	trailingHyphen bool
 }
 
-// phrases parses phrase specs written in the notation of conceptFamilies.
+// phrases parses phrase specs written in the notation of the lexicon's concept_phrases.txt.
 func phrases(specs ...string) []phrase {
 	out := make([]phrase, 0, len(specs))
 	for _, s := range specs {
@@ -226,9 +228,16 @@ func (p phrase) starts(h hits) []int {
 }
 
 // conjunctions end the window of a phrase written "~N": "free shipping and returns" does not
-// say the returns are free.
-var conjunctions = map[string]bool{"and": true, "or": true, "ve": true, "veya": true, "ile": true,
-	"und": true, "oder": true, "sowie": true}
+// say the returns are free. The three languages' conjunctions, folded; read-only.
+var conjunctions = func() map[string]bool {
+	out := make(map[string]bool)
+	for _, lang := range lexicon.Languages() {
+		for _, w := range lexicon.Default().Entries(lexicon.Conjunctions, lang) {
+			out[textindex.Fold(w)] = true
+		}
+	}
+	return out
+}()
 
 // assign gives every matcher its own word of the window of words starting at from, in any
 // order, and returns which words were used; nil when it cannot.

@@ -6,6 +6,7 @@ import (
 
 	"svc/internal/engine"
 	"svc/internal/grounding"
+	"svc/internal/lang/lexicon"
 )
 
 // How much the built-in engine writes per depth.
@@ -268,11 +269,13 @@ func sameFigures(c *corpus, s scored, chosen []scored) bool {
 }
 
 // backWords start a sentence that refers back to an earlier one, per language.
-var backWords = map[string][]string{
-	"en": {"it", "its", "they", "this", "these", "that", "those"},
-	"de": {"er", "es", "dies", "diese", "dieser", "dieses", "damit", "dafür"},
-	"tr": {"bu", "bunlar", "bunu", "bunun", "o", "onu", "onun", "bunlarda"},
-}
+var backWords = func() map[string][]string {
+	out := make(map[string][]string)
+	for _, lg := range lexicon.Languages() {
+		out[lg] = lexicon.Default().Entries(lexicon.BackReferenceWords, lg)
+	}
+	return out
+}()
 
 func backReference(s, lg string) bool {
 	words := strings.Fields(s)

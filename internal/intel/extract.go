@@ -82,7 +82,7 @@ func splitMeasure(word string) (string, string, bool) {
 			continue
 		}
 		for _, lg := range []string{lang.DE, lang.EN} {
-			for _, m := range strings.Fields(c.words[lg]) {
+			for _, m := range strings.Fields(c.words(lg)) {
 				m = textindex.Fold(m)
 				if len(m) >= 4 && len(word)-len(m) >= 3 && strings.HasSuffix(word, m) {
 					return word[:len(word)-len(m)], m, true

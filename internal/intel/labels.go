@@ -1,8 +1,12 @@
 package intel
 
 import (
+	"fmt"
+	"strings"
+
 	"svc/internal/engine"
 	"svc/internal/lang"
+	"svc/internal/lang/lexicon"
 )
 
 // labels are the fixed words of shaped results in one language: column headers, headings
@@ -21,61 +25,107 @@ type labels struct {
 	question, kind, slug, count                    string
 }
 
-var allLabels = map[string]labels{
-	lang.EN: {
-		answer: "Answer", sources: "Sources", link: "Link",
-		keyPoints: "Key points", point: "Key point",
-		comparison: "Comparison", product: "Product", price: "Price", category: "Category", details: "Details",
-		verdict: "Verdict",
-		field:   "Field", value: "Value", evidence: "Evidence",
-		noAnswer:   "The knowledge base does not answer this question.",
-		noPoints:   "The knowledge base has nothing on this topic.",
-		noProducts: "No matching products were found in the knowledge base.",
-		notStated:  "not stated in the knowledge base",
-		openQuote:  "“", closeQuote: "”",
-		attrs: map[string]string{
-			"weight": "Weight", "capacity": "Capacity", "waterproof_rating": "Waterproof rating",
-			"temperature": "Temperature", "length": "Length", "sizes": "Sizes", "material": "Material",
-		},
-		dataName: "Name", dataURL: "URL", dataDesc: "Description", dataImage: "Image", langLb: "Language",
-		question: "Question", kind: "Kind", slug: "Slug", count: "Count",
-	},
-	lang.TR: {
-		answer: "Yanıt", sources: "Kaynaklar", link: "Bağlantı",
-		keyPoints: "Öne çıkan noktalar", point: "Önemli nokta",
-		comparison: "Karşılaştırma", product: "Ürün", price: "Fiyat", category: "Kategori", details: "Ayrıntılar",
-		verdict: "Değerlendirme",
-		field:   "Alan", value: "Değer", evidence: "Dayanak",
-		noAnswer:   "Bilgi bankasında bu sorunun yanıtı bulunamadı.",
-		noPoints:   "Bilgi bankasında bu konuyla ilgili bilgi bulunamadı.",
-		noProducts: "Bilgi bankasında eşleşen ürün bulunamadı.",
-		notStated:  "bilgi bankasında belirtilmemiş",
-		openQuote:  "“", closeQuote: "”",
-		attrs: map[string]string{
-			"weight": "Ağırlık", "capacity": "Hacim", "waterproof_rating": "Su sütunu",
-			"temperature": "Sıcaklık", "length": "Boy", "sizes": "Beden/numara", "material": "Malzeme",
-		},
-		dataName: "Ad", dataURL: "URL", dataDesc: "Açıklama", dataImage: "Görsel", langLb: "Dil",
-		question: "Soru", kind: "Tür", slug: "Kısa ad", count: "Sayı",
-	},
-	lang.DE: {
-		answer: "Antwort", sources: "Quellen", link: "Link",
-		keyPoints: "Die wichtigsten Punkte", point: "Kernaussage",
-		comparison: "Vergleich", product: "Produkt", price: "Preis", category: "Kategorie", details: "Details",
-		verdict: "Fazit",
-		field:   "Feld", value: "Wert", evidence: "Beleg",
-		noAnswer:   "Die Wissensdatenbank beantwortet diese Frage nicht.",
-		noPoints:   "Die Wissensdatenbank enthält nichts zu diesem Thema.",
-		noProducts: "In der Wissensdatenbank wurden keine passenden Produkte gefunden.",
-		notStated:  "in der Wissensdatenbank nicht angegeben",
-		openQuote:  "„", closeQuote: "“",
-		attrs: map[string]string{
-			"weight": "Gewicht", "capacity": "Volumen", "waterproof_rating": "Wassersäule",
-			"temperature": "Temperatur", "length": "Länge", "sizes": "Größen", "material": "Material",
-		},
-		dataName: "Name", dataURL: "URL", dataDesc: "Beschreibung", dataImage: "Bild", langLb: "Sprache",
-		question: "Frage", kind: "Art", slug: "Kurzname", count: "Anzahl",
-	},
+// allLabels are the labels of each language, read from the lexicon's intel_labels once.
+var allLabels = func() map[string]labels {
+	out := make(map[string]labels)
+	for _, lg := range lexicon.Languages() {
+		l, _ := labelsFrom(lexicon.Default().Table(lexicon.IntelLabels, lg))
+		out[lg] = l
+	}
+	return out
+}()
+
+// labelsFrom reads one language's labels; it returns the keys of the labels struct the table
+// lacks, and the table keys the struct does not know, for the test that holds them equal.
+func labelsFrom(t lexicon.TableView) (l labels, problems []string) {
+	l.attrs = make(map[string]string)
+	seen := 0
+	for _, k := range t.Keys() {
+		v, _ := t.Get(k)
+		if a, ok := strings.CutPrefix(k, "attr."); ok {
+			l.attrs[a] = v
+			continue
+		}
+		if !l.set(k, v) {
+			problems = append(problems, "unknown label "+k)
+			continue
+		}
+		seen++
+	}
+	if seen != labelCount {
+		problems = append(problems, fmt.Sprintf("%d of %d labels", seen, labelCount))
+	}
+	return l, problems
+}
+
+// labelCount is the number of string labels set knows.
+const labelCount = 29
+
+// set sets the label named k (the field's name) to v, reporting whether k is one.
+func (l *labels) set(k, v string) bool {
+	switch k {
+	case "answer":
+		l.answer = v
+	case "sources":
+		l.sources = v
+	case "link":
+		l.link = v
+	case "keyPoints":
+		l.keyPoints = v
+	case "point":
+		l.point = v
+	case "comparison":
+		l.comparison = v
+	case "product":
+		l.product = v
+	case "price":
+		l.price = v
+	case "category":
+		l.category = v
+	case "details":
+		l.details = v
+	case "verdict":
+		l.verdict = v
+	case "field":
+		l.field = v
+	case "value":
+		l.value = v
+	case "evidence":
+		l.evidence = v
+	case "noAnswer":
+		l.noAnswer = v
+	case "noPoints":
+		l.noPoints = v
+	case "noProducts":
+		l.noProducts = v
+	case "notStated":
+		l.notStated = v
+	case "openQuote":
+		l.openQuote = v
+	case "closeQuote":
+		l.closeQuote = v
+	case "dataName":
+		l.dataName = v
+	case "dataURL":
+		l.dataURL = v
+	case "dataDesc":
+		l.dataDesc = v
+	case "dataImage":
+		l.dataImage = v
+	case "langLb":
+		l.langLb = v
+	case "question":
+		l.question = v
+	case "kind":
+		l.kind = v
+	case "slug":
+		l.slug = v
+	case "count":
+		l.count = v
+	default:
+		return false
+	}
+	return true
 }
 
 // labelsFor returns the labels of lg, English for anything else. The source label is the

@@ -39,10 +39,8 @@ const (
 	maxAttrValue   = 160
 )
 
-var languageNames = map[string]string{lang.TR: "Turkish", lang.EN: "English", lang.DE: "German"}
-
 func languageName(lg string) string {
-	if n, ok := languageNames[lg]; ok {
+	if n, ok := lang.EnglishName(lg); ok {
 		return n
 	}
 	return "English"

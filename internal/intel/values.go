@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"svc/internal/lang"
+	"svc/internal/lang/lexicon"
 	"svc/internal/textindex"
 )
 
@@ -114,9 +115,8 @@ func sizeCue(s string) bool {
 // time" is the concepts delivery and time, so it is found as "teslimat süresi" in a Turkish
 // passage and as "Lieferzeit" in a German one, whatever the language it was asked in.
 type concept struct {
-	key   string
-	words map[string]string // language -> words as written
-	kind  valueKind         // what a value of it looks like; kindNone for any sentence
+	key  string
+	kind valueKind // what a value of it looks like; kindNone for any sentence
 	// measure concepts (time, cost) qualify another one ("delivery time") and decide the
 	// kind of its value.
 	measure bool
@@ -125,53 +125,36 @@ type concept struct {
 	product string
 }
 
+// words are the concept's words in lg as written (the lexicon's intel_concept_words).
+func (c concept) words(lg string) string {
+	w, _ := lexicon.Default().Table(lexicon.IntelConceptWords, lg).Get(c.key)
+	return w
+}
+
 var concepts = []concept{
-	{key: "price", product: "price", kind: kindMoney, measure: true, words: map[string]string{
-		lang.EN: "price prices cost costs fee fees charge charges", lang.TR: "fiyat fiyatı ücret ücreti tutar bedel kaç para", lang.DE: "Preis Preise kostet Kosten Gebühr Gebühren"}},
-	{key: "time", kind: kindDuration, measure: true, words: map[string]string{
-		lang.EN: "time times period duration long days", lang.TR: "süre süresi zaman gün kaç gün", lang.DE: "Zeit Zeiten Dauer dauert Frist Tage"}},
-	{key: "category", product: "category", words: map[string]string{
-		lang.EN: "category categories", lang.TR: "kategori kategorisi", lang.DE: "Kategorie"}},
-	{key: "name", product: "name", words: map[string]string{
-		lang.EN: "name product", lang.TR: "ad adı isim ürün", lang.DE: "Name Produkt Bezeichnung"}},
-	{key: "url", product: "url", kind: kindURL, words: map[string]string{
-		lang.EN: "url link page", lang.TR: "url link bağlantı sayfa", lang.DE: "URL Link Seite"}},
-	{key: "image", product: "image", words: map[string]string{
-		lang.EN: "image photo picture", lang.TR: "görsel resim fotoğraf", lang.DE: "Bild Foto"}},
-	{key: "warranty", kind: kindDuration, words: map[string]string{
-		lang.EN: "warranty guarantee", lang.TR: "garanti garantisi garantili", lang.DE: "Garantie Gewährleistung"}},
-	{key: "delivery", words: map[string]string{
-		lang.EN: "delivery deliver shipping ship shipped", lang.TR: "teslimat teslim kargo gönderim gönderilir", lang.DE: "Lieferung Lieferzeit Lieferzeiten Versand versendet geliefert liefern Zustellung"}},
-	{key: "return", words: map[string]string{
-		lang.EN: "return returns refund refunds exchange", lang.TR: "iade değişim", lang.DE: "Rückgabe Rücksendung Erstattung Umtausch zurücksenden"}},
-	{key: "weight", kind: kindWeight, words: map[string]string{
-		lang.EN: "weight weighs", lang.TR: "ağırlık ağırlığı", lang.DE: "Gewicht wiegt"}},
-	{key: "capacity", kind: kindCapacity, words: map[string]string{
-		lang.EN: "capacity volume litre liter", lang.TR: "hacim kapasite litre", lang.DE: "Volumen Fassungsvermögen Liter"}},
-	{key: "waterproof_rating", kind: kindWater, words: map[string]string{
-		lang.EN: "waterproof rating hydrostatic", lang.TR: "su sütunu", lang.DE: "Wassersäule"}},
-	{key: "temperature", kind: kindTemp, words: map[string]string{
-		lang.EN: "temperature comfort", lang.TR: "sıcaklık konfor", lang.DE: "Temperatur Komforttemperatur"}},
-	{key: "sizes", kind: kindSizes, words: map[string]string{
-		lang.EN: "size sizes", lang.TR: "beden numara", lang.DE: "Größe Größen"}},
-	{key: "payment", words: map[string]string{
-		lang.EN: "payment pay", lang.TR: "ödeme öde", lang.DE: "Zahlung Zahlungsarten bezahlen"}},
-	{key: "instalments", words: map[string]string{
-		lang.EN: "instalment instalments installment installments", lang.TR: "taksit taksitle", lang.DE: "Raten Ratenzahlung"}},
-	{key: "discount", kind: kindPercent, words: map[string]string{
-		lang.EN: "discount", lang.TR: "indirim", lang.DE: "Rabatt Skonto"}},
-	{key: "phone", kind: kindPhone, words: map[string]string{
-		lang.EN: "phone telephone call", lang.TR: "telefon", lang.DE: "Telefon anrufen"}},
-	{key: "email", kind: kindEmail, words: map[string]string{
-		lang.EN: "email e-mail", lang.TR: "e-posta eposta", lang.DE: "E-Mail"}},
-	{key: "address", kind: kindAddress, words: map[string]string{
-		lang.EN: "address location", lang.TR: "adres adresi konum", lang.DE: "Adresse Anschrift"}},
-	{key: "hours", kind: kindHours, words: map[string]string{
-		lang.EN: "opening hours open", lang.TR: "çalışma saatleri açık açılış", lang.DE: "Öffnungszeiten geöffnet"}},
-	{key: "stock", words: map[string]string{
-		lang.EN: "stock availability available", lang.TR: "stok mevcut", lang.DE: "Lager lieferbar verfügbar"}},
-	{key: "material", words: map[string]string{
-		lang.EN: "material fabric leather", lang.TR: "malzeme kumaş deri", lang.DE: "Material Stoff Leder"}},
+	{key: "price", product: "price", kind: kindMoney, measure: true},
+	{key: "time", kind: kindDuration, measure: true},
+	{key: "category", product: "category"},
+	{key: "name", product: "name"},
+	{key: "url", product: "url", kind: kindURL},
+	{key: "image", product: "image"},
+	{key: "warranty", kind: kindDuration},
+	{key: "delivery"},
+	{key: "return"},
+	{key: "weight", kind: kindWeight},
+	{key: "capacity", kind: kindCapacity},
+	{key: "waterproof_rating", kind: kindWater},
+	{key: "temperature", kind: kindTemp},
+	{key: "sizes", kind: kindSizes},
+	{key: "payment"},
+	{key: "instalments"},
+	{key: "discount", kind: kindPercent},
+	{key: "phone", kind: kindPhone},
+	{key: "email", kind: kindEmail},
+	{key: "address", kind: kindAddress},
+	{key: "hours", kind: kindHours},
+	{key: "stock"},
+	{key: "material"},
 }
 
 // conceptIndex holds the analyzed words of every concept per language, computed once.
@@ -181,7 +164,7 @@ var conceptIndex = func() map[string]map[string]map[string]bool {
 		idx[c.key] = map[string]map[string]bool{}
 		for _, lg := range []string{lang.EN, lang.TR, lang.DE} {
 			set := map[string]bool{}
-			for _, t := range textindex.IndexTerms(c.words[lg], lg) {
+			for _, t := range textindex.IndexTerms(c.words(lg), lg) {
 				set[t] = true
 			}
 			idx[c.key][lg] = set

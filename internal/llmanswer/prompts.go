@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"svc/internal/lang"
 	"svc/internal/prompt"
 	"svc/internal/store"
 )
@@ -12,10 +13,8 @@ import (
 // English instructions most reliably, and the reply's language is stated explicitly. They
 // are short on purpose, because every answer pays for them in input tokens.
 
-var languageNames = map[string]string{"tr": "Turkish", "en": "English", "de": "German"}
-
 func languageName(lg string) string {
-	if n, ok := languageNames[lg]; ok {
+	if n, ok := lang.EnglishName(lg); ok {
 		return n
 	}
 	return "English"

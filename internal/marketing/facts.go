@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"svc/internal/engine"
+	"svc/internal/lang/lexicon"
 	"svc/internal/store"
 	"svc/internal/textindex"
 )
@@ -32,15 +33,9 @@ const (
 )
 
 // briefNoise are the words of a brief that say what to do rather than what about: they would
-// make every passage that mentions "customers" or "order" look relevant. Analyzed per language
-// before use.
-const briefNoise = `announce announcement promote promotion campaign post posts social media email newsletter ad ads
-advert copy write customers customer new launch discount sale sales black friday cyber monday offer deal percent
-instagram facebook linkedin twitter tiktok audience brand marketing our us we you
-duyur duyuru duyurmak tanıt tanıtım tanıtmak kampanya gönderi paylaşım sosyal medya e-posta bülten reklam
-müşteri müşteriler müşterilerimiz yeni lansman indirim indirimi kara cuma fırsat yaz yazın metin marka pazarlama
-ankündigen bewerben kampagne beitrag anzeige werbung kunden kundin neu neue neuen einführung rabatt angebot
-aktion marke marketing schreiben text`
+// make every passage that mentions "customers" or "order" look relevant (the lexicon's
+// marketing_brief_noise). Analyzed per language before use.
+var briefNoise = strings.Join(lexicon.Default().Entries(lexicon.MarketingBriefNoise, ""), " ")
 
 // passageFacts returns the usable sentences of the passages (product descriptions apart),
 // best first: those carrying the brief's key terms, then selling points, earlier (better

@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"svc/internal/grounding"
+	"svc/internal/lang/lexicon"
 	"svc/internal/textindex"
 )
 
@@ -390,16 +391,18 @@ func parseExperiment(v any, base Experiment) Experiment {
 	return e
 }
 
-// stageAliases are the words a model may use for a funnel stage, folded.
-var stageAliases = map[string]string{
-	"awareness": StageAwareness, "tofu": StageAwareness, "top": StageAwareness, "attention": StageAwareness, "discovery": StageAwareness,
-	"farkindalik": StageAwareness, "bekanntheit": StageAwareness, "aufmerksamkeit": StageAwareness,
-	"consideration": StageConsideration, "mofu": StageConsideration, "middle": StageConsideration, "interest": StageConsideration, "evaluation": StageConsideration,
-	"degerlendirme": StageConsideration, "abwagung": StageConsideration, "erwagung": StageConsideration, "interesse": StageConsideration,
-	"conversion": StageConversion, "bofu": StageConversion, "bottom": StageConversion, "decision": StageConversion, "purchase": StageConversion, "action": StageConversion,
-	"donusum": StageConversion, "satin alma": StageConversion, "kaufabschluss": StageConversion, "kauf": StageConversion, "conversionrate": StageConversion,
-	"retention": StageRetention, "loyalty": StageRetention, "elde tutma": StageRetention, "sadakat": StageRetention, "kundenbindung": StageRetention, "bindung": StageRetention,
-	"advocacy": StageAdvocacy, "referral": StageAdvocacy, "tavsiye": StageAdvocacy, "weiterempfehlung": StageAdvocacy, "empfehlung": StageAdvocacy,
+// stageAliases are the words a model may use for a funnel stage, folded (the lexicon's
+// marketing_stage_aliases). Read-only.
+var stageAliases = tableMap(lexicon.MarketingStageAliases)
+
+// tableMap copies a shared lexicon table into a map.
+func tableMap(l lexicon.List) map[string]string {
+	t := lexicon.Default().Table(l, "")
+	m := make(map[string]string, t.Len())
+	for _, k := range t.Keys() {
+		m[k], _ = t.Get(k)
+	}
+	return m
 }
 
 // normStage maps a model's stage to one of stages, or "".
@@ -419,19 +422,7 @@ func normStage(s string) string {
 // sectionAliases maps folded section titles of the three languages, and common synonyms, to
 // section keys.
 var sectionAliases = func() map[string]string {
-	m := map[string]string{
-		"market": SectionMarketAnalysis, "marketanalysis": SectionMarketAnalysis, "situationanalysis": SectionMarketAnalysis,
-		"persona": SectionPersonas, "audience": SectionPersonas, "targetaudience": SectionPersonas, "personasandjobstobedone": SectionPersonas,
-		"message": SectionMessaging, "messages": SectionMessaging, "keymessages": SectionMessaging,
-		"fullfunnel": SectionFunnel, "funnelstages": SectionFunnel,
-		"channels": SectionChannelMix, "channelstrategy": SectionChannelMix,
-		"content": SectionContentPlan, "contentcalendar": SectionContentPlan, "editorialcalendar": SectionContentPlan,
-		"measurementandkpis": SectionMeasurement, "kpis": SectionMeasurement, "metrics": SectionMeasurement,
-		"timeline": SectionRoadmap, "plan": SectionRoadmap,
-		"abtests": SectionExperiments, "tests": SectionExperiments, "testing": SectionExperiments,
-		"budgetallocation":    SectionBudget,
-		"risksandmitigations": SectionRisks, "risk": SectionRisks,
-	}
+	m := tableMap(lexicon.MarketingSectionAliases)
 	for _, key := range sectionKeys {
 		m[normKey(key)] = key
 	}

@@ -9,6 +9,7 @@ import (
 
 	"svc/internal/grounding"
 	"svc/internal/lang"
+	"svc/internal/lang/lexicon"
 	"svc/internal/store"
 	"svc/internal/textindex"
 	"svc/internal/textindex/bm25"
@@ -210,62 +211,42 @@ func frameworkOf(stage string, product bool) string {
 	return fwAIDA
 }
 
-// Keyword lists, ASCII-folded, matched against a text's folded words. An entry is one or
-// more words, matched in order on adjacent words; a word "x" must be equal, "x*" may be
-// followed by more letters (inflections, Turkish suffixes), "*x" preceded by more, "*x*" may
-// sit anywhere inside (German compounds). Requests may be written in any of the three
-// languages whatever their lang, so every list holds all three.
+// Keyword lists, ASCII-folded, matched against a text's folded words; the lexicon's
+// marketing_keywords sections, where the notation is described (x, x*, *x, *x*). Requests may
+// be written in any of the three languages whatever their lang, so every list holds all three.
 var (
-	offerWords = []string{"discount*", "sale", "sales event*", "deal", "deals", "coupon*", "voucher*", "promo", "promos",
-		"promo code*", "promocode*", "clearance", "bargain*", "black friday*", "blackfriday*", "cyber monday*", "percent*", "off",
-		"indirim*", "kampanya*", "firsat*", "kupon*", "promosyon*", "kara cuma*", "ucuz*", "yuzde*",
-		"*rabatt*", "reduziert*", "*gutschein*", "schnappchen*", "*sonderangebot*", "*sonderpreis*", "*aktionspreis*",
-		"prozent*", "ausverkauf*"}
-	emailWords   = []string{"email*", "e mail*", "mail", "mailing*", "newsletter*", "eposta*", "e posta*", "bulten*"}
-	smsWords     = []string{"sms", "text message*", "kurznachricht*"}
-	socialWords  = []string{"social*", "post", "posts", "instagram*", "facebook*", "twitter*", "tweet*", "tiktok*", "linkedin*", "story", "stories", "reel", "reels", "sosyal*", "gonderi*", "paylasim*", "*beitrag*", "posting*"}
-	adWords      = []string{"ad", "ads", "advert*", "banner*", "google*", "display", "reklam*", "ilan", "ilani", "*anzeige*", "*werbung*"}
-	landingWords = []string{"landing*", "website*", "webpage*", "web page*", "acilis sayfa*", "web sayfa*", "*landingpage*", "webseite*", "internetseite*"}
-
-	awarenessWords = []string{"awareness", "aware", "brand", "branding", "reach", "visibility", "introduc*", "launch*", "announc*",
-		"farkindalik*", "bilinirlik*", "taninirlik*", "erisim*", "tanit*", "lansman*", "duyur*",
-		"*bekanntheit*", "reichweite*", "sichtbarkeit*", "einfuhrung*", "vorstell*", "ankundig*", "marke"}
-	considerationWords = []string{"consideration", "consider*", "engag*", "traffic", "interest", "lead", "leads", "click*",
-		"ilgi", "etkilesim*", "trafik*", "degerlendir*",
-		"interesse*", "besucher*", "klick*", "abwagung*"}
-	conversionWords = []string{"conversion*", "convert*", "sale", "sales", "sell*", "purchas*", "buy*", "order*", "revenue", "signup*", "sign up*",
-		"satis*", "donusum*", "siparis*", "satin al*", "ciro*",
-		"*verkauf*", "umsatz*", "bestell*", "kauf*", "abschluss*"}
-	retentionWords = []string{"retention", "retain*", "loyal*", "repeat*", "returning", "existing customer*", "churn*", "win back",
-		"sadakat*", "tekrar satin*", "mevcut musteri*", "elde tut*", "geri kazan*",
-		"*kundenbindung*", "treue*", "stammkund*", "wiederkauf*", "bestandskund*"}
-	advocacyWords = []string{"advoca*", "referral*", "refer", "review*", "word of mouth", "recommend*", "ambassador*",
-		"tavsiye*", "yorum*", "oneri*", "referans*",
-		"*empfehl*", "bewertung*", "mundpropaganda"}
-
-	professionalWords = []string{"professional*", "formal*", "business*", "serious*", "expert*", "corporate", "neutral", "authoritative",
-		"profesyonel*", "resmi", "kurumsal*", "ciddi*",
-		"professionell*", "serios*", "sachlich*", "formlich*"}
-	warmWords = []string{"warm*", "friendly", "caring", "casual", "personal", "kind", "empathetic", "cozy", "cosy", "gentle",
-		"samimi*", "sicak*", "dostca", "icten", "sevecen",
-		"herzlich*", "freundlich*", "personlich*", "locker*"}
-	energeticWords = []string{"energetic*", "energy", "exciting", "excited", "bold", "fun", "playful", "enthusias*", "upbeat", "dynamic*", "punchy", "hype*",
-		"enerjik*", "heyecan*", "cosku*", "eglenceli*", "dinamik*",
-		"dynamisch*", "begeister*", "spritzig*", "mitreissend*", "energiegeladen*", "frech*"}
-
-	returnsWords  = []string{"return*", "refund*", "exchange*", "iade*", "degisim*", "degistir*", "*ruckgab*", "*rucksend*", "*erstatt*", "umtausch*"}
-	warrantyWords = []string{"warrant*", "guarant*", "repair*", "garanti*", "onarim*", "*garantie*", "*reparatur*"}
-	deliveryWords = []string{"deliver*", "shipping", "ship", "ships", "shipped", "dispatch*", "business days", "teslim*", "kargo*", "gonderim*", "is gunu*",
-		"*liefer*", "*versand*", "zustell*", "werktag*"}
-	paymentWords = []string{"payment*", "pay", "instalment*", "installment*", "card", "cards", "invoice*", "odeme*", "taksit*", "kart*", "havale*",
-		"*zahlung*", "bezahl*", "rechnung*", "raten*", "karte*"}
-	sellingWords = []string{"warrant*", "guarant*", "free", "same day", "included", "waterproof*", "breathable", "lightweight", "handmade", "try on", "secure*",
-		"garanti*", "ucretsiz*", "ayni gun*", "dahil*", "gecirmez*", "hafif*", "el yapimi", "deneyebilir*", "guvenli*",
-		"*garantie*", "kostenlos*", "gratis*", "inklusive", "wasserdicht*", "atmungsaktiv*", "leicht", "handgemacht*", "sicher*"}
-	negativeWords = []string{"not", "cannot", "never", "no", "unpaid", "cancel*", "excluded",
-		"degil*", "yok", "yoktur", "*edilemez", "*yapilamaz", "*alinmaz", "iptal*",
-		"nicht", "kein*", "ausgeschlossen", "storn*"}
+	offerWords         = keywords("offer")
+	emailWords         = keywords("email")
+	smsWords           = keywords("sms")
+	socialWords        = keywords("social")
+	adWords            = keywords("ad")
+	landingWords       = keywords("landing")
+	awarenessWords     = keywords("awareness")
+	considerationWords = keywords("consideration")
+	conversionWords    = keywords("conversion")
+	retentionWords     = keywords("retention")
+	advocacyWords      = keywords("advocacy")
+	professionalWords  = keywords("professional")
+	warmWords          = keywords("warm")
+	energeticWords     = keywords("energetic")
+	returnsWords       = keywords("returns")
+	warrantyWords      = keywords("warranty")
+	deliveryWords      = keywords("delivery")
+	paymentWords       = keywords("payment")
+	sellingWords       = keywords("selling")
+	negativeWords      = keywords("negative")
 )
+
+// keywords returns one section of marketing_keywords; a missing section fails
+// TestKeywordSections.
+func keywords(section string) []string {
+	for _, sec := range lexicon.Default().Sections(lexicon.MarketingKeywords, "") {
+		if sec.Name == section {
+			return sec.Entries
+		}
+	}
+	return nil
+}
 
 // words returns the folded words of text.
 func words(text, lg string) []string { return textindex.Words(text, lg) }

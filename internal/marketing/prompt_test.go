@@ -42,7 +42,7 @@ func TestPromptPerDepth(t *testing.T) {
 					last = i
 				}
 			}
-			for _, want := range []string{languageNames[lg], "intent, never facts", dataRule, "Yolcu Outdoor", "energetic"} {
+			for _, want := range []string{languageName(lg), "intent, never facts", dataRule, "Yolcu Outdoor", "energetic"} {
 				if !strings.Contains(r.System, want) {
 					t.Errorf("%s %q: the system text lacks %q", lg, tc.depth, want)
 				}

@@ -39,17 +39,19 @@ func Match(text string) (kind Kind, lang string, ok bool) {
 	if len(words) == 0 || len(words) > maxWords {
 		return "", "", false
 	}
-	used, covered := cover(words)
+	// The phrases cover the words entirely, longer ones preferred; the matcher backtracks, so
+	// a short phrase that blocks a longer match later on does not cause a miss.
+	used, covered := phrases.Cover(words)
 	if !covered {
 		return "", "", false
 	}
 	langs := map[string]bool{}
 	for _, p := range used {
-		if rank(p.kind) > rank(kind) {
-			kind = p.kind
+		if k := Kind(p.Label); rank(k) > rank(kind) {
+			kind = k
 		}
-		if p.lang != "" {
-			langs[p.lang] = true
+		if p.Lang != "" {
+			langs[p.Lang] = true
 		}
 	}
 	if kind == "" {
@@ -74,34 +76,4 @@ func rank(k Kind) int {
 		return 3
 	}
 	return 0
-}
-
-// cover splits words entirely into known phrases and fillers, preferring
-// longer phrases, and returns the pieces used. It backtracks, so a short
-// phrase that blocks a longer match later on does not cause a miss.
-func cover(words []string) ([]phrase, bool) {
-	if len(words) == 0 {
-		return nil, true
-	}
-	for _, p := range phrasesByFirst[words[0]] {
-		if !hasPrefix(words, p.words) {
-			continue
-		}
-		if rest, ok := cover(words[len(p.words):]); ok {
-			return append([]phrase{p}, rest...), true
-		}
-	}
-	return nil, false
-}
-
-func hasPrefix(words, prefix []string) bool {
-	if len(prefix) > len(words) {
-		return false
-	}
-	for i, w := range prefix {
-		if words[i] != w {
-			return false
-		}
-	}
-	return true
 }

@@ -3,6 +3,8 @@ package smalltalk
 import (
 	"strings"
 	"testing"
+
+	"svc/internal/lang/lexicon"
 )
 
 var (
@@ -74,7 +76,18 @@ func TestReplyIsDeterministic(t *testing.T) {
 // assistant does not offer to pass the visitor to a person.
 func TestReplyNeverPromisesHandover(t *testing.T) {
 	banned := []string{"agent", "colleague", "human", "staff", "mitarbeiter", "kollege", "temsilci", "çalışan", "yetkili"}
-	for _, r := range replies {
+	var all []string
+	for _, lg := range lexicon.Languages() {
+		table := replies.Table(lexicon.SmalltalkReplies, lg)
+		for _, k := range table.Keys() {
+			r, _ := table.Get(k)
+			all = append(all, r)
+		}
+	}
+	if len(all) != 27 {
+		t.Fatalf("%d replies, want 27 (3 kinds, 3 tones, 3 languages)", len(all))
+	}
+	for _, r := range all {
 		low := strings.ToLower(r)
 		for _, b := range banned {
 			if strings.Contains(low, b) {

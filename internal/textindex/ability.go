@@ -3,6 +3,8 @@ package textindex
 import (
 	"strings"
 	"unicode/utf8"
+
+	"svc/internal/lang/lexicon"
 )
 
 // abilityMinRoot is the shortest verb root searched in place of its ability form: "al" and
@@ -13,13 +15,12 @@ const abilityMinRoot = 3
 // whose vowel is always "i" or nothing: -ir (yapabilir, yapabilirim), -iyor, -ecek/-eceğ, -di,
 // -se, -me/-mek, -miş, -in. Any other letter after "abil"/"ebil" is some other word
 // ("kabile", "mobilya" do not reach here).
-var abilityEndings = []string{"ir", "iyor", "ecek", "eceğ", "di", "se", "me", "mi", "in"}
+var abilityEndings = lexicon.Default().Entries(lexicon.AbilityEndings, langTR)
 
 // negAbility are the negative ability forms -(y)ama-/-(y)eme- with the endings that mark them
 // as such (yapamaz, ödeyemem, gelemiyor, bulamadı, yapamayacak): "eme" and "ama" alone end
 // many verbal nouns (ekleme, bekleme) that must keep their own terms.
-var negAbility = []string{"amaz", "emez", "amam", "emem", "amıyor", "emiyor", "amadı", "emedi",
-	"amayacak", "emeyecek", "amayız", "emeyiz"}
+var negAbility = lexicon.Default().Entries(lexicon.NegativeAbilityEndings, langTR)
 
 // abilityRoot returns the verb root of a Turkish word with the ability suffix: "ödeyebilir"
 // → "öde", "gelebilir mi" → "gel", "yapamaz" → "yap". A fixed-length prefix of the whole word
@@ -57,7 +58,7 @@ func trimRoot(root string) (string, bool) {
 			root = root[:len(root)-n]
 		}
 	}
-	return root, utf8.RuneCountInString(root) >= abilityMinRoot && !lightVerbRoots[root]
+	return root, utf8.RuneCountInString(root) >= abilityMinRoot && !lightVerbRoots.Has(root)
 }
 
 // lightVerbRoots are the roots of Turkish light verbs, which form a verb phrase with the noun
@@ -66,7 +67,7 @@ func trimRoot(root string) (string, bool) {
 // answers ("Kaç taksit yapabiliyorsunuz?" quoted the card rule, not "9 taksit"). They keep
 // the whole word's prefix, as before the ability rule. ("et-" and "ol-" are shorter than
 // abilityMinRoot anyway.)
-var lightVerbRoots = map[string]bool{"yap": true, "eyle": true, "kıl": true}
+var lightVerbRoots = lexicon.Default().Set(lexicon.LightVerbRoots, langTR)
 
 func lastRune(s string) (rune, int) { return utf8.DecodeLastRuneInString(s) }
 

@@ -1,6 +1,10 @@
 package textindex
 
-import "strings"
+import (
+	"strings"
+
+	"svc/internal/lang/lexicon"
+)
 
 // germanLinkSuffixes end the first part of a German compound: a
 // derivational suffix followed by the linking "s" (Fugen-s), as in
@@ -8,7 +12,7 @@ import "strings"
 // After these suffixes a linking "s" followed by more letters almost
 // always marks a compound boundary, which makes them a safe,
 // dictionary-free way to split the most common compounds.
-var germanLinkSuffixes = []string{"ungs", "heits", "keits", "schafts", "tions", "täts", "ions", "ings"}
+var germanLinkSuffixes = lexicon.Default().Entries(lexicon.CompoundLinkSuffixes, langDE)
 
 // minCompoundPart is the shortest head or tail we split off; shorter
 // pieces are more often false splits than real words.

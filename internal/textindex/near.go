@@ -1,6 +1,10 @@
 package textindex
 
-import "strings"
+import (
+	"strings"
+
+	"svc/internal/lang/lexicon"
+)
 
 // Extends reports whether one analyzed term is the other plus more letters ("dau" and
 // "dauert", "finanzi" and "finanziert"), with the shorter at least minLen letters long. The
@@ -21,8 +25,7 @@ func Extends(a, b string, minLen int) bool {
 // often enough for a near match ("zahlen" and "bezahlen", "erstattet" and "zurückerstattet",
 // "gezahlt" as the participle), folded as terms are. Some change the sense ("kaufen" and
 // "verkaufen"), so a caller must have other evidence that two questions mean the same.
-var germanVerbPrefixes = []string{"zuruck", "wieder", "weiter", "durch", "unter", "uber", "nach", "ver",
-	"ent", "zer", "auf", "aus", "ein", "mit", "vor", "ab", "an", "be", "er", "ge", "um", "zu"}
+var germanVerbPrefixes = lexicon.Default().Entries(lexicon.VerbPrefixes, langDE)
 
 // PrefixVariant reports whether, in German, one analyzed term is the other (or extends it)
 // behind a verb prefix: "bezahl" and "zahl", "zuruckerstattet" and "erstatt". The rest after

@@ -1,6 +1,6 @@
 package textindex
 
-import "strings"
+import "svc/internal/lang/lexicon"
 
 // IsStopWord reports whether the folded word is a stop word in lang.
 //
@@ -13,18 +13,19 @@ func IsStopWord(word, lang string) bool {
 	return ok
 }
 
-// stopWords holds one read-only set per language; see stopwords_*.go.
+// stopWords holds one read-only set per language, the lexicon's stop words
+// (data/<lang>/stopwords.txt) folded, so the lists can be written with their
+// natural diacritics.
 var stopWords = map[string]map[string]struct{}{
-	langEN: wordSet(stopWordsEN),
-	langDE: wordSet(stopWordsDE),
-	langTR: wordSet(stopWordsTR),
+	langEN: foldedSet(lexicon.Default().Entries(lexicon.Stopwords, langEN)),
+	langDE: foldedSet(lexicon.Default().Entries(lexicon.Stopwords, langDE)),
+	langTR: foldedSet(lexicon.Default().Entries(lexicon.Stopwords, langTR)),
 }
 
-// wordSet builds a set from a whitespace-separated list, folding every
-// entry so the lists can be written with their natural diacritics.
-func wordSet(list string) map[string]struct{} {
-	set := make(map[string]struct{})
-	for _, w := range strings.Fields(list) {
+// foldedSet builds a set of the folded words.
+func foldedSet(words []string) map[string]struct{} {
+	set := make(map[string]struct{}, len(words))
+	for _, w := range words {
 		set[fold(w)] = struct{}{}
 	}
 	return set

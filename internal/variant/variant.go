@@ -21,6 +21,7 @@ import (
 	"strings"
 	"unicode"
 
+	"svc/internal/lang/lexicon"
 	"svc/internal/textindex"
 )
 
@@ -42,55 +43,32 @@ type token struct {
 	value string
 }
 
-// lineWords are the words product lines tell siblings apart with.
-var lineWords = map[string]bool{
-	"lite": true, "light": true, "pro": true, "plus": true, "max": true, "mini": true, "ultra": true,
-	"air": true, "neo": true, "evo": true, "elite": true, "prime": true, "slim": true, "sport": true,
-}
+// lineWords are the words product lines tell siblings apart with (folded, read-only).
+var lineWords = lexicon.Default().Set(lexicon.ProductLineWords, "")
 
-// units follow a number to make an amount ("128 GB", "500ml").
-var units = map[string]bool{
-	"gb": true, "tb": true, "mb": true, "ml": true, "l": true, "lt": true, "cl": true, "kg": true, "g": true,
-	"gr": true, "mm": true, "cm": true, "m": true, "inch": true, "in": true, "w": true, "mah": true, "hz": true,
-	"v": true, "oz": true, "mp": true,
-}
+// units follow a number to make an amount ("128 GB", "500ml"); read-only.
+var units = lexicon.Default().Set(lexicon.AmountUnits, "")
 
 // sizes are clothing sizes, folded. The one-letter sizes count only when written in capitals:
-// "s" and "m" are also what an apostrophe leaves of "it's" and "I'm".
-var sizes = map[string]bool{"xxs": true, "xs": true, "s": true, "m": true, "l": true, "xl": true, "xxl": true,
-	"xxxl": true, "2xl": true, "3xl": true, "4xl": true}
+// "s" and "m" are also what an apostrophe leaves of "it's" and "I'm". Read-only.
+var sizes = lexicon.Default().Set(lexicon.ClothingSizes, "")
 
-// colours maps the folded colour words of tr, en and de to one name, so that a Turkish
-// question about the red one and an English product named "Red" agree.
+// colours maps the folded colour words of tr, en and de to one name (the first of its line
+// in the data file), so that a Turkish question about the red one and an English product
+// named "Red" agree. Built once, read-only afterwards.
 var colours = func() map[string]string {
 	m := map[string]string{}
-	for canon, words := range map[string]string{
-		"black":  "black siyah schwarz",
-		"white":  "white beyaz weiss weis",
-		"red":    "red kirmizi rot",
-		"blue":   "blue mavi blau",
-		"navy":   "navy lacivert marineblau",
-		"green":  "green yesil grun gruen",
-		"yellow": "yellow sari gelb",
-		"orange": "orange turuncu",
-		"purple": "purple mor lila violett",
-		"pink":   "pink pembe rosa",
-		"grey":   "grey gray gri grau",
-		"brown":  "brown kahverengi kahve braun",
-		"beige":  "beige bej",
-		"silver": "silver gumus silber",
-		"gold":   "gold altin",
-	} {
-		for _, w := range strings.Fields(words) {
-			m[w] = canon
+	for _, g := range lexicon.Default().Groups(lexicon.ColourWords, "") {
+		for _, w := range g {
+			m[w] = g[0]
 		}
 	}
 	return m
 }()
 
-// colourEndings are the inflections a colour word may carry: German adjective endings and
-// Turkish case suffixes ("roten", "kırmızısı", "maviyi").
-var colourEndings = []string{"", "e", "en", "er", "es", "em", "yi", "yu", "si", "su", "sini", "ya", "ye", "da", "de", "ta", "te"}
+// colourEndings are the inflections a colour word may carry, in the order tried: German
+// adjective endings and Turkish case suffixes ("roten", "kırmızısı", "maviyi").
+var colourEndings = lexicon.Default().Entries(lexicon.ColourEndings, "")
 
 // word is one word of a text: folded, and whether it was written with a capital.
 type word struct {
@@ -146,22 +124,22 @@ func classify(ws []word, i int) (token, int) {
 	f := w.fold
 	switch {
 	case isDigits(f):
-		if i+1 < len(ws) && units[ws[i+1].fold] && !isDigits(ws[i+1].fold) {
+		if i+1 < len(ws) && units.Has(ws[i+1].fold) && !isDigits(ws[i+1].fold) {
 			return token{amount, trimZeros(f) + ws[i+1].fold}, 2
 		}
 		return token{number, trimZeros(f)}, 1
 	case hasDigit(f):
 		d, rest := splitDigits(f)
-		if d != "" && units[rest] {
+		if d != "" && units.Has(rest) {
 			return token{amount, trimZeros(d) + rest}, 1
 		}
-		if sizes[f] {
+		if sizes.Has(f) {
 			return token{size, f}, 1
 		}
 		return token{model, f}, 1
-	case lineWords[f]:
+	case lineWords.Has(f):
 		return token{line, f}, 1
-	case sizes[f] && (len(f) > 1 && w.caps || w.caps && w.upper):
+	case sizes.Has(f) && (len(f) > 1 && w.caps || w.caps && w.upper):
 		return token{size, f}, 1
 	}
 	if c, ok := colourOf(f); ok {

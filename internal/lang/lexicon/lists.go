@@ -1,0 +1,157 @@
+package lexicon
+
+// The lists the code reads. Each has a data file per language in data/<lang>/<name>.txt, or
+// one shared file in data/all/<name>.txt; Load fails on a file not declared here and on a
+// declared list with a file missing.
+var (
+	LanguageNames = List{Name: "language_names", Shared: true, Kind: Table,
+		For: "the English name of each reply language, for prompts to a language model"}
+	ProductLineWords = List{Name: "product_line_words", Shared: true, Kind: Words, Flags: ASCII,
+		For: "words product lines tell siblings apart with (Pro, Max, Lite); grounding and variant"}
+	ProductSeriesWords = List{Name: "product_series_words", Shared: true, Kind: Words, Flags: ASCII,
+		For: "words that name a product family (Series, Serisi); grounding reads them as line words"}
+	NumberWords = List{Name: "number_words", Kind: Table, Flags: Numeric,
+		For: "numbers written as words, with their value; grounding's fact scanner and the engine's question types"}
+	ArticleNumbers = List{Name: "article_numbers", Kind: Words,
+		For: "number words that are also articles (one, bir, ein): not a number on their own"}
+	SmalltalkGreetings = List{Name: "smalltalk_greetings", Kind: Phrases,
+		For: "greetings a small-talk message may consist of"}
+	SmalltalkGreetingsShared = List{Name: "smalltalk_greetings_shared", Shared: true, Kind: Phrases,
+		For: "greetings used alike in several languages (hi, hey)"}
+	SmalltalkThanks = List{Name: "smalltalk_thanks", Kind: Phrases,
+		For: "thanks and acknowledgements a small-talk message may consist of"}
+	SmalltalkThanksShared = List{Name: "smalltalk_thanks_shared", Shared: true, Kind: Phrases,
+		For: "acknowledgements used alike in several languages (ok, super)"}
+	SmalltalkGoodbyes = List{Name: "smalltalk_goodbyes", Kind: Phrases,
+		For: "goodbyes a small-talk message may consist of"}
+	SmalltalkGoodbyesShared = List{Name: "smalltalk_goodbyes_shared", Shared: true, Kind: Phrases,
+		For: "goodbyes used alike in several languages (ciao)"}
+	SmalltalkFillers = List{Name: "smalltalk_fillers", Kind: Phrases,
+		For: "words that dress up small talk without being small talk (there, zusammen, herkese)"}
+	SmalltalkFillersShared = List{Name: "smalltalk_fillers_shared", Shared: true, Kind: Phrases,
+		For: "fillers used alike in several languages (hm, ah)"}
+	SmalltalkReplies = List{Name: "smalltalk_replies", Kind: Table,
+		For: "the local reply to small talk, keyed kind.tone"}
+	AmountUnits = List{Name: "amount_units", Shared: true, Kind: Words, Flags: ASCII,
+		For: "units that follow a number to make a variant's amount (gb, ml); variant"}
+	ClothingSizes = List{Name: "clothing_sizes", Shared: true, Kind: Words, Flags: ASCII,
+		For: "clothing sizes (xs … xxxl); variant"}
+	ColourWords = List{Name: "colour_words", Shared: true, Kind: Groups, Flags: ASCII,
+		For: "colour words of the three languages, one colour per line; variant"}
+	ColourEndings = List{Name: "colour_endings", Shared: true, Kind: Words, Flags: ASCII | AllowEmpty,
+		For: "inflections a colour word may carry (roten, maviyi); variant"}
+	BrandFollowers = List{Name: "brand_followers", Shared: true, Kind: Words, Flags: ASCII,
+		For: "word beginnings that follow a brand without naming a product (team, mağaza); grounding"}
+	Conjunctions = List{Name: "conjunctions", Kind: Words,
+		For: "conjunctions that end a grounding phrase's window; grounding"}
+	CurrencyWords = List{Name: "currency_words", Shared: true, Kind: Table,
+		For: "ways of writing a currency and its code (tl = TRY); grounding"}
+	MultiplierAbbreviations = List{Name: "multiplier_abbreviations", Shared: true, Kind: Table, Flags: ASCII | Numeric,
+		For: "abbreviations that scale the number before them (10k, 2 Mio.); grounding"}
+	PercentWords = List{Name: "percent_words", Shared: true, Kind: Words, Flags: ASCII,
+		For: "words that make the number before them a percentage; grounding"}
+	UnitModifiers = List{Name: "unit_modifiers", Shared: true, Kind: Words, Flags: ASCII,
+		For: "words between a number and its unit (5 business days); grounding"}
+	IntelLabels = List{Name: "intel_labels", Kind: Table, Flags: Cased,
+		For: "column headers, headings and no-answer sentences of intel's shaped results"}
+	IntelConceptWords = List{Name: "intel_concept_words", Kind: Table,
+		For: "the words of each field or subject intel reads (price, delivery, warranty)"}
+	BackReferenceWords = List{Name: "back_reference_words", Kind: Words,
+		For: "words that start a sentence referring back to the one before; intel"}
+	Stopwords = List{Name: "stopwords", Kind: Words,
+		For: "function and question words retrieval leaves out; textindex (folded there)"}
+	AbilityEndings = List{Name: "ability_endings", Only: "tr", Kind: Words,
+		For: "endings after the Turkish ability suffix (yapabilir); textindex"}
+	NegativeAbilityEndings = List{Name: "negative_ability_endings", Only: "tr", Kind: Words,
+		For: "negative ability forms (yapamaz, ödeyemem); textindex"}
+	LightVerbRoots = List{Name: "light_verb_roots", Only: "tr", Kind: Words,
+		For: "Turkish light verb roots kept whole (yap, eyle); textindex"}
+	CompoundLinkSuffixes = List{Name: "compound_link_suffixes", Only: "de", Kind: Words,
+		For: "suffixes before a German compound's linking s (Sicherheits|hinweis); textindex"}
+	VerbPrefixes = List{Name: "verb_prefixes", Only: "de", Kind: Words, Flags: ASCII,
+		For: "German verb prefixes for near matches (bezahlen, zahlen); textindex"}
+	DetectWords = List{Name: "detect_words", Kind: Words, Flags: ASCII,
+		For: "frequent function and shop words, the strongest word evidence of language detection; lang"}
+	DetectStems = List{Name: "detect_stems", Kind: Words, Flags: ASCII,
+		For: "word beginnings typical of a language (sipari, bestell); lang"}
+	DetectSuffixes = List{Name: "detect_suffixes", Kind: Words, Flags: ASCII,
+		For: "word endings typical of a language (-iyor, -ung, -tion); lang"}
+	DetectPatterns = List{Name: "detect_patterns", Kind: Words, Flags: ASCII,
+		For: "letter sequences typical of a language (sch, th); lang"}
+	SynonymGroups = List{Name: "synonym_groups", Kind: Groups,
+		For: "words a visitor and a shop use for the same thing (Laden, Filiale); engine"}
+	CountryNames = List{Name: "country_names", Kind: Table,
+		For: "each country of country_cities by ISO code, named as one analyzed term; engine"}
+	CountryCities = List{Name: "country_cities", Shared: true, Kind: Table,
+		For: "the larger cities of each country in every spelling; engine reads a city as its country"}
+	QuestionTypePhrases = List{Name: "question_type_phrases", Kind: Table, Flags: ASCII,
+		For: "question-word phrases and the answer type they ask for (what year = date); engine"}
+	TimeUnits = List{Name: "time_units", Kind: Words,
+		For: "units of time, * for a prefix; engine reads a duration answer by them"}
+	DayWords = List{Name: "day_words", Kind: Words,
+		For: "weekdays and schedule words; engine reads a date answer by them"}
+	MonthWords = List{Name: "month_words", Kind: Words,
+		For: "month names; engine reads a date answer by them"}
+	ConditionalWords = List{Name: "conditional_words", Kind: Words,
+		For: "words that open a condition (if, wenn, eğer); engine"}
+	AnaphorWords = List{Name: "anaphor_words", Kind: Words,
+		For: "words that open a sentence referring back (it, dies, bu); engine"}
+	Abbreviations = List{Name: "abbreviations", Kind: Words,
+		For: "abbreviations whose period does not end a sentence (bzw, vb); engine"}
+	AbbreviationsShared = List{Name: "abbreviations_shared", Shared: true, Kind: Words,
+		For: "abbreviations every language uses (dr, etc, nr); engine"}
+	WeakQuestionWords = List{Name: "weak_question_words", Kind: Words,
+		For: "question words an answer need not repeat (take, dauert, yapılır); engine ranking"}
+	CountryAbbreviations = List{Name: "country_abbreviations", Kind: Table, Flags: Cased,
+		For: "upper-case country abbreviations and the words that spell them out; engine"}
+	IntentCues = List{Name: "intent_cues", Kind: Table, Flags: Cased,
+		For: "ways of asking about products and the intent they show; engine Sales Mode"}
+	SubjectNoise = List{Name: "subject_noise", Kind: Words, Flags: Cased,
+		For: "words that only say product or a currency; engine leaves them out of a product subject"}
+	NotSuperlatives = List{Name: "not_superlatives", Only: "en", Kind: Words,
+		For: "English words in -est that compare nothing (request); engine"}
+	ConversationLabels = List{Name: "conversation_labels", Kind: Table,
+		For: "how a conversation summary names its two sides; engine"}
+	UnitWords = List{Name: "unit_words", Kind: Table,
+		For: "units of one language after a number, form = base scale (gün* = s 86400); grounding"}
+	UnitWordsShared = List{Name: "unit_words_shared", Shared: true, Kind: Table,
+		For: "units written alike in every language (kg = g 1000); grounding"}
+	QuestionStarts = List{Name: "question_starts", Kind: Words, Flags: Sparse,
+		For: "words that open a question; chat offers a heading that starts with one as a starter question"}
+	TurkishQuestionWords = List{Name: "turkish_question_words", Only: "tr", Kind: Words,
+		For: "question words and particles that mark a Turkish question anywhere; chat"}
+	ConceptPhrases = List{Name: "concept_phrases", Shared: true, Kind: Sections, Flags: ASCII,
+		For: "phrases of grounding's concept families (discount, free shipping), [id] and [id.not]"}
+	MarketingKeywords = List{Name: "marketing_keywords", Shared: true, Kind: Sections, Flags: ASCII,
+		For: "marketing's keyword lists (offer, channels, funnel stages, tones, fact topics), one section each"}
+	MarketingStageAliases = List{Name: "marketing_stage_aliases", Shared: true, Kind: Table, Flags: ASCII,
+		For: "words a model may use for a funnel stage (tofu = awareness); marketing's parser"}
+	MarketingSectionAliases = List{Name: "marketing_section_aliases", Shared: true, Kind: Table, Flags: ASCII,
+		For: "section titles and synonyms a model may write (kpis = measurement); marketing's parser"}
+	MarketingBriefNoise = List{Name: "marketing_brief_noise", Shared: true, Kind: Words,
+		For: "words of a brief that say what to do, not what about (announce, kampanya); marketing"}
+)
+
+// registry is every list, for Load's checks.
+var registry = []List{
+	LanguageNames,
+	ProductLineWords,
+	ProductSeriesWords,
+	NumberWords,
+	ArticleNumbers,
+	SmalltalkGreetings, SmalltalkGreetingsShared,
+	SmalltalkThanks, SmalltalkThanksShared,
+	SmalltalkGoodbyes, SmalltalkGoodbyesShared,
+	SmalltalkFillers, SmalltalkFillersShared,
+	SmalltalkReplies,
+	AmountUnits, ClothingSizes, ColourWords, ColourEndings,
+	SynonymGroups, CountryNames, CountryCities,
+	QuestionTypePhrases, TimeUnits, DayWords, MonthWords, ConditionalWords, AnaphorWords,
+	Abbreviations, AbbreviationsShared, WeakQuestionWords, CountryAbbreviations,
+	IntentCues, SubjectNoise, NotSuperlatives, ConversationLabels,
+	DetectWords, DetectStems, DetectSuffixes, DetectPatterns,
+	Stopwords, AbilityEndings, NegativeAbilityEndings, LightVerbRoots, CompoundLinkSuffixes, VerbPrefixes,
+	IntelLabels, IntelConceptWords, BackReferenceWords,
+	MarketingKeywords, MarketingBriefNoise, MarketingStageAliases, MarketingSectionAliases, ConceptPhrases, UnitWords, UnitWordsShared, QuestionStarts, TurkishQuestionWords,
+	BrandFollowers, Conjunctions, CurrencyWords, MultiplierAbbreviations, PercentWords, UnitModifiers,
+}
