@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode"
 
+	lexdata "svc/internal/lang/lexicon" // engine has a lexicon type of its own
 	"svc/internal/textindex"
 	"svc/internal/textindex/bm25"
 )
@@ -155,54 +156,52 @@ func leadKindOf(question, lg string) leadKind {
 	return leadGeneral
 }
 
-// Cue words, folded as textindex.Words folds them; a trailing "*" matches any ending.
+// The cue words and phrases of each language, folded as textindex.Words folds a question; a
+// trailing "*" matches any ending. They live in the lexicon's data files (lead_price_words,
+// question_words, yes_no_starts, …), read once here and read-only afterwards. A language
+// without a list's cues has none (Turkish has no opening phrases: its question word comes
+// anywhere, so it has how-to and definition words instead).
 var (
-	priceWords = map[string][]string{
-		"en": {"cost", "costs", "price*", "fee", "fees", "charge", "charges", "charged", "expensive"},
-		"de": {"kostet", "kosten", "preis*", "gebuhr*", "teuer"},
-		"tr": {"fiyat*", "ucret*", "kaca", "pahali*"},
-	}
+	priceWords = cueWords(lexdata.LeadPriceWords)
 	// priceStarts make a "how much" question one about money when nothing else is measured.
-	priceStarts = map[string][][]string{
-		"en": {{"how", "much", "is"}, {"how", "much", "are"}, {"how", "much", "for"}},
-		"de": {{"wie", "viel", "ist"}},
-	}
-	durationWords = map[string][]string{
-		"en": {"duration", "period"},
-		"de": {"dauer*", "frist*", "lieferzeit*"},
-		"tr": {"sure", "suresi*", "sureyle"},
-	}
-	hourWords = map[string][]string{
-		"en": {"hours", "open", "opens", "close", "closes"},
-		"de": {"offnungszeit*", "geoffnet", "offen", "offnet"},
-		"tr": {"acik", "acil*", "kapan*", "kacta"},
-	}
-	howToStarts = map[string][][]string{
-		"en": {{"how", "do"}, {"how", "does"}, {"how", "can"}, {"how", "could"}, {"how", "should"}, {"how", "to"},
-			{"how", "would"}},
-		"de": {{"wie"}},
-	}
-	howToWords = map[string][]string{
-		"tr": {"nasil"},
-	}
-	definitionStarts = map[string][][]string{
-		"en": {{"what", "is"}, {"what", "are"}, {"what", "s"}, {"what", "does"}},
-		"de": {{"was", "ist"}, {"was", "sind"}, {"was", "bedeutet"}, {"was", "heisst"}},
-	}
-	definitionWords = map[string][]string{
-		"tr": {"nedir", "nelerdir", "demek"},
-	}
+	priceStarts      = cueStarts(lexdata.LeadPriceStarts)
+	durationWords    = cueWords(lexdata.LeadDurationWords)
+	hourWords        = cueWords(lexdata.LeadHourWords)
+	howToStarts      = cueStarts(lexdata.LeadHowToStarts)
+	howToWords       = cueWords(lexdata.LeadHowToWords)
+	definitionStarts = cueStarts(lexdata.LeadDefinitionStarts)
+	definitionWords  = cueWords(lexdata.LeadDefinitionWords)
 	// questionWords open a question that is not a yes/no question.
-	questionWords = map[string][]string{
-		"en": {"what", "which", "who", "whom", "whose", "where", "when", "why", "how"},
-		"de": {"was", "welche*", "wer", "wen", "wem", "wessen", "wo", "wohin", "woher", "wann", "warum", "weshalb",
-			"wieso", "wie", "womit", "wozu", "wofur", "woran", "worauf", "wieviel*"},
-		"tr": {"ne", "neden", "nedir", "nasil", "nerede", "nereye", "nereden", "hangi", "kim*", "kac*", "nicin", "niye"},
-	}
-	// yesNoStarts open an English yes/no question.
-	yesNoStarts = []string{"do", "does", "did", "can", "could", "is", "are", "was", "were", "will", "would",
-		"should", "shall", "may", "might", "must", "have", "has", "am"}
+	questionWords = cueWords(lexdata.QuestionWords)
+	// yesNoStarts are the verbs that open an English or German yes/no question.
+	yesNoStarts = cueWords(lexdata.YesNoStarts)
+	// germanPronouns tell a German verb that opens a question when yesNoStarts lack it.
+	germanPronouns = lexdata.Default().Entries(lexdata.YesNoPronouns, "de")
+	// particleEndings are the endings of the Turkish question particle, "" among them.
+	particleEndings = lexdata.Default().Set(lexdata.QuestionParticleEndings, "tr")
+	// verdicts are the words for yes and no, lower-cased, not folded.
+	verdicts = cueWords(lexdata.VerdictWords)
 )
+
+// cueWords reads a words list of the lexicon per language.
+func cueWords(l lexdata.List) map[string][]string {
+	out := make(map[string][]string)
+	for _, lg := range lexdata.Languages() {
+		out[lg] = lexdata.Default().Entries(l, lg)
+	}
+	return out
+}
+
+// cueStarts reads a phrases list of the lexicon per language, each phrase as its words.
+func cueStarts(l lexdata.List) map[string][][]string {
+	out := make(map[string][][]string)
+	for _, lg := range lexdata.Languages() {
+		for _, phrase := range lexdata.Default().Entries(l, lg) {
+			out[lg] = append(out[lg], strings.Fields(phrase))
+		}
+	}
+	return out
+}
 
 // isYesNo reports whether a question asks for a yes or a no: in English it opens with an
 // auxiliary verb; in German with a verb, told by a list of the usual ones ("Kann", "Gibt",
@@ -214,10 +213,10 @@ func isYesNo(words []string, lg string) bool {
 	}
 	switch lg {
 	case "en":
-		return matchWord(words[0], yesNoStarts)
+		return matchWord(words[0], yesNoStarts["en"])
 	case "de":
 		return !matchWord(words[0], questionWords["de"]) &&
-			(matchWord(words[0], germanVerbStarts) || len(words) > 1 && matchWord(words[1], germanPronouns))
+			(matchWord(words[0], yesNoStarts["de"]) || len(words) > 1 && matchWord(words[1], germanPronouns))
 	case "tr":
 		if hasWord(words, questionWords["tr"]) {
 			return false
@@ -231,24 +230,13 @@ func isYesNo(words []string, lg string) bool {
 	return false
 }
 
-var (
-	germanVerbStarts = []string{"kann", "kannst", "konnen", "konnt", "konnte", "darf", "durfen", "muss", "mussen",
-		"soll", "sollte", "ist", "sind", "bin", "hat", "habt", "haben", "habe", "gibt", "gilt", "wird", "werden",
-		"geht", "brauche", "braucht", "bekomme", "bekommt"}
-	germanPronouns = []string{"ich", "du", "sie", "es", "man", "ihr", "wir", "er"}
-)
-
 // isTurkishParticle reports whether a folded word is the question particle: m + ı/i/u/ü
 // (folded to i or u), alone or with a personal or copular ending ("misiniz", "muyum", "midir").
 func isTurkishParticle(w string) bool {
 	if len(w) < 2 || w[0] != 'm' || (w[1] != 'i' && w[1] != 'u') {
 		return false
 	}
-	switch rest := w[2:]; rest {
-	case "", "sin", "siniz", "sun", "sunuz", "yim", "yum", "yiz", "yuz", "dir", "dur", "ydi", "ydu":
-		return true
-	}
-	return false
+	return particleEndings.Has(w[2:])
 }
 
 // opensWithVerdict reports whether a quote opens with its own yes or no ("Nein. Zölle …",
@@ -266,12 +254,6 @@ func opensWithVerdict(quote, lg string) bool {
 		}
 	}
 	return false
-}
-
-var verdicts = map[string][]string{
-	"en": {"yes", "no"},
-	"de": {"ja", "nein"},
-	"tr": {"evet", "hayır"},
 }
 
 // hasWord reports whether one of words matches one of cues (a cue ending in "*" is a prefix).

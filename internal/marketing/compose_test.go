@@ -339,7 +339,7 @@ func TestComposeTone(t *testing.T) {
 		}
 		l := Compose(req, src).(*Lean)
 		var heads []string
-		for _, h := range textsEN.tones[tc.want].headProduct {
+		for _, h := range textsFor("en").tones[tc.want].headProduct {
 			heads = append(heads, fill(h, "p", "Poyraz Rain Jacket"))
 		}
 		if !slices.Contains(heads, l.Headline) {

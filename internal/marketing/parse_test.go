@@ -304,7 +304,7 @@ func TestParseFixesStrategy(t *testing.T) {
 				if want, ok := tc.want[sec.Key]; ok && sec.Summary != want {
 					t.Errorf("%s: summary %q, want %q", sec.Key, sec.Summary, want)
 				}
-				if sec.Title != textsDE.sectionTitles[sec.Key] {
+				if sec.Title != textsFor("de").sectionTitles[sec.Key] {
 					t.Errorf("%s: title %q", sec.Key, sec.Title)
 				}
 				switch sec.Key {

@@ -8,14 +8,15 @@ import (
 	"svc/internal/store"
 )
 
-// The fixed texts of the built-in composer, one set per language (text_en.go, text_tr.go,
-// text_de.go). They are written for each language rather than translated, and they state no
-// fact: no price, number, discount, product or feature. Facts enter only through the
-// placeholders, which are filled from the sources: {p} a product name, {price} its price, {c}
-// a product category, {b} the business name, {s} the subject (the product, the business or a
-// generic word for the range), {a} the audience, {stage} a funnel stage, {metric} a metric,
-// {h} a headline, {q} an objection, {fmt} a channel, {tone} a tone, {cats} categories and {f}
-// a sentence copied from the sources.
+// The fixed texts of the built-in composer, one set per language, are the i18n catalog's
+// "marketing.*" messages (textload.go names each one's key). They are written for each
+// language rather than translated, and they state no fact: no price, number, discount,
+// product or feature. Facts enter only through the placeholders, which are filled from the
+// sources: {p} a product name, {price} its price, {c} a product category, {b} the business
+// name, {s} the subject (the product, the business or a generic word for the range), {a} the
+// audience, {stage} a funnel stage, {metric} a metric, {h} a headline, {q} an objection,
+// {fmt} a channel, {tone} a tone, {cats} categories and {f} a sentence copied from the
+// sources. Every language's message has the placeholders of the English one (the tests).
 //
 // Templates put names where no grammatical ending has to be attached to them: a Turkish
 // suffix depends on how a name is pronounced, and a German article on a gender no template can
@@ -102,8 +103,6 @@ type personaTexts struct {
 	name, profile, profileNoC, job, jobNoC string
 	push, pull, anxiety, habit             string
 }
-
-var allTexts = map[string]*texts{"en": &textsEN, "tr": &textsTR, "de": &textsDE}
 
 // textsFor returns the texts of lg, English for a language it does not know.
 func textsFor(lg string) *texts {

@@ -120,6 +120,32 @@ var (
 		For: "words that open a question; chat offers a heading that starts with one as a starter question"}
 	TurkishQuestionWords = List{Name: "turkish_question_words", Only: "tr", Kind: Words,
 		For: "question words and particles that mark a Turkish question anywhere; chat"}
+	LeadPriceWords = List{Name: "lead_price_words", Kind: Words, Flags: ASCII,
+		For: "words that make a question one about money (cost, preis*, fiyat*); engine lead-in"}
+	LeadPriceStarts = List{Name: "lead_price_starts", Kind: Phrases, Flags: ASCII | Sparse,
+		For: "openings that make a how-much question one about money (how much is); engine lead-in"}
+	LeadDurationWords = List{Name: "lead_duration_words", Kind: Words, Flags: ASCII,
+		For: "words that ask how long something takes (duration, lieferzeit*); engine lead-in"}
+	LeadHourWords = List{Name: "lead_hour_words", Kind: Words, Flags: ASCII,
+		For: "words that ask when something is open (hours, geoffnet, acik); engine lead-in"}
+	LeadHowToStarts = List{Name: "lead_how_to_starts", Kind: Phrases, Flags: ASCII | Sparse,
+		For: "openings of a question that asks how to do something (how do, wie); engine lead-in"}
+	LeadHowToWords = List{Name: "lead_how_to_words", Kind: Words, Flags: ASCII | Sparse,
+		For: "words that make a question one of how to do something wherever they stand (nasil); engine lead-in"}
+	LeadDefinitionStarts = List{Name: "lead_definition_starts", Kind: Phrases, Flags: ASCII | Sparse,
+		For: "openings of a question that asks what something is (what is, was bedeutet); engine lead-in"}
+	LeadDefinitionWords = List{Name: "lead_definition_words", Kind: Words, Flags: ASCII | Sparse,
+		For: "words that make a question one of what something is wherever they stand (nedir); engine lead-in"}
+	QuestionWords = List{Name: "question_words", Kind: Words, Flags: ASCII,
+		For: "question words, folded (what, warum, nasil): a question with one is no yes/no question; engine lead-in"}
+	YesNoStarts = List{Name: "yes_no_starts", Kind: Words, Flags: ASCII | Sparse,
+		For: "verbs that open a yes/no question (can, kann); engine lead-in"}
+	YesNoPronouns = List{Name: "yes_no_pronouns", Only: "de", Kind: Words, Flags: ASCII,
+		For: "pronouns after the verb that opens a German yes/no question (Liefern Sie); engine lead-in"}
+	QuestionParticleEndings = List{Name: "question_particle_endings", Only: "tr", Kind: Words, Flags: ASCII | AllowEmpty,
+		For: "endings of the Turkish question particle, folded (misiniz, midir); engine lead-in"}
+	VerdictWords = List{Name: "verdict_words", Kind: Words,
+		For: "the words for yes and no a quote may open with (nein, evet); engine lead-in"}
 	ConceptPhrases = List{Name: "concept_phrases", Shared: true, Kind: Sections, Flags: ASCII,
 		For: "phrases of grounding's concept families (discount, free shipping), [id] and [id.not]"}
 	MarketingKeywords = List{Name: "marketing_keywords", Shared: true, Kind: Sections, Flags: ASCII,
@@ -149,6 +175,9 @@ var registry = []List{
 	QuestionTypePhrases, TimeUnits, DayWords, MonthWords, ConditionalWords, AnaphorWords,
 	Abbreviations, AbbreviationsShared, WeakQuestionWords, CountryAbbreviations,
 	IntentCues, SubjectNoise, NotSuperlatives, ConversationLabels,
+	LeadPriceWords, LeadPriceStarts, LeadDurationWords, LeadHourWords, LeadHowToStarts, LeadHowToWords,
+	LeadDefinitionStarts, LeadDefinitionWords, QuestionWords, YesNoStarts, YesNoPronouns,
+	QuestionParticleEndings, VerdictWords,
 	DetectWords, DetectStems, DetectSuffixes, DetectPatterns,
 	Stopwords, AbilityEndings, NegativeAbilityEndings, LightVerbRoots, CompoundLinkSuffixes, VerbPrefixes,
 	IntelLabels, IntelConceptWords, BackReferenceWords,
