@@ -395,7 +395,7 @@ func (c *cluster) kill(t *testing.T, token string) {
 	send := func(i int, rep *replica) {
 		defer wg.Done()
 		r, err := do(c.net.from(fmt.Sprintf("127.0.3.%d", i+1)), embedReq(t, rep.base, http.MethodPost, "send", token,
-			visitor(5, i), map[string]string{"message": question(100 + i)}))
+			visitor(5, i), map[string]string{"message": hangingQuestion(i)}))
 		switch {
 		case rep == victim:
 			if err == nil && r.status != 500 { // a 500: the store deadlock, before the kill
@@ -483,6 +483,19 @@ func question(i int) string {
 		return demotest.Questions[i]
 	}
 	return fmt.Sprintf("Is the Uludağ 2 Tent waterproof? Asking for trip %d.", i)
+}
+
+// hangingQuestion is the question visitor i of the kill step asks: for the first four, which
+// go to the replica whose model hangs, one the demo KB answers that no earlier step asked (a
+// product's price in German), so that neither the answer cache nor the built-in engine's
+// decline keeps it from the model; for the others, a numbered new question.
+func hangingQuestion(i int) string {
+	unasked := []string{"Was kostet das Uludağ 2 Zelt?", "Was kostet der Aladağ 35 Rucksack?",
+		"Was kostet die Poyraz Regenjacke?", "Was kostet der Erciyes -5 Schlafsack?"}
+	if i < len(unasked) {
+		return unasked[i]
+	}
+	return question(100 + i)
 }
 
 func readAll(r io.Reader) ([]byte, error) { return io.ReadAll(r) }
