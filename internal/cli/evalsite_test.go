@@ -188,9 +188,11 @@ func TestEvalSiteDemo(t *testing.T) {
 	// answer them: a tent to rent and a student discount (tr), guided hiking tours (en). The
 	// floors leave one question of slack in each half.
 	logHalves(t, "demo.jsonl", rep)
+	// With the answerability model: tr 8/8 3/4 and 8/8 3/4; en 8/9 4/4 and 7/9 4/4; de 8/10
+	// 4/4 and 8/10 4/4.
 	checkHalfFloors(t, halfFloors{
 		"tr tune": {7, 2}, "tr confirm": {7, 2},
-		"en tune": {7, 3}, "en confirm": {6, 2},
+		"en tune": {7, 3}, "en confirm": {6, 3},
 		"de tune": {7, 3}, "de confirm": {7, 3},
 	}, rep)
 }
@@ -285,10 +287,15 @@ func TestEvalSiteBitcoin(t *testing.T) {
 	// unanswerable questions get a passage that shares a word with them (a password, a fee,
 	// a place), and several answerable ones a neighbouring passage. The floors leave one
 	// question of slack in each half.
+	//
+	// With the answerability model (engine/answerability.json, fitted on the tune halves of
+	// this and the other dev sets): en 9/13 4/4 and 7/12 2/4; de 10/13 4/4 and 6/12 3/4; tr
+	// 8/13 4/4 and 9/12 3/4. The declines rose from 5 to 20 of 24; the answered questions
+	// lost one in Turkish, whose right quote the model found too thin.
 	logHalves(t, "bitcoin-org", reps...)
 	checkHalfFloors(t, halfFloors{
-		"en tune": {8, 0}, "en confirm": {6, 0},
-		"de tune": {9, 0}, "de confirm": {6, 1},
-		"tr tune": {9, 0}, "tr confirm": {8, 0},
+		"en tune": {8, 3}, "en confirm": {6, 1},
+		"de tune": {9, 3}, "de confirm": {5, 2},
+		"tr tune": {7, 3}, "tr confirm": {8, 2},
 	}, reps...)
 }
