@@ -195,7 +195,7 @@ func TestTrainAnswerability(t *testing.T) {
 	t.Logf("model %+v\n%s", m, b.String())
 	b.Reset()
 	writeSetReports(&b, ReportSets(m, samples))
-	t.Logf("per set at %.2f:\n%s", m.Threshold, b.String())
+	t.Logf("per set at %.3f:\n%s", m.Threshold, b.String())
 	if dump := os.Getenv("SVC_EVAL_DUMP"); dump != "" {
 		raw, err := json.Marshal(samples)
 		if err != nil {
