@@ -31,6 +31,9 @@ type retrieval struct {
 	products []store.ChunkHit
 	avgLen   float64        // mean terms per chunk of the account, for BM25 on other pools
 	docFreq  map[string]int // chunks of the account holding each question term
+	// section is the best chunk's section as one candidate when it spans several chunks
+	// (readSection); extraction reads it in the best chunk's place.
+	section *candidate
 	// product is the product a page answers about, when arbitration found that the page
 	// and the product's name together cover the question ("the return cost of a sleeping
 	// bag": the returns page and the sleeping bag); nil otherwise.

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"svc/internal/store"
 )
 
 // Chunk sizes in characters. Around 700 characters a chunk holds one answerable fact with its
@@ -66,7 +68,7 @@ func (c *chunker) startSection(h string) {
 	}
 	if c.orphan != "" && c.orphan != c.title {
 		// Two headings in a row ("Shipping" then "Domestic"): keep both as a path.
-		h = c.orphan + " › " + h
+		h = c.orphan + store.HeadingSep + h
 	}
 	c.heading = h
 	c.orphan = h
