@@ -26,3 +26,20 @@ func TestSectionReadWhole(t *testing.T) {
 		t.Errorf("quote lacks the answer in the entry's first chunk:\n%s", a.Text)
 	}
 }
+
+// A question heading whose answer is told in the subsections under it, its own text a label
+// ("Beginning"): the subsections are part of its section and answer it.
+func TestSectionSubsections(t *testing.T) {
+	t.Parallel()
+	e, acct := docsKB(t, Options{MinAnswerability: -1}, [3]string{"About us", "# About us\n\n" +
+		"We write free guides to the Lumen network.\n\n" +
+		"## Who owns lumen.org?\n\nBeginning\n\n" +
+		"### Ada Marsh and Bo Lind\n\nThe site was registered in 2015 by the first two developers, Ada Marsh and Bo Lind. " +
+		"They later passed the domain to more people to share the duty.\n\n" +
+		"### Today\n\nThe site is an open project run by volunteers from many countries.\n\n" +
+		"## Who controls Lumen?\n\nLumen is controlled by all of its users.", "en"})
+	a := ask(t, e, acct, "en", "Who actually owns lumen.org?")
+	if !strings.Contains(a.Text, "Ada Marsh and Bo Lind.") {
+		t.Errorf("quote lacks the subsection that answers:\n%s", a.Text)
+	}
+}

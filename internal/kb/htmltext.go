@@ -26,8 +26,9 @@ var blockLevel = map[atom.Atom]bool{
 	atom.Fieldset: true, atom.Legend: true,
 }
 
-var headings = map[atom.Atom]bool{
-	atom.H1: true, atom.H2: true, atom.H3: true, atom.H4: true, atom.H5: true, atom.H6: true,
+// headings are the heading elements by level.
+var headings = map[atom.Atom]int{
+	atom.H1: 1, atom.H2: 2, atom.H3: 3, atom.H4: 4, atom.H5: 5, atom.H6: 6,
 }
 
 // htmlBlocks parses an HTML body (a whole document or a fragment) into headings and
@@ -49,7 +50,7 @@ func htmlBlocks(s string) ([]block, string) {
 func nodeBlocks(n *html.Node) ([]block, string) {
 	w := htmlWalker{}
 	w.walk(n)
-	w.flush(false)
+	w.flush(0)
 	return w.blocks, collapseSpace(w.title)
 }
 
@@ -59,12 +60,12 @@ type htmlWalker struct {
 	title  string
 }
 
-// flush ends the current text run as a block.
-func (w *htmlWalker) flush(heading bool) {
+// flush ends the current text run as a block: a heading of that level, or a paragraph (0).
+func (w *htmlWalker) flush(level int) {
 	t := collapseSpace(w.run.String())
 	w.run.Reset()
 	if t != "" {
-		w.blocks = append(w.blocks, block{heading: heading, text: t})
+		w.blocks = append(w.blocks, block{heading: level > 0, level: level, text: t})
 	}
 }
 
@@ -91,15 +92,15 @@ func (w *htmlWalker) walk(n *html.Node) {
 			return
 		}
 		switch {
-		case headings[n.DataAtom]:
-			w.flush(false)
+		case headings[n.DataAtom] > 0:
+			w.flush(0)
 			w.children(n)
-			w.flush(true)
+			w.flush(headings[n.DataAtom])
 			return
 		case blockLevel[n.DataAtom]:
-			w.flush(false)
+			w.flush(0)
 			w.children(n)
-			w.flush(false)
+			w.flush(0)
 			return
 		case n.DataAtom == atom.Td || n.DataAtom == atom.Th:
 			w.run.WriteString(" ")

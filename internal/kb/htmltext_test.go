@@ -28,7 +28,7 @@ func TestToBlocks(t *testing.T) {
 			// Readability drops the <h1> that repeats the title; the title heads every chunk.
 			want: []block{
 				{text: "Boots can be returned within 30 days – free of charge."},
-				{heading: true, text: "How"},
+				{heading: true, level: 2, text: "How"},
 				{text: "Open your order"},
 				{text: "Print the label"},
 			},
@@ -47,7 +47,7 @@ func TestToBlocks(t *testing.T) {
 			name: "plain text keeps paragraphs and line breaks",
 			in:   "# Delivery\n\nWe ship   in 2 days.\nExpress: 1 day.\r\n\r\nPrice < 100 TL & more",
 			want: []block{
-				{heading: true, text: "Delivery"},
+				{heading: true, level: 1, text: "Delivery"},
 				{text: "We ship in 2 days.\nExpress: 1 day."},
 				{text: "Price < 100 TL & more"},
 			},
