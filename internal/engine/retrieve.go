@@ -129,8 +129,30 @@ func (e *Engine) retrieve(ctx context.Context, accountID int64, question, lang s
 		e.rank.proximityScore(&q, &cands[i])
 	}
 	sort.SliceStable(cands, byScore)
-	r.q, r.ranked = q, cands
+	r.q, r.ranked = q, dropRepeats(cands)
 	return r, nil
+}
+
+// dropRepeats removes, from candidates best first, each page chunk whose text a better one
+// already holds. Sites repeat text across pages (a press kit that reprints the FAQ, a print
+// version, a category page quoting its articles): the copy answers nothing the first does
+// not, yet it took a place among the passages and stood level with the first, so that the
+// best passage seemed no better than the next (the answerability margin). Products keep
+// their own documents: two with one description are two products.
+func dropRepeats(cands []candidate) []candidate {
+	seen := make(map[string]bool, len(cands))
+	out := cands[:0]
+	for _, c := range cands {
+		if c.hit.Product == nil {
+			key := c.hit.Lang + "\x00" + c.hit.Text
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // bestPerDoc returns the first k candidates of ranked that belong to different documents.
