@@ -97,6 +97,8 @@ func (w *htmlWalker) walk(n *html.Node) {
 			w.children(n)
 			w.flush(headings[n.DataAtom])
 			return
+		case blockLevel[n.DataAtom] && inPageLinks(n):
+			return // the page's table of contents or tabs: its own headings again
 		case blockLevel[n.DataAtom]:
 			w.flush(0)
 			w.children(n)
@@ -170,6 +172,32 @@ func hiddenNode(n *html.Node) bool {
 	}
 	style := strings.ReplaceAll(strings.ToLower(attr(n, "style")), " ", "")
 	return strings.Contains(style, "display:none") || strings.Contains(style, "visibility:hidden")
+}
+
+// inPageLinks reports an element whose text is all links to places on the same page
+// ("#ransomware"): a table of contents, tabs or a "show more" control. It repeats the
+// headings of the sections it points to, so a question about any of them matched it, and it
+// answers nothing.
+func inPageLinks(n *html.Node) bool {
+	links := 0
+	var own func(*html.Node) bool // whether n holds text outside in-page links
+	own = func(n *html.Node) bool {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			switch {
+			case c.Type == html.TextNode:
+				if strings.TrimSpace(c.Data) != "" {
+					return true
+				}
+			case c.Type != html.ElementNode:
+			case c.DataAtom == atom.A && strings.HasPrefix(strings.TrimSpace(attr(c, "href")), "#"):
+				links++
+			case c.DataAtom == atom.A || c.DataAtom == atom.Img || own(c):
+				return true // another link, an image's alt text or text of its own
+			}
+		}
+		return false
+	}
+	return !own(n) && links > 0
 }
 
 func textOf(n *html.Node) string {

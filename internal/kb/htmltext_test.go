@@ -44,6 +44,22 @@ func TestToBlocks(t *testing.T) {
 			},
 		},
 		{
+			// A table of contents and tabs that link to the page's own sections repeat
+			// its headings, and so does one such item of a list; text of its own around
+			// such a link, or a link elsewhere, is content.
+			name: "in-page links dropped",
+			in: `<p>Avoid these scams:</p><ul><li><a href="#phishing">Phishing</a></li><li><a href="#">SIM swap</a></li></ul>` +
+				`<p><a href="#use">How to use it</a> <a href="#accept">How to accept it</a></p>` +
+				`<h2 id="phishing">Phishing</h2><p>Check the <a href="#phishing">address</a> before you log in.</p>` +
+				`<ul><li><a href="#wiki">Wiki</a></li><li><a href="https://forum.example/">Forum</a></li></ul>`,
+			want: []block{
+				{text: "Avoid these scams:"},
+				{heading: true, level: 2, text: "Phishing"},
+				{text: "Check the address before you log in."},
+				{text: "Forum"},
+			},
+		},
+		{
 			name: "plain text keeps paragraphs and line breaks",
 			in:   "# Delivery\n\nWe ship   in 2 days.\nExpress: 1 day.\r\n\r\nPrice < 100 TL & more",
 			want: []block{
