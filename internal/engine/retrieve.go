@@ -134,7 +134,7 @@ func (e *Engine) retrieve(ctx context.Context, accountID int64, question, lang s
 }
 
 // dropRepeats removes, from candidates best first, each page chunk whose text a better one
-// already holds. Sites repeat text across pages (a press kit that reprints the FAQ, a print
+// already holds under the same heading (two FAQ entries may both answer "Yes."). Sites repeat text across pages (a press kit that reprints the FAQ, a print
 // version, a category page quoting its articles): the copy answers nothing the first does
 // not, yet it took a place among the passages and stood level with the first, so that the
 // best passage seemed no better than the next (the answerability margin). Products keep
@@ -144,7 +144,7 @@ func dropRepeats(cands []candidate) []candidate {
 	out := cands[:0]
 	for _, c := range cands {
 		if c.hit.Product == nil {
-			key := c.hit.Lang + "\x00" + c.hit.Text
+			key := c.hit.Lang + "\x00" + lastHeading(c.hit.Heading) + "\x00" + c.hit.Text
 			if seen[key] {
 				continue
 			}
