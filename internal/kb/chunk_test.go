@@ -51,8 +51,10 @@ func TestChunkBlocks(t *testing.T) {
 				{heading: true, level: 2, text: "Who owns it?"}, {text: "Beginning"},
 				{heading: true, level: 3, text: "Ada and Bo"}, {text: "They do."},
 				{heading: true, level: 2, text: "Legal"}, {text: "Yes."}},
-			wantHeadings: []string{"FAQ", "General › Who?", "General › What?", "Who owns it?", "Who owns it? › Ada and Bo", "Legal"},
-			wantTexts:    []string{"Intro.", "Us.", "Tents.", "Beginning", "They do.", "Yes."},
+			wantHeadings: []string{"FAQ", "General › Who?", "General › What?",
+				"Who owns it?", "Who owns it? › Ada and Bo", "Legal"},
+			wantTexts: []string{"Intro.", "Us.", "Tents.",
+				"Beginning", "They do.", "Yes."},
 		},
 		{
 			name: "several headings of the outermost level are sections",

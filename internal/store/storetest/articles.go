@@ -126,7 +126,8 @@ func testHeadings(t *testing.T, s store.Store) {
 func testSectionChunks(t *testing.T, s store.Store) {
 	a, _ := NewAccount(t, s, "A", 0)
 	b, _ := NewAccount(t, s, "B", 0)
-	heads := []string{"Help", "Returns", "Returns", "Returns › Damaged goods", "Shipping", "Returns", "Returns"}
+	heads := []string{"Help", "Returns", "Returns", "Returns › Damaged goods",
+		"Shipping", "Returns", "Returns"}
 	d := store.Document{Type: store.DocPage, URL: "https://a.test/help", Title: "Help", Body: "x", Lang: "en", Hash: "help"}
 	for i, h := range heads {
 		d.Chunks = append(d.Chunks, store.Chunk{Ord: i, Heading: h, Text: fmt.Sprintf("text %d", i), Terms: "x", Tokens: 2})
