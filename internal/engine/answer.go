@@ -74,6 +74,9 @@ func (e *Engine) Evidence(ctx context.Context, accountID int64, question, lg str
 		return "", err
 	}
 	e.prefer(&r, question, lg)
+	if err := e.readSection(ctx, accountID, &r); err != nil {
+		return "", err
+	}
 	cands := bestPerDoc(r.ranked, e.opts.AnswerPassages)
 	ex := e.extract(&r, lg, 0)
 	if _, _, ok := e.assess(&r, cands, ex); !ok {
@@ -99,7 +102,7 @@ func (e *Engine) extract(r *retrieval, lg string, less int) extract {
 	if room < minQuote {
 		room = minQuote
 	}
-	return e.rank.extractAnswer(&r.q, r.ranked, room)
+	return e.rank.extractAnswer(&r.q, r.extractable(), room)
 }
 
 // minQuote is the shortest room a quote is given, whatever the source line's length.
@@ -121,6 +124,9 @@ func (e *Engine) answer(ctx context.Context, req Request) (Answer, error) {
 		return Answer{}, err
 	}
 	e.prefer(&r, req.Question, lg)
+	if err := e.readSection(ctx, req.AccountID, &r); err != nil {
+		return Answer{}, err
+	}
 	cands := bestPerDoc(r.ranked, e.opts.AnswerPassages)
 	ph := phrasesFor(lg, req.Tone)
 	ex := e.extract(&r, lg, 0)
@@ -168,8 +174,12 @@ func (e *Engine) extractive(question, lg string, ph tonePhrases, ranked, cands [
 // the store has none.
 func (e *Engine) readTokens(question string, ranked []candidate, ex extract) int {
 	in := e.CountTokens(question)
+	read := ex.cands
+	if read == nil {
+		read = ranked
+	}
 	for _, ci := range ex.read {
-		if h := &ranked[ci].hit; h.Tokens > 0 {
+		if h := &read[ci].hit; h.Tokens > 0 {
 			in += h.Tokens
 		} else {
 			in += e.CountTokens(h.Text)

@@ -237,7 +237,7 @@ func (e *Engine) features(r *retrieval, cands []candidate, ex extract) Features 
 	// The best sentence of the quoted document, and the quote as a whole.
 	sent := 0.0
 	for _, ci := range ex.read {
-		for _, s := range r.ranked[ci].sents {
+		for _, s := range ex.cands[ci].sents {
 			if s.quote {
 				sent = max(sent, q.seqWeight(s.seq, s.strength, nil))
 			}

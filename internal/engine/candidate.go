@@ -15,6 +15,9 @@ type candidate struct {
 	matched  int       // question terms the chunk's stored terms match, fully or nearly
 	inHead   []float64 // per query term: strength of its match in the title or heading
 	entry    float64   // share of the question's words its heading holds, when that is a question
+	// section marks a chunk of the best chunk's section, which extraction reads as part of
+	// the whole section (see readSection).
+	section bool
 }
 
 // sentence is one sentence of a chunk with the query term each of its index terms matches

@@ -17,7 +17,9 @@
 // Extraction scores the sentences of the best document for the question's terms and for the
 // kind of answer it asks for (a number, a duration, a date, a name) and quotes a window: the
 // best sentence and its neighbours within its section, up to Options.MaxReplyChars, never
-// cutting a sentence (window.go). The reply wraps the quote with a short lead-in in the
+// cutting a sentence (window.go). A section under a heading that the KB stored as several
+// chunks is read as one text (section.go): the chunk that matched best need not be the one
+// that answers. The reply wraps the quote with a short lead-in in the
 // requested tone and language and names the source page, in at most Options.MaxReply
 // characters. A lead-in names a kind of answer ("As for the timing:") only when the quote
 // holds one (leadin.go); its wordings, like every fixed text of a reply, are the i18n

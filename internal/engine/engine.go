@@ -11,10 +11,11 @@ import (
 	"svc/internal/tokencount"
 )
 
-// Searcher is the part of the store the engine reads: candidate chunks and the account's
-// term statistics. store.KB satisfies it.
+// Searcher is the part of the store the engine reads: candidate chunks, the section a chunk
+// is part of and the account's term statistics. store.KB satisfies it.
 type Searcher interface {
 	SearchChunks(ctx context.Context, accountID int64, q store.SearchQuery) ([]store.ChunkHit, error)
+	SectionChunks(ctx context.Context, accountID, chunkID int64, reach int) ([]store.ChunkHit, error)
 	TermStats(ctx context.Context, accountID int64, terms []store.SearchTerm) (store.TermStats, error)
 	Products(ctx context.Context, accountID int64, q store.ProductQuery) ([]store.ChunkHit, error)
 }

@@ -3,13 +3,18 @@ package engine
 import (
 	"math"
 	"strings"
+
+	"svc/internal/store"
 )
 
 // extract is the outcome of sentence selection.
 type extract struct {
 	text  string // the chosen sentences in source order; a line break between paragraphs
 	docID int64  // the document the sentences came from
-	read  []int  // indexes of the candidates whose sentences were scored
+	read  []int  // indexes into cands of the candidates whose sentences were scored
+	// cands are the candidates extraction chose from: the ranked ones, with the best chunk's
+	// whole section in its place (retrieval.extractable).
+	cands []candidate
 }
 
 // localWeights returns the weight of each query term for choosing among the sentences of
@@ -44,9 +49,9 @@ func (r *Ranking) localWeights(q *query, cands []candidate, read []int) []float6
 
 // extractAnswer quotes the passage of the best document that best answers the question
 // from ranked, the analyzed candidates best first, in at most maxChars characters. It reads
-// the best chunk and the other chunks of its document that were analyzed (a long page's
-// answer may sit in the chunk after the one that matched best), weighted by their rank
-// score. A sentence scores the share of the question's weight it holds (title and heading
+// the best chunk, which is its whole section when that spans several chunks (readSection),
+// and the other chunks of its document that were analyzed (a long page's answer may sit in
+// the chunk after the one that matched best), weighted by their rank score. A sentence scores the share of the question's weight it holds (title and heading
 // terms count as present in every sentence under them), adjacent question terms, and a
 // bonus when it holds what the question type asks for. The best sentence anchors a window
 // that grows over its neighbours in the same chunk (see growWindows); a sentence of another
@@ -64,11 +69,12 @@ func (r *Ranking) extractAnswer(q *query, cands []candidate, maxChars int) extra
 	// and is read whole). A table of contents of the page is no answer unless it is all that
 	// matched.
 	entry := cands[0].entry >= entryAnswers && cands[0].hit.Heading != cands[0].hit.Title
+	ex.cands = cands
 	for ci := range cands {
 		if ci > 0 && contentsLike(&cands[ci].hit) {
 			continue
 		}
-		if cands[ci].hit.DocID == doc && (!entry || cands[ci].hit.Heading == cands[0].hit.Heading) {
+		if cands[ci].hit.DocID == doc && (!entry || store.UnderHeading(cands[ci].hit.Heading, cands[0].hit.Heading)) {
 			ex.read = append(ex.read, ci)
 		}
 	}

@@ -31,6 +31,9 @@ type retrieval struct {
 	products []store.ChunkHit
 	avgLen   float64        // mean terms per chunk of the account, for BM25 on other pools
 	docFreq  map[string]int // chunks of the account holding each question term
+	// section is the best chunk's section as one candidate when it spans several chunks
+	// (readSection); extraction reads it in the best chunk's place.
+	section *candidate
 	// product is the product a page answers about, when arbitration found that the page
 	// and the product's name together cover the question ("the return cost of a sleeping
 	// bag": the returns page and the sleeping bag); nil otherwise.
@@ -126,8 +129,30 @@ func (e *Engine) retrieve(ctx context.Context, accountID int64, question, lang s
 		e.rank.proximityScore(&q, &cands[i])
 	}
 	sort.SliceStable(cands, byScore)
-	r.q, r.ranked = q, cands
+	r.q, r.ranked = q, dropRepeats(cands)
 	return r, nil
+}
+
+// dropRepeats removes, from candidates best first, each page chunk whose text a better one
+// already holds under the same heading (two FAQ entries may both answer "Yes."). Sites repeat text across pages (a press kit that reprints the FAQ, a print
+// version, a category page quoting its articles): the copy answers nothing the first does
+// not, yet it took a place among the passages and stood level with the first, so that the
+// best passage seemed no better than the next (the answerability margin). Products keep
+// their own documents: two with one description are two products.
+func dropRepeats(cands []candidate) []candidate {
+	seen := make(map[string]bool, len(cands))
+	out := cands[:0]
+	for _, c := range cands {
+		if c.hit.Product == nil {
+			key := c.hit.Lang + "\x00" + lastHeading(c.hit.Heading) + "\x00" + c.hit.Text
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+		}
+		out = append(out, c)
+	}
+	return out
 }
 
 // bestPerDoc returns the first k candidates of ranked that belong to different documents.

@@ -141,3 +141,32 @@ func TestPoolTerms(t *testing.T) {
 		}
 	}
 }
+
+// A page that reprints another's text (a press kit quoting the FAQ) is one passage, not two:
+// the copy takes no place among the passages and the best passage stands above the next
+// different one.
+func TestRetrieveDropsRepeats(t *testing.T) {
+	t.Parallel()
+	entry := "## How fast is a Lumen payment?\n\nA Lumen payment is confirmed within about ten seconds, whatever its size."
+	e, acct := docsKB(t, Options{MinAnswerability: -1},
+		[3]string{"FAQ", "# FAQ\n\n" + entry + "\n\n## Is Lumen free?\n\nYes.", "en"},
+		[3]string{"Press kit", "# Press kit\n\nFacts for journalists.\n\n" + entry, "en"},
+		[3]string{"Payments", "# Payments\n\nA Lumen payment needs a wallet and the address of the payee.", "en"})
+	ps, err := e.Retrieve(context.Background(), acct, "How fast is a Lumen payment?", "en", 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, p := range ps {
+		if seen[p.Text] {
+			t.Errorf("passage %q twice: %+v", p.Text, ps)
+		}
+		seen[p.Text] = true
+	}
+	if len(ps) < 2 || !strings.Contains(ps[0].Text, "ten seconds") {
+		t.Errorf("passages %+v", ps)
+	}
+	if a := ask(t, e, acct, "en", "How fast is a Lumen payment?"); a.Features[featMargin] == 0 {
+		t.Errorf("the best passage stands no higher than its copy: features %v", a.Features.Map())
+	}
+}

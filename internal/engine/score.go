@@ -31,6 +31,16 @@ func (r *Ranking) bm25Score(q *query, c *candidate, avgLen float64) {
 	c.score = score/q.total + r.Coverage*c.coverage
 }
 
+// headMatch is the strength with which each query term is in the chunk's title or heading.
+func (r *Ranking) headMatch(q *query, c *candidate) []float64 {
+	head := c.hit.Title
+	if c.hit.Heading != "" && c.hit.Heading != c.hit.Title {
+		head += " " + c.hit.Heading
+	}
+	_, inHead := q.termFreqs(textindex.IndexTerms(head, c.lang(q)), r.Soft)
+	return inHead
+}
+
 // proximityScore adds the second-stage features, which need the chunk's sentences: the
 // weight of the question found within one sentence, question bigrams, title and heading
 // matches and the language bonus.
@@ -38,11 +48,7 @@ func (r *Ranking) proximityScore(q *query, c *candidate) {
 	if q.total == 0 {
 		return
 	}
-	head := c.hit.Title
-	if c.hit.Heading != "" && c.hit.Heading != c.hit.Title {
-		head += " " + c.hit.Heading
-	}
-	_, inHead := q.termFreqs(textindex.IndexTerms(head, c.lang(q)), r.Soft)
+	inHead := r.headMatch(q, c)
 	c.inHead = inHead
 	title := 0.0
 	floor := make([]float64, len(inHead))

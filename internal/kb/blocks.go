@@ -10,7 +10,10 @@ import (
 // text of another section.
 type block struct {
 	heading bool
-	text    string
+	// level is a heading's rank, 1 for the outermost (<h1>, "# "), 6 for the innermost; 0
+	// for a paragraph.
+	level int
+	text  string
 }
 
 // htmlTagRE recognises markup that a plain-text body would not contain: an opening or closing
@@ -45,7 +48,8 @@ func textBlocks(s string) []block {
 		}
 		if len(para) == 1 && strings.HasPrefix(para[0], "#") {
 			if h := strings.TrimSpace(strings.TrimLeft(para[0], "#")); h != "" {
-				out = append(out, block{heading: true, text: h})
+				level := min(len(para[0])-len(strings.TrimLeft(para[0], "#")), 6)
+				out = append(out, block{heading: true, level: level, text: h})
 				para = para[:0]
 				return
 			}

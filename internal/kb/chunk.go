@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"svc/internal/store"
 )
 
 // Chunk sizes in characters. Around 700 characters a chunk holds one answerable fact with its
@@ -21,12 +23,16 @@ type piece struct {
 
 // chunkBlocks groups blocks into pieces: a heading starts a new piece, small paragraphs are
 // merged up to chunkTarget, and a paragraph longer than chunkMax is cut at sentence
-// boundaries. Each piece carries the nearest heading above it, or title when there is none.
+// boundaries. Each piece carries the nearest heading above it, or title when there is none,
+// as a path under the headings it lies in ("Economy › How are bitcoins created?"): a section's
+// subsections are part of it ("Who owns bitcoin.org?" answered by the "Satoshi Nakamoto and
+// Martti Malmi" below it). The page's own heading, the one heading of the outermost level
+// that opens it, names the page, not a section, and heads no path.
 func chunkBlocks(title string, blocks []block) []piece {
-	c := chunker{title: title, heading: title}
-	for _, b := range blocks {
+	c := chunker{title: title, heading: title, top: pageHeading(blocks)}
+	for i, b := range blocks {
 		if b.heading {
-			c.startSection(b.text)
+			c.startSection(b.text, b.level, i == c.top)
 			continue
 		}
 		c.add(b.text)
@@ -54,22 +60,68 @@ type chunker struct {
 	title   string
 	heading string
 	orphan  string // heading with no text under it yet
-	buf     []string
-	size    int
-	out     []piece
+	// open are the headings the next block lies under, outermost first, with their levels.
+	open []openHeading
+	top  int // index of the page's own heading among the blocks, -1 when it has none
+	buf  []string
+	size int
+	out  []piece
 }
 
-func (c *chunker) startSection(h string) {
+// openHeading is a heading whose section has not ended: h is its path.
+type openHeading struct {
+	level int
+	h     string
+}
+
+// pageHeading returns the index of the page's own heading: the first heading, when it is the
+// only one of the outermost level among them (the <h1> above a page's <h2> sections); -1
+// otherwise.
+func pageHeading(blocks []block) int {
+	first, top, count := -1, 7, 0
+	for i, b := range blocks {
+		if !b.heading {
+			continue
+		}
+		if first < 0 {
+			first = i
+		}
+		switch lv := max(b.level, 1); {
+		case lv < top:
+			top, count = lv, 1
+		case lv == top:
+			count++
+		}
+	}
+	if first < 0 || count != 1 || max(blocks[first].level, 1) != top {
+		return -1
+	}
+	return first
+}
+
+func (c *chunker) startSection(h string, level int, page bool) {
 	c.flush()
+	level = max(level, 1)
+	for len(c.open) > 0 && c.open[len(c.open)-1].level >= level {
+		c.open = c.open[:len(c.open)-1] // a heading ends the sections of its level and below
+	}
 	if h == c.title && len(c.out) == 0 {
 		return // the page repeats its title as the first heading
 	}
-	if c.orphan != "" && c.orphan != c.title {
-		// Two headings in a row ("Shipping" then "Domestic"): keep both as a path.
-		h = c.orphan + " › " + h
+	path := h
+	switch {
+	case len(c.open) > 0:
+		path = c.open[len(c.open)-1].h + store.HeadingSep + h
+	case c.orphan != "" && c.orphan != c.title:
+		// Two headings in a row of one level ("Shipping" then "Domestic"), or the levels
+		// unknown: keep both as a path.
+		path = c.orphan + store.HeadingSep + h
 	}
-	c.heading = h
-	c.orphan = h
+	if !page {
+		c.open = append(c.open, openHeading{level: level, h: path})
+	}
+	c.heading = path
+	c.orphan = path
 }
 
 func (c *chunker) add(p string) {

@@ -42,6 +42,28 @@ func TestChunkBlocks(t *testing.T) {
 			wantTexts:    []string{"1 day.", "Free returns"},
 		},
 		{
+			// The page's one <h1> heads no path; an <h2>'s subsections lie in it, whether
+			// they follow it at once or after its own text.
+			name: "subsections lie in their section's path",
+			blocks: []block{{heading: true, level: 1, text: "FAQ"}, {text: "Intro."},
+				{heading: true, level: 2, text: "General"}, {heading: true, level: 3, text: "Who?"}, {text: "Us."},
+				{heading: true, level: 3, text: "What?"}, {text: "Tents."},
+				{heading: true, level: 2, text: "Who owns it?"}, {text: "Beginning"},
+				{heading: true, level: 3, text: "Ada and Bo"}, {text: "They do."},
+				{heading: true, level: 2, text: "Legal"}, {text: "Yes."}},
+			wantHeadings: []string{"FAQ", "General › Who?", "General › What?",
+				"Who owns it?", "Who owns it? › Ada and Bo", "Legal"},
+			wantTexts: []string{"Intro.", "Us.", "Tents.",
+				"Beginning", "They do.", "Yes."},
+		},
+		{
+			name: "several headings of the outermost level are sections",
+			blocks: []block{{heading: true, level: 1, text: "Tents"}, {heading: true, level: 2, text: "Sizes"}, {text: "Two."},
+				{heading: true, level: 1, text: "Boots"}, {text: "Leather."}},
+			wantHeadings: []string{"Tents › Sizes", "Boots"},
+			wantTexts:    []string{"Two.", "Leather."},
+		},
+		{
 			name:         "a body that is only the title still makes a chunk",
 			blocks:       []block{{heading: true, text: "Title"}},
 			wantHeadings: []string{"Title"},

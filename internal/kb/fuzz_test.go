@@ -3,6 +3,7 @@ package kb
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"html"
 	"reflect"
 	"strings"
@@ -202,7 +203,7 @@ func renderFragment(blocks []block) string {
 	for _, bl := range blocks {
 		tag := "p"
 		if bl.heading {
-			tag = "h2"
+			tag = fmt.Sprintf("h%d", bl.level)
 		}
 		b.WriteString("<" + tag + ">" + html.EscapeString(bl.text) + "</" + tag + ">")
 	}
@@ -215,7 +216,7 @@ func renderText(blocks []block) string {
 	parts := make([]string, 0, len(blocks))
 	for _, bl := range blocks {
 		if bl.heading {
-			parts = append(parts, "# "+bl.text)
+			parts = append(parts, strings.Repeat("#", bl.level)+" "+bl.text)
 		} else {
 			parts = append(parts, bl.text)
 		}

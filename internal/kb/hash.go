@@ -8,7 +8,7 @@ import (
 // BuildVersion is part of every content hash. Bump it when cleaning, chunking or analysis
 // changes, so that re-importing an unchanged file rebuilds the stored chunks instead of
 // being skipped as unchanged.
-const BuildVersion = "kb2"
+const BuildVersion = "kb3"
 
 // contentHash is the hex SHA-256 of the version, the type and the given fields, each
 // length-prefixed so that moving text from one field to the next changes the hash.

@@ -26,8 +26,9 @@ var blockLevel = map[atom.Atom]bool{
 	atom.Fieldset: true, atom.Legend: true,
 }
 
-var headings = map[atom.Atom]bool{
-	atom.H1: true, atom.H2: true, atom.H3: true, atom.H4: true, atom.H5: true, atom.H6: true,
+// headings are the heading elements by level.
+var headings = map[atom.Atom]int{
+	atom.H1: 1, atom.H2: 2, atom.H3: 3, atom.H4: 4, atom.H5: 5, atom.H6: 6,
 }
 
 // htmlBlocks parses an HTML body (a whole document or a fragment) into headings and
@@ -49,7 +50,7 @@ func htmlBlocks(s string) ([]block, string) {
 func nodeBlocks(n *html.Node) ([]block, string) {
 	w := htmlWalker{}
 	w.walk(n)
-	w.flush(false)
+	w.flush(0)
 	return w.blocks, collapseSpace(w.title)
 }
 
@@ -59,12 +60,12 @@ type htmlWalker struct {
 	title  string
 }
 
-// flush ends the current text run as a block.
-func (w *htmlWalker) flush(heading bool) {
+// flush ends the current text run as a block: a heading of that level, or a paragraph (0).
+func (w *htmlWalker) flush(level int) {
 	t := collapseSpace(w.run.String())
 	w.run.Reset()
 	if t != "" {
-		w.blocks = append(w.blocks, block{heading: heading, text: t})
+		w.blocks = append(w.blocks, block{heading: level > 0, level: level, text: t})
 	}
 }
 
@@ -91,15 +92,17 @@ func (w *htmlWalker) walk(n *html.Node) {
 			return
 		}
 		switch {
-		case headings[n.DataAtom]:
-			w.flush(false)
+		case headings[n.DataAtom] > 0:
+			w.flush(0)
 			w.children(n)
-			w.flush(true)
+			w.flush(headings[n.DataAtom])
 			return
+		case blockLevel[n.DataAtom] && inPageLinks(n):
+			return // the page's table of contents or tabs: its own headings again
 		case blockLevel[n.DataAtom]:
-			w.flush(false)
+			w.flush(0)
 			w.children(n)
-			w.flush(false)
+			w.flush(0)
 			return
 		case n.DataAtom == atom.Td || n.DataAtom == atom.Th:
 			w.run.WriteString(" ")
@@ -169,6 +172,32 @@ func hiddenNode(n *html.Node) bool {
 	}
 	style := strings.ReplaceAll(strings.ToLower(attr(n, "style")), " ", "")
 	return strings.Contains(style, "display:none") || strings.Contains(style, "visibility:hidden")
+}
+
+// inPageLinks reports an element whose text is all links to places on the same page
+// ("#ransomware"): a table of contents, tabs or a "show more" control. It repeats the
+// headings of the sections it points to, so a question about any of them matched it, and it
+// answers nothing.
+func inPageLinks(n *html.Node) bool {
+	links := 0
+	var own func(*html.Node) bool // whether n holds text outside in-page links
+	own = func(n *html.Node) bool {
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			switch {
+			case c.Type == html.TextNode:
+				if strings.TrimSpace(c.Data) != "" {
+					return true
+				}
+			case c.Type != html.ElementNode:
+			case c.DataAtom == atom.A && strings.HasPrefix(strings.TrimSpace(attr(c, "href")), "#"):
+				links++
+			case c.DataAtom == atom.A || c.DataAtom == atom.Img || own(c):
+				return true // another link, an image's alt text or text of its own
+			}
+		}
+		return false
+	}
+	return !own(n) && links > 0
 }
 
 func textOf(n *html.Node) string {

@@ -28,7 +28,7 @@ func TestToBlocks(t *testing.T) {
 			// Readability drops the <h1> that repeats the title; the title heads every chunk.
 			want: []block{
 				{text: "Boots can be returned within 30 days – free of charge."},
-				{heading: true, text: "How"},
+				{heading: true, level: 2, text: "How"},
 				{text: "Open your order"},
 				{text: "Print the label"},
 			},
@@ -44,10 +44,26 @@ func TestToBlocks(t *testing.T) {
 			},
 		},
 		{
+			// A table of contents and tabs that link to the page's own sections repeat
+			// its headings, and so does one such item of a list; text of its own around
+			// such a link, or a link elsewhere, is content.
+			name: "in-page links dropped",
+			in: `<p>Avoid these scams:</p><ul><li><a href="#phishing">Phishing</a></li><li><a href="#">SIM swap</a></li></ul>` +
+				`<p><a href="#use">How to use it</a> <a href="#accept">How to accept it</a></p>` +
+				`<h2 id="phishing">Phishing</h2><p>Check the <a href="#phishing">address</a> before you log in.</p>` +
+				`<ul><li><a href="#wiki">Wiki</a></li><li><a href="https://forum.example/">Forum</a></li></ul>`,
+			want: []block{
+				{text: "Avoid these scams:"},
+				{heading: true, level: 2, text: "Phishing"},
+				{text: "Check the address before you log in."},
+				{text: "Forum"},
+			},
+		},
+		{
 			name: "plain text keeps paragraphs and line breaks",
 			in:   "# Delivery\n\nWe ship   in 2 days.\nExpress: 1 day.\r\n\r\nPrice < 100 TL & more",
 			want: []block{
-				{heading: true, text: "Delivery"},
+				{heading: true, level: 1, text: "Delivery"},
 				{text: "We ship in 2 days.\nExpress: 1 day."},
 				{text: "Price < 100 TL & more"},
 			},

@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"strings"
 	"time"
 )
 
@@ -427,6 +428,16 @@ type CatalogCategory struct {
 	Count int
 }
 
+// HeadingSep joins the headings of a chunk's heading path, outermost first ("Shipping ›
+// Abroad"): the chunk's section lies under each of them.
+const HeadingSep = " › "
+
+// UnderHeading reports whether a chunk headed h belongs to the section headed section: the
+// same heading, or one under it.
+func UnderHeading(h, section string) bool {
+	return h == section || strings.HasPrefix(h, section+HeadingSep)
+}
+
 // ChunkHit is a candidate chunk with its document's identity. Rank is the store's own
 // relevance (higher is better); callers rerank.
 type ChunkHit struct {
@@ -597,6 +608,13 @@ type KB interface {
 	// import file), still in one transaction: an error from docs imports nothing.
 	ImportDocumentSeq(ctx context.Context, accountID int64, docs iter.Seq2[Document, error]) (ImportResult, error)
 	SearchChunks(ctx context.Context, accountID int64, q SearchQuery) ([]ChunkHit, error)
+	// SectionChunks returns the section of a document that the chunk chunkID of the account
+	// is part of, in document order, the chunk included: the run of its document's chunks
+	// around it, at most reach on either side, whose heading is its heading or a heading
+	// under it ("Returns › Damaged goods" under "Returns"). A section longer than a chunk is
+	// cut into several by size alone, so the one that matched a question best may hold its
+	// words while the one before holds the answer. Empty when the chunk is not the account's.
+	SectionChunks(ctx context.Context, accountID, chunkID int64, reach int) ([]ChunkHit, error)
 	TermStats(ctx context.Context, accountID int64, terms []SearchTerm) (TermStats, error)
 	// KBState returns the account's running chunk totals (see KBState). Kept with the chunks,
 	// so it costs one indexed read at any KB size: a send asks it first and skips the

@@ -231,3 +231,49 @@ func (s *Store) SearchWorthwhile(ctx context.Context, accountID int64, q *store.
 	}
 	return true, nil
 }
+
+// SectionChunks returns the run of the chunk's document around it, at most reach chunks on
+// either side, whose headings lie under its own (store.UnderHeading), in document order.
+func (s *Store) SectionChunks(ctx context.Context, accountID, chunkID int64, reach int) ([]store.ChunkHit, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT c.id, c.ord, d.id, d.type, d.title, d.url, d.lang, c.heading, c.text,
+		c.terms, c.tokens FROM chunks a JOIN chunks c ON c.document_id = a.document_id AND c.ord BETWEEN a.ord - ? AND a.ord + ?
+		JOIN documents d ON d.id = c.document_id WHERE a.id = ? AND a.account_id = ? ORDER BY c.ord`,
+		reach, reach, chunkID, accountID)
+	if err != nil {
+		return nil, fmt.Errorf("section chunks: %w", err)
+	}
+	defer rows.Close()
+	var run []store.ChunkHit
+	var ords []int64
+	at := -1
+	for rows.Next() {
+		var h store.ChunkHit
+		var ord int64
+		if err := rows.Scan(&h.ChunkID, &ord, &h.DocID, &h.DocType, &h.Title, &h.URL, &h.Lang, &h.Heading, &h.Text,
+			&h.Terms, &h.Tokens); err != nil {
+			return nil, fmt.Errorf("section chunks: %w", err)
+		}
+		if h.ChunkID == chunkID {
+			at = len(run)
+		}
+		run = append(run, h)
+		ords = append(ords, ord)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("section chunks: %w", err)
+	}
+	if at < 0 {
+		return []store.ChunkHit{}, nil
+	}
+	// The run is contiguous: it ends at the first chunk on either side outside the section
+	// (ords are contiguous too; a gap would end it).
+	section := run[at].Heading
+	lo, hi := at, at
+	for lo > 0 && ords[lo-1] == ords[lo]-1 && store.UnderHeading(run[lo-1].Heading, section) {
+		lo--
+	}
+	for hi+1 < len(run) && ords[hi+1] == ords[hi]+1 && store.UnderHeading(run[hi+1].Heading, section) {
+		hi++
+	}
+	return run[lo : hi+1], nil
+}

@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -117,5 +118,57 @@ func testHeadings(t *testing.T, s store.Store) {
 	}
 	if got, _ := s.Headings(ctx(), a.ID, "tr", 10); len(got) != 0 {
 		t.Fatalf("tr headings: %+v", got)
+	}
+}
+
+// testSectionChunks: a chunk's section is the run of its document's chunks under its heading,
+// its subsections included, within reach, and only the account's own.
+func testSectionChunks(t *testing.T, s store.Store) {
+	a, _ := NewAccount(t, s, "A", 0)
+	b, _ := NewAccount(t, s, "B", 0)
+	heads := []string{"Help", "Returns", "Returns", "Returns › Damaged goods",
+		"Shipping", "Returns", "Returns"}
+	d := store.Document{Type: store.DocPage, URL: "https://a.test/help", Title: "Help", Body: "x", Lang: "en", Hash: "help"}
+	for i, h := range heads {
+		d.Chunks = append(d.Chunks, store.Chunk{Ord: i, Heading: h, Text: fmt.Sprintf("text %d", i), Terms: "x", Tokens: 2})
+	}
+	docs := []store.Document{d}
+	if _, err := s.ImportDocuments(ctx(), a.ID, docs); err != nil {
+		t.Fatal(err)
+	}
+	full, err := s.GetDocument(ctx(), a.ID, docs[0].ID)
+	if err != nil || len(full.Chunks) != len(heads) {
+		t.Fatalf("document: %v %+v", err, full)
+	}
+	id := func(i int) int64 { return full.Chunks[i].ID }
+	texts := func(hs []store.ChunkHit) []string {
+		out := []string{}
+		for _, h := range hs {
+			out = append(out, h.Text)
+		}
+		return out
+	}
+	for _, c := range []struct {
+		chunk, reach int
+		want         []string
+	}{
+		{2, 4, []string{"text 1", "text 2", "text 3"}}, // the run under "Returns", not the later one
+		{1, 1, []string{"text 1", "text 2"}},           // no further than reach
+		{3, 4, []string{"text 3"}},                     // a subsection is its own section
+		{6, 4, []string{"text 5", "text 6"}},
+		{0, 4, []string{"text 0"}},
+	} {
+		got, err := s.SectionChunks(ctx(), a.ID, id(c.chunk), c.reach)
+		if err != nil || !slices.Equal(texts(got), c.want) {
+			t.Errorf("section of chunk %d within %d: %v %v, want %v", c.chunk, c.reach, err, texts(got), c.want)
+		}
+	}
+	got, err := s.SectionChunks(ctx(), a.ID, id(2), 4)
+	if err != nil || len(got) == 0 || got[0].DocID != docs[0].ID || got[0].Title != "Help" || got[0].Lang != "en" ||
+		got[0].Heading != "Returns" || got[0].Tokens != 2 || got[0].URL != "https://a.test/help" {
+		t.Errorf("section hits: %v %+v", err, got)
+	}
+	if got, err := s.SectionChunks(ctx(), b.ID, id(2), 4); err != nil || len(got) != 0 {
+		t.Errorf("another account's chunk: %v %+v", err, got)
 	}
 }

@@ -92,6 +92,7 @@ func Run(t *testing.T, open Opener) {
 		{"ArticlesByLanguage", testArticlesByLanguage},
 		{"CrawledArticleSlugs", testCrawledArticleSlugs},
 		{"Headings", testHeadings},
+		{"SectionChunks", testSectionChunks},
 		{"Products", testProducts},
 		{"ConcurrentReservations", testConcurrentReservations},
 		{"TurnWithReservation", testTurnWithReservation},
