@@ -93,7 +93,8 @@ func demoStore(t *testing.T) (*sqlite.Store, int64) {
 	return st, a.ID
 }
 
-// crawledStore crawls a test site into a fresh store.
+// crawledStore crawls a test site into a fresh store, one page at a time: the order of the
+// documents decides ties between equal passages, and the fit must see the same ones each run.
 func crawledStore(t *testing.T, url string) (*sqlite.Store, int64) {
 	t.Helper()
 	ctx := context.Background()
@@ -111,7 +112,8 @@ func crawledStore(t *testing.T, url string) (*sqlite.Store, int64) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := crawl.New(st, crawl.Options{AllowPrivate: true, MaxPages: 1000, Timeout: 10 * time.Second}, nil).
+	if _, err := crawl.New(st, crawl.Options{AllowPrivate: true, MaxPages: 1000, Timeout: 10 * time.Second,
+		Workers: 1}, nil).
 		Crawl(ctx, site, "", nil); err != nil {
 		t.Fatal(err)
 	}
