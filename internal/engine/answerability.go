@@ -7,7 +7,6 @@ import (
 	"math"
 	"strings"
 
-	"svc/internal/textindex"
 )
 
 // Answerability is the one decision of whether a candidate reply answers its question: a
@@ -244,8 +243,7 @@ func (e *Engine) features(r *retrieval, cands []candidate, ex extract) Features 
 		}
 	}
 	f[featSentence] = max(0, sent/q.total-sense)
-	_, inQuote := q.termFreqs(textindex.IndexTerms(ex.text, lg), e.rank.Soft)
-	f[featQuote] = max(0, q.strengthWeight(inQuote)/q.total-sense)
+	f[featQuote] = max(0, q.strengthWeight(ex.held)/q.total-sense)
 	if q.kind != askOther {
 		if hasCue(ex.text, q.kind, lg, q.raw) || q.kind2 != askOther && hasCue(ex.text, q.kind2, lg, q.raw) {
 			f[featKindHeld] = 1

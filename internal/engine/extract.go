@@ -15,6 +15,8 @@ type extract struct {
 	// cands are the candidates extraction chose from: the ranked ones, with the best chunk's
 	// whole section in its place (retrieval.extractable).
 	cands []candidate
+	// held is, per query term, the strength of its best match in the quoted sentences.
+	held []float64
 }
 
 // localWeights returns the weight of each query term for choosing among the sentences of
@@ -128,6 +130,19 @@ func (r *Ranking) extractAnswer(q *query, cands []candidate, maxChars int) extra
 	}
 	ex.text = windowText(cands, ws, q, r.Soft)
 	ex.docID = doc
+	// What the quote holds of the question, from its sentences' matches (answerability reads
+	// it; the words of a clipped sentence's cut-off part are counted too, a small overstatement
+	// that spares analysing the quote again).
+	ex.held = make([]float64, len(q.terms))
+	for _, w := range ws {
+		for _, s := range cands[w.cand].sents[w.lo : w.hi+1] {
+			for j, m := range s.seq {
+				if m >= 0 {
+					ex.held[m] = max(ex.held[m], s.strength[j])
+				}
+			}
+		}
+	}
 	return ex
 }
 
