@@ -174,7 +174,7 @@ func (e *Engine) features(r *retrieval, cands []candidate, ex extract) Features 
 	if r.product != nil {
 		// The page answers about a product the question names: the product's name is
 		// evidence of the reply too.
-		_, name := q.termFreqs(nameTerms(r.product.hit, q.lang), e.rank.Soft)
+		name := productNameMatch(q, r.question, r.product.hit, e.rank.Soft)
 		for i, s := range name {
 			held[i] = max(held[i], s)
 		}

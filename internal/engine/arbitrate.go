@@ -247,7 +247,7 @@ func (e *Engine) prefer(r *retrieval, question, lg string) (vouched bool) {
 	}
 	intent, strip, weak := readIntent(question, lg)
 	subject := r.q.subset(keptTerms(&r.q, strip))
-	_, name := subject.termFreqs(nameTerms(top.hit, subject.lang), e.rank.Soft)
+	name := productNameMatch(&subject, question, top.hit, e.rank.Soft)
 	_, text := subject.termFreqs(strings.Fields(top.hit.Terms), e.rank.Soft)
 	pages := pageCandidates(r.ranked, hitLang(top.hit, lg))
 	ask := readAsking(question, lg, &subject, intent, weak)

@@ -24,8 +24,10 @@ func (e *Engine) Retrieve(ctx context.Context, accountID int64, question, lang s
 // retrieval is the outcome of retrieve: the analyzed question and its ranked candidates,
 // with what the product step needs of the pool.
 type retrieval struct {
-	q      query
-	ranked []candidate
+	q query
+	// question is the visitor's question as written, for what reads its word order.
+	question string
+	ranked   []candidate
 	// products are the product chunks of the whole candidate pool, in the store's order:
 	// every product the question brought up, whether or not it was reranked.
 	products []store.ChunkHit
@@ -110,7 +112,7 @@ func (e *Engine) retrieve(ctx context.Context, accountID int64, question, lang s
 			}
 		}
 	}
-	r := retrieval{avgLen: st.AvgLength, docFreq: st.DocFreq}
+	r := retrieval{question: question, avgLen: st.AvgLength, docFreq: st.DocFreq}
 	cands := make([]candidate, len(hits))
 	for i, h := range hits {
 		cands[i].hit = h
