@@ -211,13 +211,15 @@ func pageCandidates(ranked []candidate, lang string) []candidate {
 //  2. passages in the reply's language come first when one of them answers confidently, so
 //     a lead-in never stands before a quote in another language (a message such as "42"
 //     carries no language of its own, and a product's English price line matched it);
-//  3. when the best passage is a product and a page answers what is asked about it better
+//  3. a passage that names another place and none the question names goes after those
+//     that name one (preferPlaces): Germany's shipping price is no answer for Austria;
+//  4. when the best passage is a product and a page answers what is asked about it better
 //     (pagesAnswer), that page comes first, then the other pages; when "the best" of
 //     something is asked and neither the product nor a page holds any of it, the products
 //     leave the candidates (a fallback rather than a product's name lines).
 //
 // Each step is a stable partition; extraction then reads the first document. vouched reports
-// a page put first by step 3 that holds at least half of what the product's name leaves of
+// a page put first by step 4 that holds at least half of what the product's name leaves of
 // the question, after a confident product: the product's name and the page together cover
 // the question ("Rücksendung eines Schlafsacks": the bag names what is sent back, the page
 // says what sending back costs), so the page is quoted though it holds too little of the
@@ -240,6 +242,9 @@ func (e *Engine) prefer(r *retrieval, question, lg string) (vouched bool) {
 				break
 			}
 		}
+	}
+	if !e.off(FamilyPlaces) {
+		r.ranked = preferPlaces(r.ranked, lg, question, r.docFreq)
 	}
 	top := r.ranked[0]
 	if top.hit.Product == nil {

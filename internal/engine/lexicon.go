@@ -60,13 +60,17 @@ type country struct {
 type lexicon struct {
 	synonyms map[string][]textindex.Term // term → the other terms of its groups
 	country  map[string]textindex.Term   // place term → country term
+	// place maps the term of every country and place of countries to its country's term
+	// (a country's to itself), for telling which places a passage names (places.go).
+	place map[string]string
 }
 
 // lexicons are built once from synonymGroups and countries; read-only afterwards.
 var lexicons = func() map[string]lexicon {
 	out := make(map[string]lexicon)
 	for _, lang := range []string{"en", "de", "tr"} {
-		lx := lexicon{synonyms: make(map[string][]textindex.Term), country: make(map[string]textindex.Term)}
+		lx := lexicon{synonyms: make(map[string][]textindex.Term), country: make(map[string]textindex.Term),
+			place: make(map[string]string)}
 		for _, g := range synonymGroups[lang] {
 			var terms []textindex.Term
 			for _, w := range strings.Fields(g) {
@@ -87,9 +91,11 @@ var lexicons = func() map[string]lexicon {
 			if len(ct) != 1 {
 				continue
 			}
+			lx.place[ct[0].Text] = ct[0].Text
 			for _, p := range strings.Fields(c.places) {
 				for _, t := range textindex.QueryTerms(p, lang) {
 					lx.country[t.Text] = ct[0]
+					lx.place[t.Text] = ct[0].Text
 				}
 			}
 		}
