@@ -105,8 +105,9 @@ var lexicons = func() map[string]lexicon {
 }()
 
 // alternates returns, per question term, the index terms that stand in for it: its synonyms
-// (at strength soft), and for a place no chunk of the account names, its country (at full
-// strength: for this KB, the country is where the place is). Alternates no chunk holds are
+// (at strength soft), for a place no chunk of the account names, its country (at full
+// strength: for this KB, the country is where the place is), and for a German infinitive
+// with "zu" inside that no chunk holds, its verb and prefix (separable.go). Alternates no chunk holds are
 // left out. docFreq must hold the question terms and every term of candidateAlternates.
 func alternates(lang string, terms []textindex.Term, docFreq map[string]int, soft float64) [][]alternate {
 	lx, ok := lexicons[lang]
@@ -125,6 +126,9 @@ func alternates(lang string, terms []textindex.Term, docFreq map[string]int, sof
 		if c, ok := lx.country[t.Text]; ok && docFreq[t.Text] == 0 && docFreq[c.Text] > 0 {
 			out[i] = append(out[i], alternate{term: c, strength: 1})
 		}
+		if docFreq[t.Text] == 0 {
+			out[i] = append(out[i], separableAlternates(lang, t, docFreq, soft)...)
+		}
 	}
 	return out
 }
@@ -136,7 +140,7 @@ func candidateAlternates(lang string, terms []textindex.Term) []textindex.Term {
 	if !ok {
 		return nil
 	}
-	var out []textindex.Term
+	out := separableLookups(lang, terms)
 	for _, t := range terms {
 		out = append(out, lx.synonyms[t.Text]...)
 		if c, ok := lx.country[t.Text]; ok {
