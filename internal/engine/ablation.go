@@ -73,6 +73,7 @@ func (e *Engine) ablateQuestion(qa *question, text, lang string) {
 		terms = append(terms, qa.terms[i])
 	}
 	qa.terms, qa.weak, qa.optional, qa.lower, qa.phrase2 = terms, pick(qa.weak), pick(qa.optional), pick(qa.lower), pick(qa.phrase2)
+	qa.byPrefix = pick(qa.byPrefix)
 	if e.off(FamilyWeakWords) {
 		clear(qa.weak)
 	}

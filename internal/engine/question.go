@@ -21,6 +21,9 @@ type question struct {
 	// of two adjacent question words (see joinedCompounds).
 	optional []bool
 	phrase2  []bool // per term: a word of a second question's phrase; nil for none
+	// byPrefix marks, in Turkish, the weak terms that are weak only by their prefix
+	// (prefixOnlyWeak); nil elsewhere.
+	byPrefix []bool
 }
 
 // analyzeQuestion analyzes the question in lang and reads its answer type. The content words
@@ -51,6 +54,9 @@ func analyzeQuestion(text, lang string) question {
 	for i, t := range q.terms {
 		q.weak[i] = weakTerms[lang][t.Text]
 	}
+	if lang == "tr" {
+		q.byPrefix = prefixOnlyWeak(text, q.terms, q.weak)
+	}
 	q.optional = make([]bool, len(q.terms))
 	for _, t := range abbreviationTerms(text, lang, q.terms) {
 		q.terms = append(q.terms, t)
@@ -67,6 +73,7 @@ func analyzeQuestion(text, lang string) question {
 	}
 	if lang == "tr" {
 		q.lower = predicateTerms(text, q.terms)
+		q.byPrefix = append(q.byPrefix, make([]bool, len(q.terms)-len(q.byPrefix))...)
 	}
 	// A second question's phrase ("and how long …") stays a term, since it leads to the
 	// section that answers that part, but like a German verb it is no subject the KB lacks
@@ -117,8 +124,9 @@ func joinedCompounds(text string, terms []textindex.Term) []textindex.Term {
 }
 
 // keepSeen drops the optional terms that no chunk of the account holds: a compound the KB
-// does not use would only add weight that nothing can match. It returns how many terms are
-// left.
+// does not use would only add weight that nothing can match. It also unmarks the Turkish
+// terms weak only by their prefix that no chunk holds (see prefixOnlyWeak). It returns how
+// many terms are left.
 func (q *question) keepSeen(docFreq map[string]int) int {
 	keep := 0
 	for i, t := range q.terms {
@@ -126,6 +134,12 @@ func (q *question) keepSeen(docFreq map[string]int) int {
 			continue
 		}
 		q.terms[keep], q.weak[keep], q.optional[keep] = t, q.weak[i], q.optional[i]
+		if q.byPrefix != nil {
+			if q.byPrefix[i] && docFreq[t.Text] == 0 {
+				q.weak[keep] = false // a word the KB never uses that is no light verb
+			}
+			q.byPrefix[keep] = q.byPrefix[i]
+		}
 		if q.lower != nil {
 			q.lower[keep] = q.lower[i]
 		}
@@ -135,6 +149,9 @@ func (q *question) keepSeen(docFreq map[string]int) int {
 		keep++
 	}
 	q.terms, q.weak, q.optional = q.terms[:keep], q.weak[:keep], q.optional[:keep]
+	if q.byPrefix != nil {
+		q.byPrefix = q.byPrefix[:keep]
+	}
 	if q.lower != nil {
 		q.lower = q.lower[:keep]
 	}
@@ -222,6 +239,43 @@ var weakTerms = func() map[string]map[string]bool {
 	}
 	return out
 }()
+
+// weakForms holds the folded words of weakWords, built once; read-only afterwards.
+var weakForms = func() map[string]map[string]bool {
+	out := make(map[string]map[string]bool, len(weakWords))
+	for lang, list := range weakWords {
+		set := make(map[string]bool)
+		for _, w := range textindex.Words(list, lang) {
+			set[w] = true
+		}
+		out[lang] = set
+	}
+	return out
+}()
+
+// prefixOnlyWeak marks the weak Turkish terms that are weak only by their prefix. The index
+// keeps five letters of a Turkish word, so a light verb's term is also the term of unrelated
+// words: "öğrenci" (student) shares "ogren" with "öğrenmek" (to learn), "yapı" (building)
+// with "yapmak". A term is weak by more than its prefix when the question writes it as a
+// listed form ("süresi", "yapabilir") or as the last word of a clause, where Turkish puts its
+// verb ("nasıl öğrenebilirim?"). keepSeen unmarks the others that the KB never holds:
+// "Öğrenci indirimi var mı?" asks about students, a subject the KB lacks.
+func prefixOnlyWeak(text string, terms []textindex.Term, weak []bool) []bool {
+	verb := predicateTerms(text, terms)
+	listed := make(map[textindex.Term]bool)
+	for _, w := range textindex.Words(text, "tr") {
+		if weakForms["tr"][w] {
+			for _, t := range textindex.QueryTerms(w, "tr") {
+				listed[t] = true
+			}
+		}
+	}
+	out := make([]bool, len(terms))
+	for i, t := range terms {
+		out[i] = weak[i] && !verb[i] && !listed[t]
+	}
+	return out
+}
 
 // questionPhrase finds the question phrase of text and returns the answer type it asks for
 // and the words of text that formed it, space separated ("" when there is none).
