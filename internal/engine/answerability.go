@@ -180,6 +180,12 @@ func (e *Engine) features(r *retrieval, cands []candidate, ex extract) Features 
 		}
 		f[featCoverage] = max(f[featCoverage], q.strengthWeight(held)/q.gateTotal-sense*gate)
 	}
+	// A word the KB never uses that a quoted list answers is met by the list, nearly.
+	listed, listSent := listedInstead(r, ex)
+	if listed >= 0 {
+		held[listed] = max(held[listed], e.rank.Soft)
+		f[featCoverage] = max(f[featCoverage], q.strengthWeight(held)/q.gateTotal-sense*gate)
+	}
 	met := 0
 	for _, h := range held {
 		if h > 0 {
@@ -243,8 +249,14 @@ func (e *Engine) features(r *retrieval, cands []candidate, ex extract) Features 
 			}
 		}
 	}
+	if listed >= 0 {
+		sent = max(sent, q.seqWeight(listSent.seq, listSent.strength, nil)+e.rank.Soft*q.idf[listed])
+	}
 	f[featSentence] = max(0, sent/q.total-sense)
 	_, inQuote := q.termFreqs(textindex.IndexTerms(ex.text, lg), e.rank.Soft)
+	if listed >= 0 {
+		inQuote[listed] = max(inQuote[listed], e.rank.Soft)
+	}
 	f[featQuote] = max(0, q.strengthWeight(inQuote)/q.total-sense)
 	if q.kind != askOther {
 		if hasCue(ex.text, q.kind, lg, q.raw) || q.kind2 != askOther && hasCue(ex.text, q.kind2, lg, q.raw) {
