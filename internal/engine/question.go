@@ -213,6 +213,47 @@ func predicateTerms(text string, terms []textindex.Term) []bool {
 	return out
 }
 
+// verbRoots returns, for each Turkish verb of text written in the ability form whose root is
+// at least as long as the prefix the index keeps ("kiralayabilir miyim?": "kirala"), its
+// term and the root's first four letters as a prefix term ("kira*"). A predicate's term is
+// kept light when the KB lacks it, as a verb's forms vary (newQuery), but such a term is every
+// form of the verb; when no word of the KB even starts like its root, the KB never uses the
+// verb ("kiralamak", to rent), and it is the subject of the question (unusedVerbs). The four
+// letters leave room for a root fused with a light verb: "kaydol-" (kayıt ol-) of
+// "kaydolabilir" starts like the KB's "kaydedildi".
+func verbRoots(lang, text string) map[textindex.Term]textindex.Term {
+	if lang != "tr" {
+		return nil
+	}
+	out := make(map[textindex.Term]textindex.Term)
+	for _, w := range rawWords(text) {
+		root, ok := textindex.AbilityRoot(w)
+		if !ok || utf8.RuneCountInString(root) < trIndexed {
+			continue
+		}
+		stem := textindex.Words(string([]rune(root)[:trIndexed-1]), "tr")
+		for _, t := range textindex.QueryTerms(w, "tr") {
+			if len(stem) == 1 {
+				out[t] = textindex.Term{Text: stem[0], Prefix: true}
+			}
+		}
+	}
+	return out
+}
+
+// unusedVerbs unmarks as a predicate (q.lower) each term of roots (verbRoots) whose root no
+// term of the KB starts with.
+func (q *question) unusedVerbs(roots map[textindex.Term]textindex.Term, docFreq map[string]int) {
+	if q.lower == nil {
+		return
+	}
+	for i, t := range q.terms {
+		if r, ok := roots[t]; ok && docFreq[t.Text] == 0 && docFreq[r.Text] == 0 {
+			q.lower[i] = false
+		}
+	}
+}
+
 // weakWords are light verbs and fillers that visitors wrap their questions in ("how long does
 // shipping take", "wie lange dauert die Lieferung", "iade nasıl yapılır"), and the nouns that
 // only name a length of time ("iade süresi kaç gün", "the return period"), which the answer

@@ -59,11 +59,17 @@ func (e *Engine) retrieve(ctx context.Context, accountID int64, question, lang s
 	if !e.off(FamilyStemPrefixes) {
 		stems = stemPrefixes(lang, qa.terms)
 	}
-	st, err := e.kb.TermStats(ctx, accountID, searchTerms(append(append(candidateAlternates(lang, qa.terms), stems...), qa.terms...)))
+	roots := verbRoots(lang, question)
+	lookup := append(append(candidateAlternates(lang, qa.terms), stems...), qa.terms...)
+	for _, r := range roots {
+		lookup = append(lookup, r)
+	}
+	st, err := e.kb.TermStats(ctx, accountID, searchTerms(lookup))
 	if err != nil {
 		return retrieval{}, fmt.Errorf("engine: term stats: %w", err)
 	}
 	qa.keepSeen(st.DocFreq)
+	qa.unusedVerbs(roots, st.DocFreq)
 	alts := alternates(lang, qa.terms, st.DocFreq, e.rank.Soft)
 	e.ablateAlternates(alts)
 	sterms := searchTerms(qa.terms)
