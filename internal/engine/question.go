@@ -53,6 +53,9 @@ func analyzeQuestion(text, lang string) question {
 			q.terms = kept
 		}
 	}
+	if kind == askDuration {
+		q.terms = withoutDurationNouns(q.terms, lang)
+	}
 	q.weak = make([]bool, len(q.terms))
 	for i, t := range q.terms {
 		q.weak[i] = weakTerms[lang][t.Text]
@@ -252,6 +255,38 @@ func (q *question) unusedVerbs(roots map[textindex.Term]textindex.Term, docFreq 
 			q.lower[i] = false
 		}
 	}
+}
+
+// durationNouns holds the analyzed terms of the lexicon's duration_nouns ("time", "Zeit",
+// "süre"); read-only after initialization.
+var durationNouns = func() map[string]map[string]bool {
+	out := make(map[string]map[string]bool)
+	for _, lang := range lexdata.Languages() {
+		out[lang] = make(map[string]bool)
+		for _, w := range lexdata.Default().Entries(lexdata.DurationNouns, lang) {
+			for _, t := range textindex.QueryTerms(w, lang) {
+				out[lang][t.Text] = true
+			}
+		}
+	}
+	return out
+}()
+
+// withoutDurationNouns drops from the terms of a question that asks how long the nouns that
+// only name a length of time ("Wie lange habe ich Zeit, …"): like the words of its question
+// phrase, they say what kind of answer is wanted, and the answer ("30 Tage") gives it
+// without them. They stay when nothing else is left.
+func withoutDurationNouns(terms []textindex.Term, lang string) []textindex.Term {
+	kept := make([]textindex.Term, 0, len(terms))
+	for _, t := range terms {
+		if !durationNouns[lang][t.Text] {
+			kept = append(kept, t)
+		}
+	}
+	if len(kept) == 0 {
+		return terms
+	}
+	return kept
 }
 
 // weakWords are light verbs and fillers that visitors wrap their questions in ("how long does
