@@ -25,13 +25,13 @@ const maxItemWords = 6
 
 // listedInstead returns the index of the question's one unseen term that a quoted sentence
 // answers by a list (see above), and that sentence; -1 when none does. The question must ask
-// yes or no (it has no question word: a list answers "is it among them?", not "what is it?"),
+// yes or no (isYesNo: a list answers "is it among them?", not "what is it?"),
 // and have exactly one content term that no chunk of the account holds and at least one that
 // the sentence holds; the sentence must hold every content term the KB holds and list
 // minListItems items beside a word next to the unseen one (listBeside).
 func listedInstead(r *retrieval, ex extract) (int, sentence) {
 	q := &r.q
-	if q.asks {
+	if q.kind != askOther || !isYesNo(textindex.Words(r.question, q.lang), q.lang) {
 		return -1, sentence{} // "what are cilia used for?" is not answered by what a list omits
 	}
 	unseen := -1

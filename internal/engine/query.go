@@ -13,7 +13,6 @@ type query struct {
 	lang  string
 	kind  qtype
 	kind2 qtype // a second question's kind, askOther when it asks one thing
-	asks  bool  // the question has a question word: it asks for something, not yes or no
 	terms []textindex.Term
 	idf   []float64
 	total float64 // sum of idf: the most weight a passage can match
@@ -47,7 +46,7 @@ type query struct {
 // ("sang", "gezählt") that the KB words differently is no sign of a subject it lacks, as an
 // unknown noun is; ranking is left alone, where such a term matches nothing anyway.
 func newQuery(lang string, qa question, st store.TermStats, weak float64) query {
-	q := query{lang: lang, kind: qa.kind, kind2: qa.kind2, asks: qa.asks, terms: qa.terms, idf: make([]float64, len(qa.terms)),
+	q := query{lang: lang, kind: qa.kind, kind2: qa.kind2, terms: qa.terms, idf: make([]float64, len(qa.terms)),
 		gateIdf: make([]float64, len(qa.terms)), light: qa.weak}
 	n := float64(st.Chunks)
 	for i, t := range qa.terms {

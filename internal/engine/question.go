@@ -14,10 +14,7 @@ import (
 type question struct {
 	terms []textindex.Term
 	kind  qtype
-	kind2 qtype // what a second question in the same message asks for (see secondKind)
-	// asks is set when the question has a question word ("what", "wie", "ne"): it asks for
-	// something, where a question without one asks yes or no.
-	asks  bool
+	kind2 qtype  // what a second question in the same message asks for (see secondKind)
 	weak  []bool // per term: a light word that says little about the subject
 	lower []bool // per term: German, and only ever written in lower case (not a noun)
 	// optional marks the terms that only count when the KB has them: the German compounds
@@ -37,7 +34,7 @@ func analyzeQuestion(text, lang string) question {
 	terms := textindex.QueryTerms(text, lang)
 	kind, phrase := questionPhrase(text, lang)
 	kind2, phrase2 := secondKind(text, lang, kind)
-	q := question{terms: terms, kind: kind, kind2: kind2, asks: phrase != ""}
+	q := question{terms: terms, kind: kind, kind2: kind2}
 	if phrase != "" {
 		drop := make(map[textindex.Term]bool)
 		for _, t := range textindex.QueryTerms(phrase, lang) {
