@@ -8,14 +8,65 @@ import (
 
 // policyShop is a shop whose warranty page speaks of all its products and whose products
 // never mention the warranty.
-const policyShop = `{"type":"page","url":"https://shop.example/en/warranty","title":"Warranty","lang":"en","body":"Every product comes with a 3-year warranty. Repairs under warranty are free."}
-{"type":"page","url":"https://shop.example/de/garantie","title":"Garantie","lang":"de","body":"Auf alle Produkte gewähren wir 3 Jahre Garantie. Reparaturen im Garantiefall sind kostenlos."}
-{"type":"page","url":"https://shop.example/tr/garanti","title":"Garanti","lang":"tr","body":"Tüm ürünlerimiz 3 yıl garantilidir. Garanti kapsamındaki onarımlar ücretsizdir."}
-{"type":"product","name":"Lodos Rain Jacket","url":"https://shop.example/en/lodos","price":"$90.00","category":"Clothing","lang":"en","description":"Hooded rain jacket, 20,000 mm waterproof rating."}
-{"type":"product","name":"Lodos Regenjacke","url":"https://shop.example/de/lodos","price":"85,00 €","category":"Bekleidung","lang":"de","description":"Regenjacke mit Kapuze, 20.000 mm Wassersäule."}
-{"type":"product","name":"Lodos Yağmurluk","url":"https://shop.example/tr/lodos","price":"3.100 TL","category":"Giyim","lang":"tr","description":"Kapüşonlu yağmurluk, 20.000 mm su geçirmezlik."}
-{"type":"product","name":"Pusula Tent","url":"https://shop.example/en/pusula","price":"$150.00","category":"Tents","lang":"en","description":"Two-person tent, 2.1 kg."}
-`
+var policyShop = kbLines(
+	map[string]string{
+		"type":  "page",
+		"url":   "https://shop.example/en/warranty",
+		"title": "Warranty",
+		"lang":  "en",
+		"body":  "Every product comes with a 3-year warranty. Repairs under warranty are free.",
+	},
+	map[string]string{
+		"type":  "page",
+		"url":   "https://shop.example/de/garantie",
+		"title": "Garantie",
+		"lang":  "de",
+		"body":  "Auf alle Produkte gewähren wir 3 Jahre Garantie. Reparaturen im Garantiefall sind kostenlos.",
+	},
+	map[string]string{
+		"type":  "page",
+		"url":   "https://shop.example/tr/garanti",
+		"title": "Garanti",
+		"lang":  "tr",
+		"body":  "Tüm ürünlerimiz 3 yıl garantilidir. Garanti kapsamındaki onarımlar ücretsizdir.",
+	},
+	map[string]string{
+		"type":        "product",
+		"name":        "Lodos Rain Jacket",
+		"url":         "https://shop.example/en/lodos",
+		"price":       "$90.00",
+		"category":    "Clothing",
+		"lang":        "en",
+		"description": "Hooded rain jacket, 20,000 mm waterproof rating.",
+	},
+	map[string]string{
+		"type":        "product",
+		"name":        "Lodos Regenjacke",
+		"url":         "https://shop.example/de/lodos",
+		"price":       "85,00 €",
+		"category":    "Bekleidung",
+		"lang":        "de",
+		"description": "Regenjacke mit Kapuze, 20.000 mm Wassersäule.",
+	},
+	map[string]string{
+		"type":        "product",
+		"name":        "Lodos Yağmurluk",
+		"url":         "https://shop.example/tr/lodos",
+		"price":       "3.100 TL",
+		"category":    "Giyim",
+		"lang":        "tr",
+		"description": "Kapüşonlu yağmurluk, 20.000 mm su geçirmezlik.",
+	},
+	map[string]string{
+		"type":        "product",
+		"name":        "Pusula Tent",
+		"url":         "https://shop.example/en/pusula",
+		"price":       "$150.00",
+		"category":    "Tents",
+		"lang":        "en",
+		"description": "Two-person tent, 2.1 kg.",
+	},
+)
 
 // TestPageVouchedByProductBehind: a policy page that ranks first and speaks of all products
 // answers a question about one kind of product, which a product's name behind it holds; a
