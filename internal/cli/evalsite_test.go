@@ -189,11 +189,17 @@ func TestEvalSiteDemo(t *testing.T) {
 	// floors leave one question of slack in each half.
 	logHalves(t, "demo.jsonl", rep)
 	// With the answerability model: tr 8/8 3/4 and 8/8 3/4; en 8/9 4/4 and 7/9 4/4; de 8/10
-	// 4/4 and 8/10 4/4.
+	// 4/4 and 8/10 4/4. With a product named in a word of the visitor's own, places, German
+	// infinitives with zu, a product vouching for the page before it, Turkish prefixes and
+	// verb roots, lists as answers and duration nouns (2026-11-28): tr 8/8 4/4 and 8/8 4/4;
+	// en 8/9 4/4 and 9/9 4/4; de 9/10 4/4 and 10/10 4/4. Still failing: "Can I return a tent
+	// I already used on one trip?" (three words the KB never uses, and "unused" is no match
+	// for "used") and "Kann ich mit PayPal zahlen?" (the KB writes "bezahlen" and
+	// "Zahlungsarten"; see the engine's ARCHITECTURE notes).
 	checkHalfFloors(t, halfFloors{
-		"tr tune": {7, 2}, "tr confirm": {7, 2},
-		"en tune": {7, 3}, "en confirm": {6, 3},
-		"de tune": {7, 3}, "de confirm": {7, 3},
+		"tr tune": {7, 3}, "tr confirm": {7, 3},
+		"en tune": {7, 3}, "en confirm": {8, 3},
+		"de tune": {8, 3}, "de confirm": {9, 3},
 	}, rep)
 }
 

@@ -18,7 +18,7 @@ var Families = []string{
 // The rule families (see Families).
 const (
 	FamilySynonyms      = "synonyms"      // customer-service synonym groups (lexicon.go)
-	FamilyPlaces        = "places"        // a city the KB never names read as its country
+	FamilyPlaces        = "places"        // a city the KB never names read as its country; a passage about another place last
 	FamilyAbbreviations = "abbreviations" // upper-case country abbreviations spelled out
 	FamilyCompounds     = "compounds"     // German compounds of two question words
 	FamilyWeakWords     = "weak-words"    // light verbs and fillers weighed down
@@ -73,6 +73,7 @@ func (e *Engine) ablateQuestion(qa *question, text, lang string) {
 		terms = append(terms, qa.terms[i])
 	}
 	qa.terms, qa.weak, qa.optional, qa.lower, qa.phrase2 = terms, pick(qa.weak), pick(qa.optional), pick(qa.lower), pick(qa.phrase2)
+	qa.byPrefix = pick(qa.byPrefix)
 	if e.off(FamilyWeakWords) {
 		clear(qa.weak)
 	}

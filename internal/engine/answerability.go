@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 )
@@ -173,10 +174,16 @@ func (e *Engine) features(r *retrieval, cands []candidate, ex extract) Features 
 	if r.product != nil {
 		// The page answers about a product the question names: the product's name is
 		// evidence of the reply too.
-		_, name := q.termFreqs(nameTerms(r.product.hit, q.lang), e.rank.Soft)
+		name := productNameMatch(q, r.question, r.product.hit, e.rank.Soft)
 		for i, s := range name {
 			held[i] = max(held[i], s)
 		}
+		f[featCoverage] = max(f[featCoverage], q.strengthWeight(held)/q.gateTotal-sense*gate)
+	}
+	// A word the KB never uses that a quoted list answers is met by the list, nearly.
+	listed, listSent := listedInstead(r, ex)
+	if listed >= 0 {
+		held[listed] = max(held[listed], e.rank.Soft)
 		f[featCoverage] = max(f[featCoverage], q.strengthWeight(held)/q.gateTotal-sense*gate)
 	}
 	met := 0
@@ -242,8 +249,15 @@ func (e *Engine) features(r *retrieval, cands []candidate, ex extract) Features 
 			}
 		}
 	}
+	if listed >= 0 {
+		sent = max(sent, q.seqWeight(listSent.seq, listSent.strength, nil)+e.rank.Soft*q.idf[listed])
+	}
 	f[featSentence] = max(0, sent/q.total-sense)
-	f[featQuote] = max(0, q.strengthWeight(ex.held)/q.total-sense)
+	inQuote := slices.Clone(ex.held)
+	if listed >= 0 {
+		inQuote[listed] = max(inQuote[listed], e.rank.Soft)
+	}
+	f[featQuote] = max(0, q.strengthWeight(inQuote)/q.total-sense)
 	if q.kind != askOther {
 		if hasCue(ex.text, q.kind, lg, q.raw) || q.kind2 != askOther && hasCue(ex.text, q.kind2, lg, q.raw) {
 			f[featKindHeld] = 1

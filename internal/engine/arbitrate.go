@@ -211,13 +211,15 @@ func pageCandidates(ranked []candidate, lang string) []candidate {
 //  2. passages in the reply's language come first when one of them answers confidently, so
 //     a lead-in never stands before a quote in another language (a message such as "42"
 //     carries no language of its own, and a product's English price line matched it);
-//  3. when the best passage is a product and a page answers what is asked about it better
+//  3. a passage that names another place and none the question names goes after those
+//     that name one (preferPlaces): Germany's shipping price is no answer for Austria;
+//  4. when the best passage is a product and a page answers what is asked about it better
 //     (pagesAnswer), that page comes first, then the other pages; when "the best" of
 //     something is asked and neither the product nor a page holds any of it, the products
 //     leave the candidates (a fallback rather than a product's name lines).
 //
 // Each step is a stable partition; extraction then reads the first document. vouched reports
-// a page put first by step 3 that holds at least half of what the product's name leaves of
+// a page put first by step 4 that holds at least half of what the product's name leaves of
 // the question, after a confident product: the product's name and the page together cover
 // the question ("Rücksendung eines Schlafsacks": the bag names what is sent back, the page
 // says what sending back costs), so the page is quoted though it holds too little of the
@@ -241,34 +243,102 @@ func (e *Engine) prefer(r *retrieval, question, lg string) (vouched bool) {
 			}
 		}
 	}
+	if !e.off(FamilyPlaces) {
+		r.ranked = preferPlaces(r.ranked, lg, question, r.docFreq)
+	}
 	top := r.ranked[0]
 	if top.hit.Product == nil {
-		return false
+		return e.vouchBehind(r, question, lg)
 	}
-	intent, strip, weak := readIntent(question, lg)
-	subject := r.q.subset(keptTerms(&r.q, strip))
-	_, name := subject.termFreqs(nameTerms(top.hit, subject.lang), e.rank.Soft)
-	_, text := subject.termFreqs(strings.Fields(top.hit.Terms), e.rank.Soft)
-	pages := pageCandidates(r.ranked, hitLang(top.hit, lg))
-	ask := readAsking(question, lg, &subject, intent, weak)
-	win := pagesAnswer(&subject, name, maxEach(name, text), pages, e.rank.Soft, ask)
+	a := e.weighProduct(r, question, lg, top)
 	switch {
-	case win < 0:
+	case a.win < 0:
 		return false
-	case win >= len(pages):
+	case a.win >= len(a.pages):
 		// "The best way to wash" a product whose text says nothing of washing, and no page
 		// that does: the product is no answer, and neither is a page that lost.
 		r.ranked = slices.DeleteFunc(r.ranked, func(c candidate) bool { return c.hit.Product != nil })
 		return false
 	}
-	page := pages[win].hit.DocID
+	page := a.pages[a.win].hit.DocID
 	r.ranked = partition(r.ranked, func(c candidate) bool { return c.hit.Product == nil })
 	r.ranked = partition(r.ranked, func(c candidate) bool { return c.hit.DocID == page })
-	vouched = e.confident(&r.q, []candidate{top}) && restHeld(&subject, name, pages[win], e.rank.Soft) >= 0.5
-	if vouched {
-		r.product = &top
+	return e.vouch(r, top, a)
+}
+
+// productArbitration is pagesAnswer's verdict on one product: the index of the page that
+// answers (see pagesAnswer) among pages, with the question's subject and what of it the
+// product's name holds.
+type productArbitration struct {
+	win     int
+	pages   []candidate
+	subject query
+	name    []float64
+}
+
+// weighProduct arbitrates between the product prod and the pages ranked in its language.
+func (e *Engine) weighProduct(r *retrieval, question, lg string, prod candidate) productArbitration {
+	intent, strip, weak := readIntent(question, lg)
+	a := productArbitration{subject: r.q.subset(keptTerms(&r.q, strip))}
+	a.name = productNameMatch(&a.subject, question, prod.hit, e.rank.Soft)
+	_, text := a.subject.termFreqs(strings.Fields(prod.hit.Terms), e.rank.Soft)
+	a.pages = pageCandidates(r.ranked, hitLang(prod.hit, lg))
+	ask := readAsking(question, lg, &a.subject, intent, weak)
+	a.win = pagesAnswer(&a.subject, a.name, maxEach(a.name, text), a.pages, e.rank.Soft, ask)
+	return a
+}
+
+// vouch reports whether the winning page of a is vouched for by the product prod, and then
+// records the product (r.product): the product answers confidently, and the page holds at
+// least half of what the product's name leaves of the question.
+func (e *Engine) vouch(r *retrieval, prod candidate, a productArbitration) bool {
+	if !e.confident(&r.q, []candidate{prod}) || restHeld(&a.subject, a.name, a.pages[a.win], e.rank.Soft) < 0.5 {
+		return false
 	}
-	return vouched
+	r.product = &prod
+	return true
+}
+
+// vouchBehind is vouching when the page ranks first and a product follows among the
+// passages answered from: "Wie lange ist die Garantie auf eine Regenjacke?" ranks the
+// warranty page ("2 Jahre auf alle Produkte") above the rain jacket, the page answers what
+// is asked about it (pagesAnswer picks that page), and the jacket's name holds the rest of
+// the question. The page ranks first because it holds more of the question than the product,
+// so the product need not hold MinCoverage alone: the page and the product's name together
+// must. Nothing is reordered.
+func (e *Engine) vouchBehind(r *retrieval, question, lg string) bool {
+	top := r.ranked[0]
+	for _, c := range bestPerDoc(r.ranked, e.opts.AnswerPassages)[1:] {
+		if c.hit.Product == nil || hitLang(c.hit, lg) != hitLang(top.hit, lg) {
+			continue
+		}
+		a := e.weighProduct(r, question, lg, c)
+		if a.win != 0 || a.pages[0].hit.DocID != top.hit.DocID ||
+			restHeld(&a.subject, a.name, a.pages[0], e.rank.Soft) < 0.5 || !e.coverTogether(r, top, c) {
+			return false
+		}
+		r.product = &c
+		return true
+	}
+	return false
+}
+
+// coverTogether reports whether the page and the product's name and category together hold
+// MinCoverage of the question (in the confidence check's weights, see confident), each
+// holding a term the other lacks.
+func (e *Engine) coverTogether(r *retrieval, page, prod candidate) bool {
+	q := &r.q
+	if q.gateTotal <= 0 || e.opts.MinCoverage < 0 {
+		return false
+	}
+	_, inPage := q.termFreqs(strings.Fields(page.hit.Terms), e.rank.Soft)
+	inName := productNameMatch(q, r.question, prod.hit, e.rank.Soft)
+	pageOnly, nameOnly := false, false
+	for i := range inPage {
+		pageOnly = pageOnly || inPage[i] > 0 && inName[i] == 0
+		nameOnly = nameOnly || inName[i] > 0 && inPage[i] == 0
+	}
+	return pageOnly && nameOnly && q.strengthWeight(maxEach(inPage, inName))/q.gateTotal >= e.opts.MinCoverage
 }
 
 // partition returns cands with those keep accepts first, each group in its order.

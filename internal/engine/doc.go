@@ -5,7 +5,8 @@
 // Retrieval analyzes the question with textindex (the analyzer that indexed the KB), drops
 // the words of its question phrase ("how long", "wie viele", "ne zaman") after reading the
 // answer type from them, adds the alternates of its terms (shop-vocabulary synonyms, the
-// country of a place the KB never names; lexicon.go) and German compounds of two of its
+// country of a place the KB never names; lexicon.go; the verb and prefix of a German
+// infinitive with "zu" inside, separable.go) and German compounds of two of its
 // words, and asks the store's full-text index for a pool of candidate chunks. The pool is reranked in Go in two stages. The first scores every candidate from
 // its stored terms: BM25 with the account's own statistics (a prefix term matches every
 // term it starts) plus the share of the question's weight the chunk contains. The second
@@ -28,7 +29,9 @@
 // Before the confidence check and extraction, the ranked passages are put in the order that
 // answers the question as asked (arbitrate.go): a product whose name the question's variant
 // tokens exclude (package variant: "Nova 12 Pro" when the Lite is asked for) goes last;
-// passages in the reply's language come first when one of them is confident; and a page
+// passages in the reply's language come first when one of them is confident; a passage
+// that names another place and none the question names goes after those that name one
+// (places.go); and a page
 // that holds more of what the question asks about a product than the product's own text
 // ("the return policy for a sleeping bag") comes before the product.
 //

@@ -60,13 +60,17 @@ type country struct {
 type lexicon struct {
 	synonyms map[string][]textindex.Term // term → the other terms of its groups
 	country  map[string]textindex.Term   // place term → country term
+	// place maps the term of every country and place of countries to its country's term
+	// (a country's to itself), for telling which places a passage names (places.go).
+	place map[string]string
 }
 
 // lexicons are built once from synonymGroups and countries; read-only afterwards.
 var lexicons = func() map[string]lexicon {
 	out := make(map[string]lexicon)
 	for _, lang := range []string{"en", "de", "tr"} {
-		lx := lexicon{synonyms: make(map[string][]textindex.Term), country: make(map[string]textindex.Term)}
+		lx := lexicon{synonyms: make(map[string][]textindex.Term), country: make(map[string]textindex.Term),
+			place: make(map[string]string)}
 		for _, g := range synonymGroups[lang] {
 			var terms []textindex.Term
 			for _, w := range strings.Fields(g) {
@@ -87,9 +91,11 @@ var lexicons = func() map[string]lexicon {
 			if len(ct) != 1 {
 				continue
 			}
+			lx.place[ct[0].Text] = ct[0].Text
 			for _, p := range strings.Fields(c.places) {
 				for _, t := range textindex.QueryTerms(p, lang) {
 					lx.country[t.Text] = ct[0]
+					lx.place[t.Text] = ct[0].Text
 				}
 			}
 		}
@@ -99,8 +105,9 @@ var lexicons = func() map[string]lexicon {
 }()
 
 // alternates returns, per question term, the index terms that stand in for it: its synonyms
-// (at strength soft), and for a place no chunk of the account names, its country (at full
-// strength: for this KB, the country is where the place is). Alternates no chunk holds are
+// (at strength soft), for a place no chunk of the account names, its country (at full
+// strength: for this KB, the country is where the place is), and for a German infinitive
+// with "zu" inside that no chunk holds, its verb and prefix (separable.go). Alternates no chunk holds are
 // left out. docFreq must hold the question terms and every term of candidateAlternates.
 func alternates(lang string, terms []textindex.Term, docFreq map[string]int, soft float64) [][]alternate {
 	lx, ok := lexicons[lang]
@@ -119,6 +126,9 @@ func alternates(lang string, terms []textindex.Term, docFreq map[string]int, sof
 		if c, ok := lx.country[t.Text]; ok && docFreq[t.Text] == 0 && docFreq[c.Text] > 0 {
 			out[i] = append(out[i], alternate{term: c, strength: 1})
 		}
+		if docFreq[t.Text] == 0 {
+			out[i] = append(out[i], separableAlternates(lang, t, docFreq, soft)...)
+		}
 	}
 	return out
 }
@@ -130,7 +140,7 @@ func candidateAlternates(lang string, terms []textindex.Term) []textindex.Term {
 	if !ok {
 		return nil
 	}
-	var out []textindex.Term
+	out := separableLookups(lang, terms)
 	for _, t := range terms {
 		out = append(out, lx.synonyms[t.Text]...)
 		if c, ok := lx.country[t.Text]; ok {

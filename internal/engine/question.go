@@ -21,6 +21,9 @@ type question struct {
 	// of two adjacent question words (see joinedCompounds).
 	optional []bool
 	phrase2  []bool // per term: a word of a second question's phrase; nil for none
+	// byPrefix marks, in Turkish, the weak terms that are weak only by their prefix
+	// (prefixOnlyWeak); nil elsewhere.
+	byPrefix []bool
 }
 
 // analyzeQuestion analyzes the question in lang and reads its answer type. The content words
@@ -47,9 +50,15 @@ func analyzeQuestion(text, lang string) question {
 			q.terms = kept
 		}
 	}
+	if kind == askDuration {
+		q.terms = withoutDurationNouns(q.terms, lang)
+	}
 	q.weak = make([]bool, len(q.terms))
 	for i, t := range q.terms {
 		q.weak[i] = weakTerms[lang][t.Text]
+	}
+	if lang == "tr" {
+		q.byPrefix = prefixOnlyWeak(text, q.terms, q.weak)
 	}
 	q.optional = make([]bool, len(q.terms))
 	for _, t := range abbreviationTerms(text, lang, q.terms) {
@@ -67,6 +76,7 @@ func analyzeQuestion(text, lang string) question {
 	}
 	if lang == "tr" {
 		q.lower = predicateTerms(text, q.terms)
+		q.byPrefix = append(q.byPrefix, make([]bool, len(q.terms)-len(q.byPrefix))...)
 	}
 	// A second question's phrase ("and how long …") stays a term, since it leads to the
 	// section that answers that part, but like a German verb it is no subject the KB lacks
@@ -117,8 +127,9 @@ func joinedCompounds(text string, terms []textindex.Term) []textindex.Term {
 }
 
 // keepSeen drops the optional terms that no chunk of the account holds: a compound the KB
-// does not use would only add weight that nothing can match. It returns how many terms are
-// left.
+// does not use would only add weight that nothing can match. It also unmarks the Turkish
+// terms weak only by their prefix that no chunk holds (see prefixOnlyWeak). It returns how
+// many terms are left.
 func (q *question) keepSeen(docFreq map[string]int) int {
 	keep := 0
 	for i, t := range q.terms {
@@ -126,6 +137,12 @@ func (q *question) keepSeen(docFreq map[string]int) int {
 			continue
 		}
 		q.terms[keep], q.weak[keep], q.optional[keep] = t, q.weak[i], q.optional[i]
+		if q.byPrefix != nil {
+			if q.byPrefix[i] && docFreq[t.Text] == 0 {
+				q.weak[keep] = false // a word the KB never uses that is no light verb
+			}
+			q.byPrefix[keep] = q.byPrefix[i]
+		}
 		if q.lower != nil {
 			q.lower[keep] = q.lower[i]
 		}
@@ -135,6 +152,9 @@ func (q *question) keepSeen(docFreq map[string]int) int {
 		keep++
 	}
 	q.terms, q.weak, q.optional = q.terms[:keep], q.weak[:keep], q.optional[:keep]
+	if q.byPrefix != nil {
+		q.byPrefix = q.byPrefix[:keep]
+	}
 	if q.lower != nil {
 		q.lower = q.lower[:keep]
 	}
@@ -193,6 +213,79 @@ func predicateTerms(text string, terms []textindex.Term) []bool {
 	return out
 }
 
+// verbRoots returns, for each Turkish verb of text written in the ability form whose root is
+// at least as long as the prefix the index keeps ("kiralayabilir miyim?": "kirala"), its
+// term and the root's first four letters as a prefix term ("kira*"). A predicate's term is
+// kept light when the KB lacks it, as a verb's forms vary (newQuery), but such a term is every
+// form of the verb; when no word of the KB even starts like its root, the KB never uses the
+// verb ("kiralamak", to rent), and it is the subject of the question (unusedVerbs). The four
+// letters leave room for a root fused with a light verb: "kaydol-" (kayıt ol-) of
+// "kaydolabilir" starts like the KB's "kaydedildi".
+func verbRoots(lang, text string) map[textindex.Term]textindex.Term {
+	if lang != "tr" {
+		return nil
+	}
+	out := make(map[textindex.Term]textindex.Term)
+	for _, w := range rawWords(text) {
+		root, ok := textindex.AbilityRoot(w)
+		if !ok || utf8.RuneCountInString(root) < trIndexed {
+			continue
+		}
+		stem := textindex.Words(string([]rune(root)[:trIndexed-1]), "tr")
+		for _, t := range textindex.QueryTerms(w, "tr") {
+			if len(stem) == 1 {
+				out[t] = textindex.Term{Text: stem[0], Prefix: true}
+			}
+		}
+	}
+	return out
+}
+
+// unusedVerbs unmarks as a predicate (q.lower) each term of roots (verbRoots) whose root no
+// term of the KB starts with.
+func (q *question) unusedVerbs(roots map[textindex.Term]textindex.Term, docFreq map[string]int) {
+	if q.lower == nil {
+		return
+	}
+	for i, t := range q.terms {
+		if r, ok := roots[t]; ok && docFreq[t.Text] == 0 && docFreq[r.Text] == 0 {
+			q.lower[i] = false
+		}
+	}
+}
+
+// durationNouns holds the analyzed terms of the lexicon's duration_nouns ("time", "Zeit",
+// "süre"); read-only after initialization.
+var durationNouns = func() map[string]map[string]bool {
+	out := make(map[string]map[string]bool)
+	for _, lang := range lexdata.Languages() {
+		out[lang] = make(map[string]bool)
+		for _, w := range lexdata.Default().Entries(lexdata.DurationNouns, lang) {
+			for _, t := range textindex.QueryTerms(w, lang) {
+				out[lang][t.Text] = true
+			}
+		}
+	}
+	return out
+}()
+
+// withoutDurationNouns drops from the terms of a question that asks how long the nouns that
+// only name a length of time ("Wie lange habe ich Zeit, …"): like the words of its question
+// phrase, they say what kind of answer is wanted, and the answer ("30 Tage") gives it
+// without them. They stay when nothing else is left.
+func withoutDurationNouns(terms []textindex.Term, lang string) []textindex.Term {
+	kept := make([]textindex.Term, 0, len(terms))
+	for _, t := range terms {
+		if !durationNouns[lang][t.Text] {
+			kept = append(kept, t)
+		}
+	}
+	if len(kept) == 0 {
+		return terms
+	}
+	return kept
+}
+
 // weakWords are light verbs and fillers that visitors wrap their questions in ("how long does
 // shipping take", "wie lange dauert die Lieferung", "iade nasıl yapılır"), and the nouns that
 // only name a length of time ("iade süresi kaç gün", "the return period"), which the answer
@@ -222,6 +315,43 @@ var weakTerms = func() map[string]map[string]bool {
 	}
 	return out
 }()
+
+// weakForms holds the folded words of weakWords, built once; read-only afterwards.
+var weakForms = func() map[string]map[string]bool {
+	out := make(map[string]map[string]bool, len(weakWords))
+	for lang, list := range weakWords {
+		set := make(map[string]bool)
+		for _, w := range textindex.Words(list, lang) {
+			set[w] = true
+		}
+		out[lang] = set
+	}
+	return out
+}()
+
+// prefixOnlyWeak marks the weak Turkish terms that are weak only by their prefix. The index
+// keeps five letters of a Turkish word, so a light verb's term is also the term of unrelated
+// words: "öğrenci" (student) shares "ogren" with "öğrenmek" (to learn), "yapı" (building)
+// with "yapmak". A term is weak by more than its prefix when the question writes it as a
+// listed form ("süresi", "yapabilir") or as the last word of a clause, where Turkish puts its
+// verb ("nasıl öğrenebilirim?"). keepSeen unmarks the others that the KB never holds:
+// "Öğrenci indirimi var mı?" asks about students, a subject the KB lacks.
+func prefixOnlyWeak(text string, terms []textindex.Term, weak []bool) []bool {
+	verb := predicateTerms(text, terms)
+	listed := make(map[textindex.Term]bool)
+	for _, w := range textindex.Words(text, "tr") {
+		if weakForms["tr"][w] {
+			for _, t := range textindex.QueryTerms(w, "tr") {
+				listed[t] = true
+			}
+		}
+	}
+	out := make([]bool, len(terms))
+	for i, t := range terms {
+		out[i] = weak[i] && !verb[i] && !listed[t]
+	}
+	return out
+}
 
 // questionPhrase finds the question phrase of text and returns the answer type it asks for
 // and the words of text that formed it, space separated ("" when there is none).

@@ -24,8 +24,10 @@ func (e *Engine) Retrieve(ctx context.Context, accountID int64, question, lang s
 // retrieval is the outcome of retrieve: the analyzed question and its ranked candidates,
 // with what the product step needs of the pool.
 type retrieval struct {
-	q      query
-	ranked []candidate
+	q query
+	// question is the visitor's question as written, for what reads its word order.
+	question string
+	ranked   []candidate
 	// products are the product chunks of the whole candidate pool, in the store's order:
 	// every product the question brought up, whether or not it was reranked.
 	products []store.ChunkHit
@@ -57,11 +59,17 @@ func (e *Engine) retrieve(ctx context.Context, accountID int64, question, lang s
 	if !e.off(FamilyStemPrefixes) {
 		stems = stemPrefixes(lang, qa.terms)
 	}
-	st, err := e.kb.TermStats(ctx, accountID, searchTerms(append(append(candidateAlternates(lang, qa.terms), stems...), qa.terms...)))
+	roots := verbRoots(lang, question)
+	lookup := append(append(candidateAlternates(lang, qa.terms), stems...), qa.terms...)
+	for _, r := range roots {
+		lookup = append(lookup, r)
+	}
+	st, err := e.kb.TermStats(ctx, accountID, searchTerms(lookup))
 	if err != nil {
 		return retrieval{}, fmt.Errorf("engine: term stats: %w", err)
 	}
 	qa.keepSeen(st.DocFreq)
+	qa.unusedVerbs(roots, st.DocFreq)
 	alts := alternates(lang, qa.terms, st.DocFreq, e.rank.Soft)
 	e.ablateAlternates(alts)
 	sterms := searchTerms(qa.terms)
@@ -110,7 +118,7 @@ func (e *Engine) retrieve(ctx context.Context, accountID int64, question, lang s
 			}
 		}
 	}
-	r := retrieval{avgLen: st.AvgLength, docFreq: st.DocFreq}
+	r := retrieval{question: question, avgLen: st.AvgLength, docFreq: st.DocFreq}
 	cands := make([]candidate, len(hits))
 	for i, h := range hits {
 		cands[i].hit = h

@@ -75,7 +75,7 @@ func (e *Engine) shelf(ctx context.Context, accountID int64, question, lg string
 		if err != nil {
 			return sh, fmt.Errorf("engine: product search: %w", err)
 		}
-		scored = e.scoreProducts(&subject, hits, r.avgLen)
+		scored = e.scoreProducts(&subject, question, hits, r.avgLen)
 		weighProducts(&subject, scored, r.docFreq, question)
 	case len(keep) == 0 && intent&(IntentList|IntentRecommend) != 0:
 		// A listing question without a subject ("what products do you have?"): the
@@ -237,7 +237,7 @@ func hitCard(h store.ChunkHit) Card { return Card{DocID: h.DocID, Lang: h.Lang, 
 
 // scoreProducts reranks product chunks for the subject with the passage ranking, adds the
 // name bonus and keeps each document's best chunk, best first.
-func (e *Engine) scoreProducts(subject *query, hits []store.ChunkHit, avgLen float64) []productHit {
+func (e *Engine) scoreProducts(subject *query, question string, hits []store.ChunkHit, avgLen float64) []productHit {
 	best := make(map[int64]productHit)
 	var order []int64
 	for _, h := range hits {
@@ -250,7 +250,7 @@ func (e *Engine) scoreProducts(subject *query, hits []store.ChunkHit, avgLen flo
 		e.rank.proximityScore(subject, &c)
 		p := productHit{hit: h}
 		_, p.inText = subject.termFreqs(strings.Fields(h.Terms), e.rank.Soft)
-		_, p.inName = subject.termFreqs(nameTerms(h, subject.lang), e.rank.Soft)
+		p.inName = productNameMatch(subject, question, h, e.rank.Soft)
 		p.score = c.score + nameBonus*subject.strengthWeight(p.inName)/subject.total
 		prev, seen := best[h.DocID]
 		if !seen {

@@ -79,3 +79,15 @@ func hasAnyPrefix(s string, prefixes []string) bool {
 	}
 	return false
 }
+
+// AbilityRoot returns the verb root of a Turkish word written in the ability form
+// ("kiralayabilir" → "kirala", "ödeyebilir" → "öde"), lower-cased; ok is false for any other
+// word. A root at least as long as the prefix the index keeps has one term for all its
+// forms, so the engine can tell that a KB without that term never uses the verb.
+func AbilityRoot(word string) (string, bool) {
+	toks := tokenize(word, langTR)
+	if len(toks) != 1 || toks[0].hasDigit {
+		return "", false
+	}
+	return abilityRoot(toks[0].text)
+}

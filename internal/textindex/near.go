@@ -48,3 +48,26 @@ func PrefixVariant(a, b, lang string, minLen int) bool {
 	}
 	return false
 }
+
+// minSeparableVerb is the shortest verb stem SeparableParts splits off ("geb" of "zugeben").
+const minSeparableVerb = 3
+
+// SeparableParts splits a German term that holds the "zu" of an infinitive between a verb
+// prefix and its verb ("zuruckzuschick" of "zurückzuschicken", "anzuruf" of "anzurufen")
+// into the prefix and the verb's term ("zuruck", "schick"). A page writes the verb without
+// the "zu" ("zurückschicken"), or with the prefix apart in a main clause ("schicken Sie …
+// zurück"), and the analyzer keeps the infinitive whole. ok is false for a
+// term that is no such infinitive; a caller keeps the parts only where the KB has them, as
+// a word that merely looks like one splits into parts no page uses.
+func SeparableParts(term string) (prefix, verb string, ok bool) {
+	for _, p := range germanVerbPrefixes {
+		rest, found := strings.CutPrefix(term, p)
+		if !found {
+			continue
+		}
+		if v, found := strings.CutPrefix(rest, "zu"); found && len(v) >= minSeparableVerb {
+			return p, v, true
+		}
+	}
+	return "", "", false
+}

@@ -45,3 +45,33 @@ func TestPrefixVariant(t *testing.T) {
 		}
 	}
 }
+
+// TestSeparableParts: an infinitive with "zu" after a verb prefix splits into the prefix and
+// the verb; a word whose "zu" is no infinitive's ("Aufzug", "Anzug") or that has none does
+// not.
+func TestSeparableParts(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		word, prefix, verb string
+		ok                 bool
+	}{
+		{"zurückzuschicken", "zuruck", "schick", true},
+		{"zurückzugeben", "zuruck", "geb", true},
+		{"auszusprechen", "aus", "sprech", true},
+		{"anzurufen", "an", "ruf", true},
+		{"Aufzug", "", "", false},
+		{"Anzug", "", "", false},
+		{"zurückschicken", "", "", false},
+		{"bezahlen", "", "", false},
+	}
+	for _, tc := range tests {
+		terms := QueryTerms(tc.word, "de")
+		if len(terms) != 1 {
+			t.Fatalf("%q: terms %v", tc.word, terms)
+		}
+		p, v, ok := SeparableParts(terms[0].Text)
+		if ok != tc.ok || p != tc.prefix || v != tc.verb {
+			t.Errorf("SeparableParts(%q) = %q, %q, %v; want %q, %q, %v", terms[0].Text, p, v, ok, tc.prefix, tc.verb, tc.ok)
+		}
+	}
+}

@@ -88,6 +88,8 @@ var (
 		For: "question-word phrases and the answer type they ask for (what year = date); engine"}
 	TimeUnits = List{Name: "time_units", Kind: Words,
 		For: "units of time, * for a prefix; engine reads a duration answer by them"}
+	DurationNouns = List{Name: "duration_nouns", Kind: Words,
+		For: "nouns that only name a length of time (time, Zeit, süre); engine drops them from a question asking how long"}
 	DayWords = List{Name: "day_words", Kind: Words,
 		For: "weekdays and schedule words; engine reads a date answer by them"}
 	MonthWords = List{Name: "month_words", Kind: Words,
@@ -172,7 +174,7 @@ var registry = []List{
 	SmalltalkReplies,
 	AmountUnits, ClothingSizes, ColourWords, ColourEndings,
 	SynonymGroups, CountryNames, CountryCities,
-	QuestionTypePhrases, TimeUnits, DayWords, MonthWords, ConditionalWords, AnaphorWords,
+	QuestionTypePhrases, TimeUnits, DurationNouns, DayWords, MonthWords, ConditionalWords, AnaphorWords,
 	Abbreviations, AbbreviationsShared, WeakQuestionWords, CountryAbbreviations,
 	IntentCues, SubjectNoise, NotSuperlatives, ConversationLabels,
 	LeadPriceWords, LeadPriceStarts, LeadDurationWords, LeadHourWords, LeadHowToStarts, LeadHowToWords,
