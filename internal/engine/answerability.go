@@ -7,7 +7,6 @@ import (
 	"math"
 	"slices"
 	"strings"
-
 )
 
 // Answerability is the one decision of whether a candidate reply answers its question: a
