@@ -12,7 +12,7 @@ import (
 // earn its place: BENCHMARKS.md's ablation table measures every dev set with one family off.
 var Families = []string{
 	FamilySynonyms, FamilyPlaces, FamilyAbbreviations, FamilyCompounds, FamilyWeakWords,
-	FamilyStemPrefixes, FamilyArbitration, FamilySense, FamilyTwoPart,
+	FamilyArbitration, FamilySense, FamilyTwoPart,
 }
 
 // The rule families (see Families).
@@ -22,7 +22,6 @@ const (
 	FamilyAbbreviations = "abbreviations" // upper-case country abbreviations spelled out
 	FamilyCompounds     = "compounds"     // German compounds of two question words
 	FamilyWeakWords     = "weak-words"    // light verbs and fillers weighed down
-	FamilyStemPrefixes  = "stem-prefixes" // a long stem less its last letter searched as a prefix
 	FamilyArbitration   = "arbitration"   // pages against products, languages, variants (arbitrate.go)
 	FamilySense         = "sense"         // a German noun met only by a verb is no evidence
 	FamilyTwoPart       = "two-part"      // a message asking two things answered from two sections

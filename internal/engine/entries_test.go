@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"strings"
 	"testing"
 
 	"svc/internal/store"
@@ -69,18 +68,5 @@ func TestTitleDefines(t *testing.T) {
 	// A title with a word the question lacks is about something else.
 	if got := q.titleDefines("Wallets nur zum Ansehen", "de"); got != 0 {
 		t.Errorf("guide title: %.2f, want 0", got)
-	}
-}
-
-// A long English or German stem is also searched as a prefix one letter shorter, so that the
-// pool holds the chunks its near matches are in; a Turkish term is a prefix already.
-func TestStemPrefixes(t *testing.T) {
-	t.Parallel()
-	got := stemPrefixes("de", textindex.QueryTerms("Wallet synchronisiert", "de"))
-	if len(got) != 1 || !got[0].Prefix || !strings.HasPrefix("synchronisier", got[0].Text) {
-		t.Errorf("de: %v, want one prefix of synchronisier", got)
-	}
-	if got := stemPrefixes("tr", textindex.QueryTerms("senkronizasyon", "tr")); len(got) != 0 {
-		t.Errorf("tr: %v, want none", got)
 	}
 }

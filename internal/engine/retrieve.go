@@ -55,12 +55,8 @@ func (e *Engine) retrieve(ctx context.Context, accountID int64, question, lang s
 	if len(qa.terms) == 0 {
 		return retrieval{q: query{lang: lang}}, nil
 	}
-	var stems []textindex.Term
-	if !e.off(FamilyStemPrefixes) {
-		stems = stemPrefixes(lang, qa.terms)
-	}
 	roots := verbRoots(lang, question)
-	lookup := append(append(candidateAlternates(lang, qa.terms), stems...), qa.terms...)
+	lookup := append(candidateAlternates(lang, qa.terms), qa.terms...)
 	for _, r := range roots {
 		lookup = append(lookup, r)
 	}
@@ -83,12 +79,6 @@ func (e *Engine) retrieve(ctx context.Context, accountID int64, question, lang s
 				seen[t] = true
 				sterms = append(sterms, t)
 			}
-		}
-	}
-	for _, s := range searchTerms(stems) {
-		if !seen[s] && st.DocFreq[s.Text] > 0 {
-			seen[s] = true
-			sterms = append(sterms, s)
 		}
 	}
 	hits, err := e.kb.SearchChunks(ctx, accountID, store.SearchQuery{Terms: poolTerms(sterms, st, e.opts.PoolChunks),
@@ -214,23 +204,6 @@ func poolTerms(terms []store.SearchTerm, st store.TermStats, poolChunks int) []s
 	for i, t := range terms {
 		if keep[i] {
 			out = append(out, t)
-		}
-	}
-	return out
-}
-
-// stemPrefixes are the search terms that bring a near match of a long English or German
-// stem into the candidate pool: the stem less its last letter, as a prefix ("synchronisier*"
-// for "synchronisiert" finds "Synchronisierung"). The rerank's near match (softMatch) can
-// only weigh the chunks the pool holds, and the store matches whole terms.
-func stemPrefixes(lang string, terms []textindex.Term) []textindex.Term {
-	if lang != "en" && lang != "de" {
-		return nil
-	}
-	var out []textindex.Term
-	for _, t := range terms {
-		if !t.Prefix && len(t.Text) >= 8 {
-			out = append(out, textindex.Term{Text: t.Text[:len(t.Text)-1], Prefix: true})
 		}
 	}
 	return out
