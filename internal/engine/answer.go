@@ -78,6 +78,9 @@ func (e *Engine) Evidence(ctx context.Context, accountID int64, question, lg str
 		return "", err
 	}
 	cands := bestPerDoc(r.ranked, e.opts.AnswerPassages)
+	if e.hopeless(&r, cands) {
+		return "", nil
+	}
 	ex := e.extract(&r, lg, 0)
 	if _, _, ok := e.assess(&r, cands, ex); !ok {
 		return "", nil
@@ -129,7 +132,10 @@ func (e *Engine) answer(ctx context.Context, req Request) (Answer, error) {
 	}
 	cands := bestPerDoc(r.ranked, e.opts.AnswerPassages)
 	ph := phrasesFor(lg, req.Tone)
-	ex := e.extract(&r, lg, 0)
+	var ex extract
+	if !e.hopeless(&r, cands) {
+		ex = e.extract(&r, lg, 0)
+	}
 	feats, score, ok := e.assess(&r, cands, ex)
 	if !ok {
 		ex = extract{}

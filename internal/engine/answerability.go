@@ -7,6 +7,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"svc/internal/textindex"
 )
 
 // Answerability is the one decision of whether a candidate reply answers its question: a
@@ -279,6 +281,25 @@ func (e *Engine) assess(r *retrieval, cands []candidate, ex extract) (Features, 
 		return f, s, true
 	}
 	return f, s, s >= e.threshold()
+}
+
+// hopeless reports whether no quote could make the reply answer: the score with the best a
+// quote can add (its best sentence and the quote holding all of the question, the kind of
+// answer asked for held) is below the threshold. Extraction is then skipped, which spares a
+// decline most of its cost.
+func (e *Engine) hopeless(r *retrieval, cands []candidate) bool {
+	if len(cands) == 0 || e.opts.MinAnswerability < 0 {
+		return len(cands) == 0
+	}
+	if r.q.kind == askOther && isYesNo(textindex.Words(r.question, r.q.lang), r.q.lang) {
+		return false // a quoted list may answer what it omits (listedInstead), seen only in the quote
+	}
+	f := e.features(r, cands, extract{})
+	f[featSentence], f[featQuote] = 1, 1
+	if r.q.kind != askOther {
+		f[featKindHeld] = 1
+	}
+	return e.model.Score(f) < e.threshold()
 }
 
 // threshold is the least answerability a reply is given at.
