@@ -11,13 +11,12 @@ import (
 // hand-set rule, by the name an ablation switches them off with (Options.Off). Each has to
 // earn its place: BENCHMARKS.md's ablation table measures every dev set with one family off.
 var Families = []string{
-	FamilySynonyms, FamilyPlaces, FamilyAbbreviations, FamilyCompounds, FamilyWeakWords,
+	FamilyPlaces, FamilyAbbreviations, FamilyCompounds, FamilyWeakWords,
 	FamilyArbitration, FamilySense, FamilyTwoPart,
 }
 
 // The rule families (see Families).
 const (
-	FamilySynonyms      = "synonyms"      // customer-service synonym groups (lexicon.go)
 	FamilyPlaces        = "places"        // a city the KB never names read as its country; a passage about another place last
 	FamilyAbbreviations = "abbreviations" // upper-case country abbreviations spelled out
 	FamilyCompounds     = "compounds"     // German compounds of two question words
@@ -81,15 +80,12 @@ func (e *Engine) ablateQuestion(qa *question, text, lang string) {
 	}
 }
 
-// ablateAlternates drops the alternates of switched-off families: synonyms match at the
-// near-match strength, a place's country at full strength.
+// ablateAlternates drops the alternates of switched-off families.
 func (e *Engine) ablateAlternates(alts [][]alternate) {
-	if !e.off(FamilySynonyms) && !e.off(FamilyPlaces) {
+	if !e.off(FamilyPlaces) {
 		return
 	}
 	for i := range alts {
-		alts[i] = slices.DeleteFunc(alts[i], func(a alternate) bool {
-			return a.strength < 1 && e.off(FamilySynonyms) || a.strength == 1 && e.off(FamilyPlaces)
-		})
+		alts[i] = slices.DeleteFunc(alts[i], func(a alternate) bool { return a.family != "" && e.off(a.family) })
 	}
 }

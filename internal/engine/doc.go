@@ -4,8 +4,8 @@
 //
 // Retrieval analyzes the question with textindex (the analyzer that indexed the KB), drops
 // the words of its question phrase ("how long", "wie viele", "ne zaman") after reading the
-// answer type from them, adds the alternates of its terms (shop-vocabulary synonyms, the
-// country of a place the KB never names; lexicon.go; the verb and prefix of a German
+// answer type from them, adds the alternates of its terms (the country of a place the KB
+// never names; lexicon.go; the verb and prefix of a German
 // infinitive with "zu" inside, separable.go) and German compounds of two of its
 // words, and asks the store's full-text index for a pool of candidate chunks. The pool is reranked in Go in two stages. The first scores every candidate from
 // its stored terms: BM25 with the account's own statistics (a prefix term matches every

@@ -13,22 +13,8 @@ import (
 type alternate struct {
 	term     textindex.Term
 	strength float64
+	family   string // the rule family that proposed it (Families), "" for grammar
 }
-
-// synonymGroups are words a visitor and a shop use for the same thing, per language: the shop
-// says "Filiale" where the visitor says "Laden". A question term of a group also matches the
-// other words of its group, as a near match (Ranking.Soft). The groups are the vocabulary of
-// customer service (stores, shipping, costs, instalments), not a thesaurus; they live in the
-// lexicon's synonym_groups files.
-var synonymGroups = func() map[string][]string {
-	out := make(map[string][]string)
-	for _, lang := range lexdata.Languages() {
-		for _, g := range lexdata.Default().Groups(lexdata.SynonymGroups, lang) {
-			out[lang] = append(out[lang], strings.Join(g, " "))
-		}
-	}
-	return out
-}()
 
 // countries names the country of a place in each language, and placesIn lists the larger
 // cities of it (in every spelling the three languages use): a question about a city that
@@ -56,36 +42,21 @@ type country struct {
 	places string
 }
 
-// lexicon holds the analyzed synonyms and places of one language.
+// lexicon holds the analyzed places of one language.
 type lexicon struct {
-	synonyms map[string][]textindex.Term // term → the other terms of its groups
-	country  map[string]textindex.Term   // place term → country term
+	country map[string]textindex.Term // place term → country term
 	// place maps the term of every country and place of countries to its country's term
 	// (a country's to itself), for telling which places a passage names (places.go).
 	place map[string]string
 }
 
-// lexicons are built once from synonymGroups and countries; read-only afterwards.
+// lexicons are built once from countries; read-only afterwards. (Issue 15's synonym groups
+// of customer-service words went in issue 23: the ablation found them helping one question of
+// a tuning half and nothing else.)
 var lexicons = func() map[string]lexicon {
 	out := make(map[string]lexicon)
 	for _, lang := range []string{"en", "de", "tr"} {
-		lx := lexicon{synonyms: make(map[string][]textindex.Term), country: make(map[string]textindex.Term),
-			place: make(map[string]string)}
-		for _, g := range synonymGroups[lang] {
-			var terms []textindex.Term
-			for _, w := range strings.Fields(g) {
-				if ts := textindex.QueryTerms(w, lang); len(ts) == 1 {
-					terms = append(terms, ts[0])
-				}
-			}
-			for _, a := range terms {
-				for _, b := range terms {
-					if a != b {
-						lx.synonyms[a.Text] = append(lx.synonyms[a.Text], b)
-					}
-				}
-			}
-		}
+		lx := lexicon{country: make(map[string]textindex.Term), place: make(map[string]string)}
 		for _, c := range countries {
 			ct := textindex.QueryTerms(c.names[lang], lang)
 			if len(ct) != 1 {
@@ -104,11 +75,10 @@ var lexicons = func() map[string]lexicon {
 	return out
 }()
 
-// alternates returns, per question term, the index terms that stand in for it: its synonyms
-// (at strength soft), for a place no chunk of the account names, its country (at full
-// strength: for this KB, the country is where the place is), and for a German infinitive
-// with "zu" inside that no chunk holds, its verb and prefix (separable.go). Alternates no chunk holds are
-// left out. docFreq must hold the question terms and every term of candidateAlternates.
+// alternates returns, per question term, the index terms that stand in for it: for a place
+// no chunk of the account names, its country (at full strength: for this KB, the country is
+// where the place is), and for a German infinitive with "zu" inside that no chunk holds, its
+// verb and prefix (separable.go). Alternates no chunk holds are left out. docFreq must hold the question terms and every term of candidateAlternates.
 func alternates(lang string, terms []textindex.Term, docFreq map[string]int, soft float64) [][]alternate {
 	lx, ok := lexicons[lang]
 	if !ok {
@@ -116,15 +86,8 @@ func alternates(lang string, terms []textindex.Term, docFreq map[string]int, sof
 	}
 	out := make([][]alternate, len(terms))
 	for i, t := range terms {
-		if soft > 0 {
-			for _, s := range lx.synonyms[t.Text] {
-				if docFreq[s.Text] > 0 {
-					out[i] = append(out[i], alternate{term: s, strength: soft})
-				}
-			}
-		}
 		if c, ok := lx.country[t.Text]; ok && docFreq[t.Text] == 0 && docFreq[c.Text] > 0 {
-			out[i] = append(out[i], alternate{term: c, strength: 1})
+			out[i] = append(out[i], alternate{term: c, strength: 1, family: FamilyPlaces})
 		}
 		if docFreq[t.Text] == 0 {
 			out[i] = append(out[i], separableAlternates(lang, t, docFreq, soft)...)
@@ -142,7 +105,6 @@ func candidateAlternates(lang string, terms []textindex.Term) []textindex.Term {
 	}
 	out := separableLookups(lang, terms)
 	for _, t := range terms {
-		out = append(out, lx.synonyms[t.Text]...)
 		if c, ok := lx.country[t.Text]; ok {
 			out = append(out, c)
 		}

@@ -31,7 +31,11 @@ func TestFamilyAblation(t *testing.T) {
 		fmt.Fprintf(&b, " %s |", base[k])
 	}
 	b.WriteString("\n")
-	for _, fam := range engine.Families {
+	families := engine.Families
+	if only := os.Getenv("SVC_EVAL_ABLATION_ONLY"); only != "" {
+		families = strings.Split(only, ",")
+	}
+	for _, fam := range families {
 		got := outcomeRates(devSamples(t, engine.Options{Off: []string{fam}}))
 		fmt.Fprintf(&b, "| %s |", fam)
 		for _, k := range keys {

@@ -78,8 +78,6 @@ var (
 		For: "word endings typical of a language (-iyor, -ung, -tion); lang"}
 	DetectPatterns = List{Name: "detect_patterns", Kind: Words, Flags: ASCII,
 		For: "letter sequences typical of a language (sch, th); lang"}
-	SynonymGroups = List{Name: "synonym_groups", Kind: Groups,
-		For: "words a visitor and a shop use for the same thing (Laden, Filiale); engine"}
 	CountryNames = List{Name: "country_names", Kind: Table,
 		For: "each country of country_cities by ISO code, named as one analyzed term; engine"}
 	CountryCities = List{Name: "country_cities", Shared: true, Kind: Table,
@@ -173,7 +171,7 @@ var registry = []List{
 	SmalltalkFillers, SmalltalkFillersShared,
 	SmalltalkReplies,
 	AmountUnits, ClothingSizes, ColourWords, ColourEndings,
-	SynonymGroups, CountryNames, CountryCities,
+	CountryNames, CountryCities,
 	QuestionTypePhrases, TimeUnits, DurationNouns, DayWords, MonthWords, ConditionalWords, AnaphorWords,
 	Abbreviations, AbbreviationsShared, WeakQuestionWords, CountryAbbreviations,
 	IntentCues, SubjectNoise, NotSuperlatives, ConversationLabels,
