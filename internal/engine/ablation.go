@@ -12,7 +12,7 @@ import (
 // earn its place: BENCHMARKS.md's ablation table measures every dev set with one family off.
 var Families = []string{
 	FamilyPlaces, FamilyAbbreviations, FamilyCompounds, FamilyWeakWords,
-	FamilyArbitration, FamilySense, FamilyTwoPart,
+	FamilyArbitration, FamilySense,
 }
 
 // The rule families (see Families).
@@ -23,7 +23,6 @@ const (
 	FamilyWeakWords     = "weak-words"    // light verbs and fillers weighed down
 	FamilyArbitration   = "arbitration"   // pages against products, languages, variants (arbitrate.go)
 	FamilySense         = "sense"         // a German noun met only by a verb is no evidence
-	FamilyTwoPart       = "two-part"      // a message asking two things answered from two sections
 )
 
 // off reports whether the rule family is switched off.
@@ -70,13 +69,10 @@ func (e *Engine) ablateQuestion(qa *question, text, lang string) {
 	for _, i := range keep {
 		terms = append(terms, qa.terms[i])
 	}
-	qa.terms, qa.weak, qa.optional, qa.lower, qa.phrase2 = terms, pick(qa.weak), pick(qa.optional), pick(qa.lower), pick(qa.phrase2)
+	qa.terms, qa.weak, qa.optional, qa.lower = terms, pick(qa.weak), pick(qa.optional), pick(qa.lower)
 	qa.byPrefix = pick(qa.byPrefix)
 	if e.off(FamilyWeakWords) {
 		clear(qa.weak)
-	}
-	if e.off(FamilyTwoPart) {
-		qa.kind2 = askOther
 	}
 }
 

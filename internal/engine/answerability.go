@@ -260,7 +260,7 @@ func (e *Engine) features(r *retrieval, cands []candidate, ex extract) Features 
 	}
 	f[featQuote] = max(0, q.strengthWeight(inQuote)/q.total-sense)
 	if q.kind != askOther {
-		if hasCue(ex.text, q.kind, lg, q.raw) || q.kind2 != askOther && hasCue(ex.text, q.kind2, lg, q.raw) {
+		if hasCue(ex.text, q.kind, lg, q.raw) {
 			f[featKindHeld] = 1
 		} else {
 			f[featKindLacks] = 1

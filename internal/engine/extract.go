@@ -84,10 +84,6 @@ func (r *Ranking) extractAnswer(q *query, cands []candidate, maxChars int) extra
 	scores := make(map[int][]float64, len(ex.read))
 	// A message that asks two things gives the cue bonus to a sentence that answers either,
 	// and the second window goes to the section answering the part the first lacks.
-	var parts partCues
-	if q.kind2 != askOther {
-		parts = make(partCues, len(ex.read))
-	}
 	for _, ci := range ex.read {
 		c := &cands[ci]
 		rel := 1.0
@@ -100,9 +96,6 @@ func (r *Ranking) extractAnswer(q *query, cands []candidate, maxChars int) extra
 		}
 		lang := c.lang(q)
 		sc := make([]float64, len(c.sents))
-		if parts != nil {
-			parts[ci] = make([][2]bool, len(c.sents))
-		}
 		for si, s := range c.sents {
 			if !s.quote {
 				sc[si] = math.Inf(-1)
@@ -111,12 +104,6 @@ func (r *Ranking) extractAnswer(q *query, cands []candidate, maxChars int) extra
 			v := weighMatches(s.seq, s.strength, floor, weight)
 			v += r.SentBigram * q.bigramWeight(s.seq) / q.total
 			cue := hasCue(s.text, q.kind, lang, qwords)
-			if parts != nil {
-				cue2 := hasCue(s.text, q.kind2, lang, qwords)
-				parts[ci][si] = [2]bool{partCue(s.text, q.kind, q.kind2, lang, qwords, cue),
-					partCue(s.text, q.kind2, q.kind, lang, qwords, cue2)}
-				cue = cue || cue2
-			}
 			if r.Cue != 0 && cue {
 				v += r.Cue
 			}
@@ -124,7 +111,7 @@ func (r *Ranking) extractAnswer(q *query, cands []candidate, maxChars int) extra
 		}
 		scores[ci] = sc
 	}
-	ws := r.growWindows(cands, ex.read, scores, parts, q.lang, maxChars)
+	ws := r.growWindows(cands, ex.read, scores, q.lang, maxChars)
 	if len(ws) == 0 {
 		return ex
 	}

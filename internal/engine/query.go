@@ -12,7 +12,6 @@ import (
 type query struct {
 	lang  string
 	kind  qtype
-	kind2 qtype // a second question's kind, askOther when it asks one thing
 	terms []textindex.Term
 	idf   []float64
 	total float64 // sum of idf: the most weight a passage can match
@@ -46,7 +45,7 @@ type query struct {
 // ("sang", "gezählt") that the KB words differently is no sign of a subject it lacks, as an
 // unknown noun is; ranking is left alone, where such a term matches nothing anyway.
 func newQuery(lang string, qa question, st store.TermStats, weak float64) query {
-	q := query{lang: lang, kind: qa.kind, kind2: qa.kind2, terms: qa.terms, idf: make([]float64, len(qa.terms)),
+	q := query{lang: lang, kind: qa.kind, terms: qa.terms, idf: make([]float64, len(qa.terms)),
 		gateIdf: make([]float64, len(qa.terms)), light: qa.weak}
 	n := float64(st.Chunks)
 	for i, t := range qa.terms {
@@ -57,7 +56,7 @@ func newQuery(lang string, qa question, st store.TermStats, weak float64) query 
 		}
 		q.total += q.idf[i]
 		q.gateIdf[i] = q.idf[i]
-		if df == 0 && !qa.weak[i] && (qa.lower != nil && qa.lower[i] || qa.phrase2 != nil && qa.phrase2[i]) {
+		if df == 0 && !qa.weak[i] && qa.lower != nil && qa.lower[i] {
 			q.gateIdf[i] -= (1 - weak) * q.idf[i]
 		}
 		q.gateTotal += q.gateIdf[i]

@@ -14,13 +14,11 @@ import (
 type question struct {
 	terms []textindex.Term
 	kind  qtype
-	kind2 qtype  // what a second question in the same message asks for (see secondKind)
 	weak  []bool // per term: a light word that says little about the subject
 	lower []bool // per term: German, and only ever written in lower case (not a noun)
 	// optional marks the terms that only count when the KB has them: the German compounds
 	// of two adjacent question words (see joinedCompounds).
 	optional []bool
-	phrase2  []bool // per term: a word of a second question's phrase; nil for none
 	// byPrefix marks, in Turkish, the weak terms that are weak only by their prefix
 	// (prefixOnlyWeak); nil elsewhere.
 	byPrefix []bool
@@ -33,8 +31,7 @@ type question struct {
 func analyzeQuestion(text, lang string) question {
 	terms := textindex.QueryTerms(text, lang)
 	kind, phrase := questionPhrase(text, lang)
-	kind2, phrase2 := secondKind(text, lang, kind)
-	q := question{terms: terms, kind: kind, kind2: kind2}
+	q := question{terms: terms, kind: kind}
 	if phrase != "" {
 		drop := make(map[textindex.Term]bool)
 		for _, t := range textindex.QueryTerms(phrase, lang) {
@@ -77,19 +74,6 @@ func analyzeQuestion(text, lang string) question {
 	if lang == "tr" {
 		q.lower = predicateTerms(text, q.terms)
 		q.byPrefix = append(q.byPrefix, make([]bool, len(q.terms)-len(q.byPrefix))...)
-	}
-	// A second question's phrase ("and how long …") stays a term, since it leads to the
-	// section that answers that part, but like a German verb it is no subject the KB lacks
-	// when no chunk has it (see newQuery).
-	if phrase2 != "" {
-		second := make(map[textindex.Term]bool)
-		for _, t := range textindex.QueryTerms(phrase2, lang) {
-			second[t] = true
-		}
-		q.phrase2 = make([]bool, len(q.terms))
-		for i, t := range q.terms {
-			q.phrase2[i] = second[t]
-		}
 	}
 	return q
 }
@@ -146,9 +130,6 @@ func (q *question) keepSeen(docFreq map[string]int) int {
 		if q.lower != nil {
 			q.lower[keep] = q.lower[i]
 		}
-		if q.phrase2 != nil {
-			q.phrase2[keep] = q.phrase2[i]
-		}
 		keep++
 	}
 	q.terms, q.weak, q.optional = q.terms[:keep], q.weak[:keep], q.optional[:keep]
@@ -157,9 +138,6 @@ func (q *question) keepSeen(docFreq map[string]int) int {
 	}
 	if q.lower != nil {
 		q.lower = q.lower[:keep]
-	}
-	if q.phrase2 != nil {
-		q.phrase2 = q.phrase2[:keep]
 	}
 	return keep
 }

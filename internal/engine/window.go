@@ -45,14 +45,8 @@ const neighbourForced = 100
 // open a second window, when it is worth more than the next neighbour; the two stores of a
 // page that each answer "when are you open on Sunday?" are then both quoted.
 //
-// When the question asks two things (parts is not nil) and the best sentence's chunk holds
-// the cue of only one of them, the second window opens, ahead of every neighbour, at the
-// sentence of another chunk that holds the other cue (see partCues.complement): "how much
-// is shipping, and how long does it take?" quotes the price section and the delivery time
-// section.
-//
 // lang is the question's, for chunks without a language of their own.
-func (r *Ranking) growWindows(cands []candidate, read []int, scores map[int][]float64, parts partCues, lang string, maxChars int) []window {
+func (r *Ranking) growWindows(cands []candidate, read []int, scores map[int][]float64, lang string, maxChars int) []window {
 	bestC, bestS := -1, -1
 	for _, ci := range read {
 		for si, v := range scores[ci] {
@@ -85,12 +79,6 @@ func (r *Ranking) growWindows(cands []candidate, read []int, scores map[int][]fl
 	}
 
 	secForced := 0.0
-	if parts != nil {
-
-		if c, s, ok := parts.complement(cands, read, scores, bestC, bestS, r.Margin); ok {
-			secC, secS, secForced = c, s, neighbourForced
-		}
-	}
 
 	type option struct {
 		w     int  // window index, or -1 for the second anchor
