@@ -59,7 +59,9 @@ func TestDemoAnswers(t *testing.T) {
 		},
 		{
 			// Berlin is nowhere in the KB, Germany is: the Q&A says there is no store there.
-			name: "store in Berlin", lang: "de", question: "Wann hat euer Laden in Berlin geöffnet?",
+			// (In the KB's own word: the synonym groups that read "Laden" as "Filiale" went in
+			// issue 23, having helped one dev question and nothing else.)
+			name: "store in Berlin", lang: "de", question: "Wann hat eure Filiale in Berlin geöffnet?",
 			want: []string{"in Deutschland haben wir keine Filiale"},
 			not:  []string{"Geöffnet Montag"},
 		},
