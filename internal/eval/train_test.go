@@ -160,7 +160,8 @@ func devSamples(t *testing.T, opts engine.Options) []Sample {
 
 // TestTrainAnswerability fits the answerability model on the tuning halves of the dev sets,
 // draws its threshold curve on both halves and logs it with each set's outcome; with
-// SVC_EVAL_TRAIN=write it also writes the model to internal/engine/answerability.json.
+// SVC_EVAL_TRAIN=write it also writes the model to internal/engine/answerability.json; with
+// SVC_EVAL_TRAIN=shipped it measures the shipped model instead of fitting one.
 // SVC_EVAL_TRAIN=1 go test -run TrainAnswerability -v ./internal/eval/
 func TestTrainAnswerability(t *testing.T) {
 	mode := os.Getenv("SVC_EVAL_TRAIN")
@@ -188,6 +189,16 @@ func TestTrainAnswerability(t *testing.T) {
 	}
 	chosen := ChooseThreshold(curveT, cost)
 	m.Threshold = chosen.Threshold
+	if mode == "shipped" {
+		// The model the engine ships with, measured on today's code: its curve and sets.
+		shipped, err := engine.DefaultAnswerability()
+		if err != nil {
+			t.Fatal(err)
+		}
+		m = shipped
+		curveT, curveC = Curve(m, tune, Thresholds()), Curve(m, confirm, Thresholds())
+		chosen.Threshold = m.Threshold
+	}
 	m.Trained = fmt.Sprintf("fitted on the tuning halves of %s; threshold at the least cost on them, a wrong answer costing 1.25 wrong declines",
 		setNames(tune))
 	var b strings.Builder
