@@ -73,24 +73,30 @@ func siteSamples(t *testing.T, set string, eng *engine.Engine, accountID int64, 
 	return out
 }
 
-// demoStore is the demo shop's KB in a fresh store.
-func demoStore(t *testing.T) (*sqlite.Store, int64) {
+// accountStore is a fresh store with one account, named name.
+func accountStore(t *testing.T, name string) (*sqlite.Store, int64) {
 	t.Helper()
-	ctx := context.Background()
-	st, err := sqlite.Open(ctx, t.TempDir(), sqlite.Options{})
+	st, err := sqlite.Open(context.Background(), t.TempDir(), sqlite.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	name, bal := "Demo", int64(1_000_000)
-	a, _, err := account.New(st, nil).Create(ctx, account.Settings{Name: &name, BalanceMicro: &bal})
+	bal := int64(1_000_000)
+	a, _, err := account.New(st, nil).Create(context.Background(), account.Settings{Name: &name, BalanceMicro: &bal})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := kb.Import(ctx, st, a.ID, 0, demo.Reader()); err != nil {
+	return st, id
+}
+
+// demoStore is the demo shop's KB in a fresh store.
+func demoStore(t *testing.T) (*sqlite.Store, int64) {
+	t.Helper()
+	st, id := accountStore(t, "Demo")
+	if _, err := kb.Import(context.Background(), st, id, 0, demo.Reader()); err != nil {
 		t.Fatal(err)
 	}
-	return st, a.ID
+	return st, id
 }
 
 // crawledStore crawls a test site into a fresh store, one page at a time: the order of the
@@ -98,17 +104,8 @@ func demoStore(t *testing.T) (*sqlite.Store, int64) {
 func crawledStore(t *testing.T, url string) (*sqlite.Store, int64) {
 	t.Helper()
 	ctx := context.Background()
-	st, err := sqlite.Open(ctx, t.TempDir(), sqlite.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	name, bal := "Site", int64(1_000_000)
-	a, _, err := account.New(st, nil).Create(ctx, account.Settings{Name: &name, BalanceMicro: &bal})
-	if err != nil {
-		t.Fatal(err)
-	}
-	site, _, err := crawl.AddSite(ctx, st, a.ID, url, "site")
+	st, id := accountStore(t, "Site")
+	site, _, err := crawl.AddSite(ctx, st, id, url, "site")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -117,7 +114,7 @@ func crawledStore(t *testing.T, url string) (*sqlite.Store, int64) {
 		Crawl(ctx, site, "", nil); err != nil {
 		t.Fatal(err)
 	}
-	return st, a.ID
+	return st, id
 }
 
 // devSamples gathers the samples of every dev set with the engine built by opts.
