@@ -86,7 +86,7 @@ func accountStore(t *testing.T, name string) (*sqlite.Store, int64) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return st, id
+	return st, a.ID
 }
 
 // demoStore is the demo shop's KB in a fresh store.
