@@ -82,13 +82,25 @@ func TestEmbedDailyBudget(t *testing.T) {
 	if r.Messages[1].Source != "system" || !r.LowConfidence || r.Mode != "cache_only" || r.Reason != "budget" {
 		t.Fatalf("a new question at the cap: %+v", r)
 	}
-	var cached string
-	for q := range answered {
-		cached = q
-		break
+	// Every answered question is asked again at the cap: the cached ones come from the cache,
+	// free. An answer that does not name what its question names ("Do you accept PayPal?",
+	// answered by the list of methods it is not among) was never cached (chat's honest
+	// cache), so it gets the cache-only notice like a new question.
+	fromCache := 0
+	for i, q := range budgetQuestions {
+		if !answered[q] {
+			continue
+		}
+		switch r := h.widgetSend(call(210+i), q); r.Messages[1].Source {
+		case "cache_tenant":
+			fromCache++
+		case "system":
+		default:
+			t.Fatalf("an answered question at the cap: %+v", r.Messages[1])
+		}
 	}
-	if r := h.widgetSend(call(201), cached); r.Messages[1].Source != "cache_tenant" {
-		t.Fatalf("a cached question at the cap was not answered from the cache: %+v", r.Messages[1])
+	if fromCache == 0 {
+		t.Fatal("no answered question was served from the cache at the cap")
 	}
 	if r := h.widgetSend(call(202), "How long does delivery take?"); r.Messages[1].Source != "cache_tenant" {
 		t.Fatalf("a curated question at the cap: %+v", r.Messages[1])
