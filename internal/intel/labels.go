@@ -1,12 +1,13 @@
 package intel
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
 	"svc/internal/engine"
+	"svc/internal/i18n"
 	"svc/internal/lang"
-	"svc/internal/lang/lexicon"
 )
 
 // labels are the fixed words of shaped results in one language: column headers, headings
@@ -25,28 +26,63 @@ type labels struct {
 	question, kind, slug, count                    string
 }
 
-// allLabels are the labels of each language, read from the lexicon's intel_labels once.
-var allLabels = func() map[string]labels {
-	out := make(map[string]labels)
-	for _, lg := range lexicon.Languages() {
-		l, _ := labelsFrom(lexicon.Default().Table(lexicon.IntelLabels, lg))
-		out[lg] = l
-	}
-	return out
-}()
+// labelPrefix starts every catalog key of the labels: "intel.<field>", and
+// "intel.attr.<key>" for an attribute key's label.
+const labelPrefix = "intel."
 
-// labelsFrom reads one language's labels; it returns the keys of the labels struct the table
-// lacks, and the table keys the struct does not know, for the test that holds them equal.
-func labelsFrom(t lexicon.TableView) (l labels, problems []string) {
+// allLabels are the labels of every catalog language, read when the package is initialized.
+// They are sentences and headers a reader sees, not words code matches, so they live in the
+// i18n catalog with the engine's reply texts; the catalog is embedded and the tests prove
+// every label is there, so a failure here is a build defect, not a runtime condition.
+var allLabels = mustLoadLabels(i18n.MustLoad())
+
+func mustLoadLabels(c *i18n.Catalog) map[string]labels {
+	all, err := loadLabels(c)
+	if err != nil {
+		panic(err)
+	}
+	return all
+}
+
+// loadLabels reads the labels of every language of c: each language must have every label
+// set knows and no "intel.*" key it does not, so a misspelt key fails here rather than
+// leaving a blank header.
+func loadLabels(c *i18n.Catalog) (map[string]labels, error) {
+	all := make(map[string]labels, len(i18n.Langs))
+	var errs []error
+	for _, lg := range i18n.Langs {
+		l, problems := labelsFrom(c, lg)
+		for _, p := range problems {
+			errs = append(errs, fmt.Errorf("intel: labels of %s: %s", lg, p))
+		}
+		all[lg] = l
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return all, nil
+}
+
+// labelsFrom reads one language's labels from the catalog's "intel.*" keys; it returns the
+// labels struct's keys the catalog lacks and the catalog keys the struct does not know.
+func labelsFrom(c *i18n.Catalog, lg string) (l labels, problems []string) {
 	l.attrs = make(map[string]string)
 	seen := 0
-	for _, k := range t.Keys() {
-		v, _ := t.Get(k)
-		if a, ok := strings.CutPrefix(k, "attr."); ok {
+	for _, k := range c.Keys(lg) {
+		name, ok := strings.CutPrefix(k, labelPrefix)
+		if !ok {
+			continue
+		}
+		v, _ := c.Raw(lg, k)
+		if v == "" {
+			problems = append(problems, "empty label "+k)
+			continue
+		}
+		if a, ok := strings.CutPrefix(name, "attr."); ok {
 			l.attrs[a] = v
 			continue
 		}
-		if !l.set(k, v) {
+		if !l.set(name, v) {
 			problems = append(problems, "unknown label "+k)
 			continue
 		}
@@ -54,6 +90,9 @@ func labelsFrom(t lexicon.TableView) (l labels, problems []string) {
 	}
 	if seen != labelCount {
 		problems = append(problems, fmt.Sprintf("%d of %d labels", seen, labelCount))
+	}
+	if len(l.attrs) == 0 {
+		problems = append(problems, "no attribute labels")
 	}
 	return l, problems
 }

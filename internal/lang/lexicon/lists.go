@@ -52,8 +52,6 @@ var (
 		For: "words that make the number before them a percentage; grounding"}
 	UnitModifiers = List{Name: "unit_modifiers", Shared: true, Kind: Words, Flags: ASCII,
 		For: "words between a number and its unit (5 business days); grounding"}
-	IntelLabels = List{Name: "intel_labels", Kind: Table, Flags: Cased,
-		For: "column headers, headings and no-answer sentences of intel's shaped results"}
 	IntelConceptWords = List{Name: "intel_concept_words", Kind: Table,
 		For: "the words of each field or subject intel reads (price, delivery, warranty)"}
 	BackReferenceWords = List{Name: "back_reference_words", Kind: Words,
@@ -180,7 +178,7 @@ var registry = []List{
 	QuestionParticleEndings, VerdictWords,
 	DetectWords, DetectStems, DetectSuffixes, DetectPatterns,
 	Stopwords, AbilityEndings, NegativeAbilityEndings, LightVerbRoots, CompoundLinkSuffixes, VerbPrefixes,
-	IntelLabels, IntelConceptWords, BackReferenceWords,
+	IntelConceptWords, BackReferenceWords,
 	MarketingKeywords, MarketingBriefNoise, MarketingStageAliases, MarketingSectionAliases, ConceptPhrases, UnitWords, UnitWordsShared, QuestionStarts, TurkishQuestionWords,
 	BrandFollowers, Conjunctions, CurrencyWords, MultiplierAbbreviations, PercentWords, UnitModifiers,
 }
