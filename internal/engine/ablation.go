@@ -2,7 +2,6 @@ package engine
 
 import (
 	"slices"
-	"sort"
 
 	"svc/internal/textindex"
 )
@@ -35,26 +34,19 @@ func (e *Engine) ablateQuestion(qa *question, text, lang string) {
 	if len(e.opts.Off) == 0 {
 		return
 	}
-	drop := map[textindex.Term]bool{}
-	if e.off(FamilyAbbreviations) {
-		for _, t := range abbreviationTerms(text, lang, nil) {
-			drop[t] = true
-		}
-	}
-	if e.off(FamilyCompounds) && lang == "de" {
-		for i, t := range qa.terms {
-			if qa.optional[i] && !drop[t] && !slices.Contains(abbreviationTerms(text, lang, nil), t) {
-				drop[t] = true
-			}
-		}
+	// The optional terms are the abbreviations' spelled-out names and the German compounds;
+	// drop those of the families switched off.
+	abbr := map[textindex.Term]bool{}
+	for _, t := range abbreviationTerms(text, lang, nil) {
+		abbr[t] = true
 	}
 	var keep []int
 	for i, t := range qa.terms {
-		if !(qa.optional[i] && drop[t]) {
+		drop := qa.optional[i] && (abbr[t] && e.off(FamilyAbbreviations) || !abbr[t] && e.off(FamilyCompounds))
+		if !drop {
 			keep = append(keep, i)
 		}
 	}
-	sort.Ints(keep)
 	pick := func(b []bool) []bool {
 		if b == nil {
 			return nil

@@ -218,22 +218,22 @@ func pageCandidates(ranked []candidate, lang string) []candidate {
 //     something is asked and neither the product nor a page holds any of it, the products
 //     leave the candidates (a fallback rather than a product's name lines).
 //
-// Each step is a stable partition; extraction then reads the first document. vouched reports
-// a page put first by step 4 that holds at least half of what the product's name leaves of
+// Each step is a stable partition; extraction then reads the first document. A product vouches
+// (r.product, see vouch) for a page put first by step 4 that holds at least half of what the product's name leaves of
 // the question, after a confident product: the product's name and the page together cover
 // the question ("Rücksendung eines Schlafsacks": the bag names what is sent back, the page
 // says what sending back costs), so the page is quoted though it holds too little of the
 // question to pass the confidence check alone.
-func (e *Engine) prefer(r *retrieval, question, lg string) (vouched bool) {
+func (e *Engine) prefer(r *retrieval, question, lg string) {
 	if len(r.ranked) == 0 || e.off(FamilyArbitration) {
-		return false
+		return
 	}
 	unfit := unfitProducts(question, r.ranked, r.products)
 	r.ranked = slices.DeleteFunc(r.ranked, func(c candidate) bool {
 		return unfit[c.hit.DocID] || c.hit.DocType == store.DocQA && variant.Differ(question, c.hit.Title)
 	})
 	if len(r.ranked) == 0 {
-		return false
+		return
 	}
 	if top := r.ranked[0].hit.Lang; top != "" && top != lg {
 		for _, c := range r.ranked {
@@ -248,22 +248,23 @@ func (e *Engine) prefer(r *retrieval, question, lg string) (vouched bool) {
 	}
 	top := r.ranked[0]
 	if top.hit.Product == nil {
-		return e.vouchBehind(r, question, lg)
+		e.vouchBehind(r, question, lg)
+		return
 	}
 	a := e.weighProduct(r, question, lg, top)
 	switch {
 	case a.win < 0:
-		return false
+		return
 	case a.win >= len(a.pages):
 		// "The best way to wash" a product whose text says nothing of washing, and no page
 		// that does: the product is no answer, and neither is a page that lost.
 		r.ranked = slices.DeleteFunc(r.ranked, func(c candidate) bool { return c.hit.Product != nil })
-		return false
+		return
 	}
 	page := a.pages[a.win].hit.DocID
 	r.ranked = partition(r.ranked, func(c candidate) bool { return c.hit.Product == nil })
 	r.ranked = partition(r.ranked, func(c candidate) bool { return c.hit.DocID == page })
-	return e.vouch(r, top, a)
+	e.vouch(r, top, a)
 }
 
 // productArbitration is pagesAnswer's verdict on one product: the index of the page that
@@ -288,15 +289,13 @@ func (e *Engine) weighProduct(r *retrieval, question, lg string, prod candidate)
 	return a
 }
 
-// vouch reports whether the winning page of a is vouched for by the product prod, and then
-// records the product (r.product): the product answers confidently, and the page holds at
-// least half of what the product's name leaves of the question.
-func (e *Engine) vouch(r *retrieval, prod candidate, a productArbitration) bool {
-	if !e.confident(&r.q, []candidate{prod}) || restHeld(&a.subject, a.name, a.pages[a.win], e.rank.Soft) < 0.5 {
-		return false
+// vouch records the product prod (r.product) as vouching for the winning page of a when the
+// product answers confidently and the page holds at least half of what the product's name
+// leaves of the question.
+func (e *Engine) vouch(r *retrieval, prod candidate, a productArbitration) {
+	if e.confident(&r.q, []candidate{prod}) && restHeld(&a.subject, a.name, a.pages[a.win], e.rank.Soft) >= 0.5 {
+		r.product = &prod
 	}
-	r.product = &prod
-	return true
 }
 
 // vouchBehind is vouching when the page ranks first and a product follows among the
@@ -306,7 +305,7 @@ func (e *Engine) vouch(r *retrieval, prod candidate, a productArbitration) bool 
 // the question. The page ranks first because it holds more of the question than the product,
 // so the product need not hold MinCoverage alone: the page and the product's name together
 // must. Nothing is reordered.
-func (e *Engine) vouchBehind(r *retrieval, question, lg string) bool {
+func (e *Engine) vouchBehind(r *retrieval, question, lg string) {
 	top := r.ranked[0]
 	for _, c := range bestPerDoc(r.ranked, e.opts.AnswerPassages)[1:] {
 		if c.hit.Product == nil || hitLang(c.hit, lg) != hitLang(top.hit, lg) {
@@ -315,12 +314,11 @@ func (e *Engine) vouchBehind(r *retrieval, question, lg string) bool {
 		a := e.weighProduct(r, question, lg, c)
 		if a.win != 0 || a.pages[0].hit.DocID != top.hit.DocID ||
 			restHeld(&a.subject, a.name, a.pages[0], e.rank.Soft) < 0.5 || !e.coverTogether(r, top, c) {
-			return false
+			return
 		}
 		r.product = &c
-		return true
+		return
 	}
-	return false
 }
 
 // coverTogether reports whether the page and the product's name and category together hold

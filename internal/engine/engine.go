@@ -41,9 +41,9 @@ type Options struct {
 	// MaxReply caps a whole extractive reply, lead-in and source line included, in
 	// characters: a long source line leaves less room for the quote. Default 700.
 	MaxReply int
-	// MinCoverage is the share of the question's term weight that the best passage must
-	// contain for Answer to trust it on that alone. Default 0.5. Negative disables the
-	// confidence check.
+	// MinCoverage is the share of the question's term weight a passage must contain for
+	// arbitration to take it as covering the question on that alone (confident). Default
+	// 0.5; negative makes every passage count.
 	MinCoverage float64
 	// MinSupport is the lower share accepted when the best passage matches at least two of
 	// the question's terms. Default 0.2. Arbitration uses both to tell whether a passage in

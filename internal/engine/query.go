@@ -32,9 +32,9 @@ type query struct {
 	words []textindex.Term
 	// raw are the question's words lower-cased, which a cue must not merely repeat (hasCue).
 	raw map[string]bool
-	// senses holds, per term of a German question, the sense its spelling gives it
-	// (questionSenses); nil in other languages.
-	senses []int
+	// nouns marks, per term of a German question, the words it writes as nouns
+	// (questionNouns); nil in other languages and for a question without one.
+	nouns []bool
 }
 
 // newQuery weighs the question's terms by BM25's inverse document frequency over the

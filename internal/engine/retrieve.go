@@ -94,7 +94,7 @@ func (e *Engine) retrieve(ctx context.Context, accountID int64, question, lang s
 	q.words = textindex.QueryTerms(question, lang)
 	q.raw = wordSet(question, lang)
 	if !e.off(FamilySense) {
-		q.senses = questionSenses(&q, question)
+		q.nouns = questionNouns(&q, question)
 	}
 	// The wording of a product question ("price", "best", "buy") is no subject either: the
 	// page that answers need not repeat it.

@@ -15,7 +15,7 @@ import (
 // where the passage writes it in lower case inside a sentence and never with a capital
 // there. The other languages have no such mark in their spelling and are left alone.
 func senseOnly(q *query, c *candidate, lg string) float64 {
-	if lg != "de" || q.lang != "de" || len(q.senses) == 0 {
+	if lg != "de" || q.lang != "de" || len(q.nouns) == 0 {
 		return 0
 	}
 	// How the passage writes each question term: as a noun, as another word, or only at the
@@ -42,44 +42,39 @@ func senseOnly(q *query, c *candidate, lg string) float64 {
 		}
 	}
 	w := 0.0
-	for i, sense := range q.senses {
-		if i >= len(seen) || sense == senseUnknown {
-			continue
-		}
+	for i, noun := range q.nouns {
 		// Only a noun met by no noun and by a word in lower case: a verb or adjective of the
 		// question met by a noun is mostly the same sense derived ("katholisch" and
 		// "Katholiken"), and a word met only at the start of sentences may be either.
-		if sense == senseNoun && seen[i]&asNoun == 0 && seen[i]&asOther != 0 {
+		if noun && seen[i]&asNoun == 0 && seen[i]&asOther != 0 {
 			w += q.idf[i]
 		}
 	}
 	return w / q.total
 }
 
-// The sense a German question gives a term by its spelling.
-const (
-	senseUnknown = iota // first word, a word with digits, or not German
-	senseNoun           // written with a capital inside the sentence
-	senseOther          // written in lower case: a verb, an adjective, a particle
-)
-
-// questionSenses reads, for each query term of a German question, whether the question
-// writes it as a noun; nil for other languages.
-func questionSenses(q *query, question string) []int {
+// questionNouns marks the query terms of a German question that the question first writes
+// with a capital inside the sentence (a noun); nil for other languages and for a question
+// without such a noun.
+func questionNouns(q *query, question string) []bool {
 	if q.lang != "de" {
 		return nil
 	}
-	out := make([]int, len(q.terms))
+	out := make([]bool, len(q.terms))
+	decided := make([]bool, len(q.terms))
+	found := false
 	for k, w := range rawWords(question) {
 		i := termOf(q, w, q.lang)
-		if i < 0 || k == 0 || out[i] != senseUnknown {
+		if i < 0 || k == 0 || decided[i] {
 			continue
 		}
-		if startsUpper(w) {
-			out[i] = senseNoun
-		} else if r, _ := utf8.DecodeRuneInString(w); unicode.IsLetter(r) {
-			out[i] = senseOther
-		}
+		r, _ := utf8.DecodeRuneInString(w)
+		decided[i] = unicode.IsLetter(r)
+		out[i] = unicode.IsUpper(r)
+		found = found || out[i]
+	}
+	if !found {
+		return nil
 	}
 	return out
 }

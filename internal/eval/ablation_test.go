@@ -13,7 +13,8 @@ import (
 // TestFamilyAblation measures every dev set with each rule family of the engine switched off
 // in turn (engine.Families), both halves, and logs BENCHMARKS.md's ablation table: answerable
 // questions answered right, and unanswerable ones declined, as change against all families on.
-// SVC_EVAL_ABLATION=1 go test -run FamilyAblation -v ./internal/eval/
+// SVC_EVAL_ABLATION=1 go test -run FamilyAblation -v ./internal/eval/ (SVC_EVAL_ABLATION_ONLY=a,b
+// measures only those families).
 func TestFamilyAblation(t *testing.T) {
 	if os.Getenv("SVC_EVAL_ABLATION") == "" {
 		t.Skip("set SVC_EVAL_ABLATION=1 to run")
@@ -37,6 +38,12 @@ func TestFamilyAblation(t *testing.T) {
 	}
 	for _, fam := range families {
 		got := outcomeRates(devSamples(t, engine.Options{Off: []string{fam}}))
+		for k, r := range base {
+			if g := got[k]; g.answerable != r.answerable || g.unanswerable != r.unanswerable {
+				t.Errorf("%s off: %s asked %d+%d questions, all on %d+%d", fam, k, g.answerable, g.unanswerable,
+					r.answerable, r.unanswerable)
+			}
+		}
 		fmt.Fprintf(&b, "| %s |", fam)
 		for _, k := range keys {
 			fmt.Fprintf(&b, " %s |", got[k].diff(base[k]))

@@ -197,7 +197,25 @@ func TestTrainAnswerability(t *testing.T) {
 		chosen.Threshold = m.Threshold
 	}
 	m.Trained = fmt.Sprintf("fitted on the tuning halves of %s; threshold at the least cost on them, a wrong answer costing 1.25 wrong declines",
-		setNames(tune))
+		strings.Join(setNames(tune), ", "))
+	raw, err := m.MarshalFile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := engine.ParseAnswerability(raw); err != nil {
+		t.Fatalf("the model would not load: %v", err)
+	}
+	for _, set := range setNames(samples) {
+		halves := map[bool]bool{}
+		for _, s := range samples {
+			if s.Set == set {
+				halves[s.Tune] = true
+			}
+		}
+		if len(halves) != 2 {
+			t.Errorf("%s: questions in one half only", set)
+		}
+	}
 	var b strings.Builder
 	if err := WriteCurve(&b, curveT, curveC, chosen.Threshold); err != nil {
 		t.Fatal(err)
@@ -216,17 +234,13 @@ func TestTrainAnswerability(t *testing.T) {
 		}
 	}
 	if mode == "write" {
-		raw, err := m.MarshalFile()
-		if err != nil {
-			t.Fatal(err)
-		}
 		if err := os.WriteFile("../engine/answerability.json", raw, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 }
 
-func setNames(samples []Sample) string {
+func setNames(samples []Sample) []string {
 	seen := map[string]bool{}
 	var names []string
 	for _, s := range samples {
@@ -235,7 +249,7 @@ func setNames(samples []Sample) string {
 			names = append(names, s.Set)
 		}
 	}
-	return strings.Join(names, ", ")
+	return names
 }
 
 func writeSetReports(b *strings.Builder, reps []SetReport) {
