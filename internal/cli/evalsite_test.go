@@ -177,7 +177,7 @@ func TestEvalSiteDemo(t *testing.T) {
 	// searched by their root and two-part questions answered from two sections: tr 16/16.
 	//
 	// Issue 23 added 24 questions the demo does not answer (8 a language, decline) and 7
-	// answerable ones it found failing. Measured 2026-11-28, answered right / declined by half
+	// answerable ones it found failing. Measured 2026-11-27, answered right / declined by half
 	// (tune = odd lines, confirm = even lines): tr 8/8 3/4 and 8/8 3/4; en 8/9 4/4 and 7/9 3/4;
 	// de 8/10 4/4 and 8/10 4/4. Still failing: "How much does the Kaçkar Pro hiking boot
 	// cost?" (boot care, no card), "Can I return a tent I already used on one trip?" and "Do
@@ -191,15 +191,18 @@ func TestEvalSiteDemo(t *testing.T) {
 	// With the answerability model: tr 8/8 3/4 and 8/8 3/4; en 8/9 4/4 and 7/9 4/4; de 8/10
 	// 4/4 and 8/10 4/4. With a product named in a word of the visitor's own, places, German
 	// infinitives with zu, a product vouching for the page before it, Turkish prefixes and
-	// verb roots, lists as answers and duration nouns (2026-11-28): tr 8/8 4/4 and 8/8 4/4;
+	// verb roots, lists as answers and duration nouns (2026-11-27): tr 8/8 4/4 and 8/8 4/4;
 	// en 8/9 4/4 and 9/9 4/4; de 9/10 4/4 and 10/10 4/4. Still failing: "Can I return a tent
 	// I already used on one trip?" (three words the KB never uses, and "unused" is no match
 	// for "used") and "Kann ich mit PayPal zahlen?" (the KB writes "bezahlen" and
-	// "Zahlungsarten"; see the engine's ARCHITECTURE notes).
+	// "Zahlungsarten"; see the engine's ARCHITECTURE notes). With the synonym groups, the
+	// long-stem prefixes and the two-part window removed (the ablation): tr 7/8 4/4 (the
+	// two-part "Kargo ücreti ne kadar, kaç günde gelir?" now quotes the price only), de 8/10
+	// 4/4 and 10/10 4/4, the rest unchanged.
 	checkHalfFloors(t, halfFloors{
-		"tr tune": {7, 3}, "tr confirm": {7, 3},
+		"tr tune": {6, 3}, "tr confirm": {7, 3},
 		"en tune": {7, 3}, "en confirm": {8, 3},
-		"de tune": {8, 3}, "de confirm": {9, 3},
+		"de tune": {7, 3}, "de confirm": {9, 3},
 	}, rep)
 }
 
@@ -288,7 +291,7 @@ func TestEvalSiteBitcoin(t *testing.T) {
 		}
 		reps = append(reps, rep)
 	}
-	// Measured 2026-11-28, answered right (of 13 tune, 12 confirm) and declined (of 4 and 4):
+	// Measured 2026-11-27, answered right (of 13 tune, 12 confirm) and declined (of 4 and 4):
 	// en 9/13 1/4 and 7/12 1/4; de 10/13 0/4 and 7/12 2/4; tr 10/13 1/4 and 9/12 0/4. Most
 	// unanswerable questions get a passage that shares a word with them (a password, a fee,
 	// a place), and several answerable ones a neighbouring passage. The floors leave one
