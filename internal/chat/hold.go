@@ -40,6 +40,15 @@ func (p *pending) hold(ctx context.Context, worst int64, budget *store.TokenBudg
 	amount := size
 	timeout := time.NewTimer(holdWait)
 	defer timeout.Stop()
+	// Only the send holding the account's turn retries a refused hold; the others wait for
+	// the turn. Five hundred sends each retrying on every settle queued on the account's row
+	// lock ahead of the settles they waited for, and ran out of time with money still free.
+	waiting := false
+	defer func() {
+		if waiting {
+			s.turns.leave(p.acct.ID)
+		}
+	}()
 	for {
 		wake := s.wakeups.wait(p.acct.ID) // before trying, so a settle in between is not missed
 		r, err := s.st.Reserve(ctx, p.acct.ID, amount, s.holdTTL, budget)
@@ -70,16 +79,88 @@ func (p *pending) hold(ctx context.Context, worst int64, budget *store.TokenBudg
 		default:
 			return r, err
 		}
+		if !waiting {
+			// The turn first, then a fresh try: the money may have been settled meanwhile.
+			turn := s.turns.enter(p.acct.ID)
+			select {
+			case <-ctx.Done():
+				s.turns.abandon(p.acct.ID)
+				return store.Reservation{}, ctx.Err()
+			case <-timeout.C:
+				s.turns.abandon(p.acct.ID)
+				return r, contended(err)
+			case turn <- struct{}{}:
+				waiting = true
+				continue
+			}
+		}
 		select {
 		case <-ctx.Done():
 			return store.Reservation{}, ctx.Err()
 		case <-timeout.C:
-			if errors.Is(err, store.ErrBudgetReached) {
-				return r, err
-			}
-			return store.Reservation{}, billing.ErrContended
+			return r, contended(err)
 		case <-wake:
 		case <-time.After(holdPoll):
+		}
+	}
+}
+
+// contended is what a send that waited holdWait in vain is told: a token budget held by
+// answers in progress stays store.ErrBudgetReached (budgetReached tells the two apart), a
+// balance held by them is billing.ErrContended.
+func contended(err error) error {
+	if errors.Is(err, store.ErrBudgetReached) {
+		return err
+	}
+	return billing.ErrContended
+}
+
+// holdTurns gives each account one turn at retrying a refused hold in this process: a send
+// enters by sending on the account's channel (capacity one) and leaves by receiving from it.
+// An account's channel is dropped when no send is in or waiting for it.
+type holdTurns struct {
+	mu sync.Mutex
+	by map[int64]*turn
+}
+
+type turn struct {
+	ch    chan struct{}
+	users int
+}
+
+// enter returns the channel a send writes to take the account's turn; every enter is
+// matched by one leave (after the turn was taken) or one abandon (when it was not).
+func (t *holdTurns) enter(accountID int64) chan<- struct{} {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if t.by == nil {
+		t.by = map[int64]*turn{}
+	}
+	c, ok := t.by[accountID]
+	if !ok {
+		c = &turn{ch: make(chan struct{}, 1)}
+		t.by[accountID] = c
+	}
+	c.users++
+	return c.ch
+}
+
+// leave gives the turn back.
+func (t *holdTurns) leave(accountID int64) {
+	t.mu.Lock()
+	c := t.by[accountID]
+	t.mu.Unlock()
+	<-c.ch
+	t.abandon(accountID)
+}
+
+// abandon counts out a send that entered and will not (or no longer) hold the turn.
+func (t *holdTurns) abandon(accountID int64) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if c := t.by[accountID]; c != nil {
+		if c.users--; c.users == 0 {
+			delete(t.by, accountID)
 		}
 	}
 }

@@ -52,9 +52,11 @@ type Service struct {
 	texts   *i18n.Catalog
 	// observer counts committed replies; nil when nothing watches.
 	observer Observer
-	// holds sizes reservations from recent answers; wakeups wakes sends waiting for them.
+	// holds sizes reservations from recent answers; wakeups wakes sends waiting for them,
+	// and turns lets one of them at a time retry.
 	holds   *billing.Holds
 	wakeups wakeups
+	turns   holdTurns
 	// readings remembers what recent messages' texts say (see reading).
 	readings *readings
 	// verdicts remembers whether the engine stands behind cache entries (see vouched).
