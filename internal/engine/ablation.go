@@ -10,7 +10,7 @@ import (
 // hand-set rule, by the name an ablation switches them off with (Options.Off). Each has to
 // earn its place: BENCHMARKS.md's ablation table measures every dev set with one family off.
 var Families = []string{
-	FamilyPlaces, FamilyAbbreviations, FamilyCompounds, FamilyWeakWords,
+	FamilyPlaces, FamilyAbbreviations, FamilyCompounds, FamilySplits, FamilyWeakWords,
 	FamilyArbitration, FamilySense,
 }
 
@@ -19,6 +19,7 @@ const (
 	FamilyPlaces        = "places"        // a city the KB never names read as its country; a passage about another place last
 	FamilyAbbreviations = "abbreviations" // upper-case country abbreviations spelled out
 	FamilyCompounds     = "compounds"     // German compounds of two question words
+	FamilySplits        = "splits"        // a German compound the KB never writes whole queried by its parts (decompound.go)
 	FamilyWeakWords     = "weak-words"    // light verbs and fillers weighed down
 	FamilyArbitration   = "arbitration"   // pages against products, languages, variants (arbitrate.go)
 	FamilySense         = "sense"         // a German noun met only by a verb is no evidence

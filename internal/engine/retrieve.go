@@ -65,6 +65,16 @@ func (e *Engine) retrieve(ctx context.Context, accountID int64, question, lang s
 		return retrieval{}, fmt.Errorf("engine: term stats: %w", err)
 	}
 	qa.keepSeen(st.DocFreq)
+	if splits := qa.compoundSplits(lang, st.DocFreq); len(splits) > 0 && !e.off(FamilySplits) {
+		more, err := e.kb.TermStats(ctx, accountID, searchTerms(splitLookups(splits)))
+		if err != nil {
+			return retrieval{}, fmt.Errorf("engine: term stats: %w", err)
+		}
+		for t, n := range more.DocFreq {
+			st.DocFreq[t] = n
+		}
+		qa.splitCompounds(splits, st.DocFreq)
+	}
 	qa.unusedVerbs(roots, st.DocFreq)
 	alts := alternates(lang, qa.terms, st.DocFreq, e.rank.Soft)
 	e.ablateAlternates(alts)
