@@ -159,8 +159,12 @@ func (e *Engine) features(r *retrieval, cands []candidate, ex extract) Features 
 	}
 	best := &cands[0]
 	gate := q.total / q.gateTotal
-	// Weight met only by a word of another sense is no evidence (see senseOnly).
-	sense := senseOnly(q, best, best.lang(q))
+	// Weight met only by a word of another sense is no evidence (see senseOnly). hopeless
+	// and assess both measure the same best passage: it is read once.
+	if r.sense == nil || r.sense.chunk != best.hit.ChunkID {
+		r.sense = &senseOf{chunk: best.hit.ChunkID, share: senseOnly(q, best, best.lang(q))}
+	}
+	sense := r.sense.share
 	f[featCoverage] = max(0, min(best.coverage*gate, 1)-sense*gate)
 
 	// The terms the best passage holds, in its stored terms or its heading.

@@ -29,6 +29,7 @@ type sentence struct {
 	chars    int
 	line     int  // line of the chunk text: sentences on different lines are joined by a break
 	quote    bool // false for a Q&A's question line: it is searched but not quoted back
+	cases    []termCase
 }
 
 // analyzeSentences splits the chunk into sentences (read from memo) and matches their terms
@@ -50,6 +51,7 @@ func (c *candidate) analyzeSentences(q *query, soft float64, memo *sentenceMemo)
 			chars:    as.chars,
 			line:     as.line,
 			quote:    !(skipFirst && as.line == 0),
+			cases:    as.cases,
 		})
 	}
 }

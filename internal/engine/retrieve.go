@@ -40,6 +40,15 @@ type retrieval struct {
 	// and the product's name together cover the question ("the return cost of a sleeping
 	// bag": the returns page and the sleeping bag); nil otherwise.
 	product *candidate
+	// sense is the share of the question the best passage meets only in another sense, once
+	// measured (see features).
+	sense *senseOf
+}
+
+// senseOf is senseOnly's share for one chunk.
+type senseOf struct {
+	chunk int64
+	share float64
 }
 
 // retrieve analyzes the question, fetches a candidate pool from the store's full-text

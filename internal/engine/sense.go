@@ -18,26 +18,14 @@ func senseOnly(q *query, c *candidate, lg string) float64 {
 	if lg != "de" || q.lang != "de" || len(q.nouns) == 0 {
 		return 0
 	}
-	// How the passage writes each question term: as a noun, as another word, or only at the
-	// start of a sentence.
-	const (
-		asNoun = 1 << iota
-		asOther
-	)
-	seen := make([]int, len(q.terms))
+	seen := make([]uint8, len(q.terms))
 	for _, s := range c.sents {
-		for k, w := range rawWords(s.text) {
-			i := termOf(q, w, lg)
-			if i < 0 {
-				continue
-			}
-			switch {
-			case k == 0:
-				// sentence-initial: either
-			case startsUpper(w):
-				seen[i] |= asNoun
-			default:
-				seen[i] |= asOther
+		for _, tc := range s.cases {
+			for i, qt := range q.terms {
+				if matchTerm(qt, tc.term) {
+					seen[i] |= tc.as
+					break
+				}
 			}
 		}
 	}
@@ -51,6 +39,44 @@ func senseOnly(q *query, c *candidate, lg string) float64 {
 		}
 	}
 	return w / q.total
+}
+
+// How a sentence writes a term: inside it with a capital (a noun), or in lower case.
+const (
+	asNoun uint8 = 1 << iota
+	asOther
+)
+
+// termCase is how one sentence writes one of its terms.
+type termCase struct {
+	term string
+	as   uint8 // asNoun, asOther or both
+}
+
+// termCases reads how a German sentence writes each of its terms, for senseOnly: read once
+// per sentence with its terms (sentenceMemo), not once per question. A word at the start of
+// the sentence may be either, and says nothing.
+func termCases(text string) []termCase {
+	var out []termCase
+	at := make(map[string]int)
+	for k, w := range rawWords(text) {
+		if k == 0 {
+			continue
+		}
+		as := asOther
+		if startsUpper(w) {
+			as = asNoun
+		}
+		for _, t := range textindex.IndexTerms(w, "de") {
+			if j, ok := at[t]; ok {
+				out[j].as |= as
+				continue
+			}
+			at[t] = len(out)
+			out = append(out, termCase{term: t, as: as})
+		}
+	}
+	return out
 }
 
 // questionNouns marks the query terms of a German question that the question first writes

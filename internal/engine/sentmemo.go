@@ -15,6 +15,8 @@ type analyzedSentence struct {
 	line  int
 	chars int
 	terms []string
+	// cases is, in German, how the sentence writes each of its terms (see termCases).
+	cases []termCase
 }
 
 // sentenceMemo remembers the sentences of recently read chunks with their terms. A new
@@ -58,6 +60,9 @@ func analyzeText(text, lang string) []analyzedSentence {
 	for i, sp := range spans {
 		out[i] = analyzedSentence{text: sp.text, line: sp.line, chars: utf8.RuneCountInString(sp.text),
 			terms: textindex.IndexTerms(sp.text, lang)}
+		if lang == "de" {
+			out[i].cases = termCases(sp.text)
+		}
 	}
 	return out
 }
