@@ -5,7 +5,6 @@ import (
 
 	lexdata "svc/internal/lang/lexicon" // engine has a lexicon type of its own
 	"svc/internal/textindex"
-	"svc/internal/textindex/bm25"
 )
 
 // Intent is what a visitor's question asks about products, as a set of flags. It is read
@@ -291,7 +290,7 @@ func matchAt(words []string, i int, pattern []string) ([]string, bool) {
 		}
 		return nil, false
 	}
-	if i >= len(words) || !bm25.MatchWord(p, words[i]) {
+	if i >= len(words) || !lexdata.MatchWord(p, words[i]) {
 		return nil, false
 	}
 	used, ok := matchAt(words, i+1, pattern[1:])

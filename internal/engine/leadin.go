@@ -8,7 +8,6 @@ import (
 
 	lexdata "svc/internal/lang/lexicon" // engine has a lexicon type of its own
 	"svc/internal/textindex"
-	"svc/internal/textindex/bm25"
 )
 
 // A reply's lead-in says what kind of answer follows, the way a person behind a counter
@@ -267,7 +266,7 @@ func hasWord(words, cues []string) bool {
 }
 
 func matchWord(w string, cues []string) bool {
-	return slices.ContainsFunc(cues, func(c string) bool { return bm25.MatchWord(c, w) })
+	return slices.ContainsFunc(cues, func(c string) bool { return lexdata.MatchWord(c, w) })
 }
 
 // startsWithAny reports whether words open with one of the word sequences.

@@ -7,7 +7,6 @@ import (
 
 	lexdata "svc/internal/lang/lexicon" // engine has a lexicon type of its own
 	"svc/internal/textindex"
-	"svc/internal/textindex/bm25"
 )
 
 // question is the analysis of a visitor's question before any retrieval.
@@ -344,22 +343,8 @@ func questionPhrase(text, lang string) (qtype, string) {
 	return askOther, ""
 }
 
-// phraseAt returns where the words of phrase occur in order and adjacent in words, or -1. A
-// phrase word ending in "*" matches any word with that prefix.
-func phraseAt(words, phrase []string) int {
-	for i := 0; i+len(phrase) <= len(words); i++ {
-		ok := true
-		for j, p := range phrase {
-			if ok = bm25.MatchWord(p, words[i+j]); !ok {
-				break
-			}
-		}
-		if ok {
-			return i
-		}
-	}
-	return -1
-}
+// phraseAt is the lexicon's one phrase matcher (lexicon.PhraseAt).
+func phraseAt(words, phrase []string) int { return lexdata.PhraseAt(words, phrase) }
 
 // countryAbbreviations are the upper-case abbreviations of countries that the analyzer
 // drops or cannot read ("US" is the pronoun "us" to it), with the words a page spells them

@@ -6,7 +6,6 @@ import (
 
 	"svc/internal/lang/lexicon"
 	"svc/internal/textindex"
-	"svc/internal/textindex/bm25"
 )
 
 // The phrase engine behind the concept families: matchers written in the notation described
@@ -15,11 +14,11 @@ import (
 
 // matcher is one word of a phrase; see the lexicon's concept_phrases.txt for the notation.
 type matcher struct {
-	s                      string
-	prefix, suffix, hyphen bool
-	num, capital           bool
-	neg                    bool // not part of the matcher's identity: the id is of the word matched
-	id                     int  // index in matcherIndex.all, set by indexMatchers
+	pat          lexicon.Pattern // the word, in the lexicon's one notation
+	hyphen       bool
+	num, capital bool
+	neg          bool // not part of the matcher's identity: the id is of the word matched
+	id           int  // index in matcherIndex.all, set by indexMatchers
 }
 
 // inner reports whether w is a word the matcher (negation aside) stands for.
@@ -31,12 +30,8 @@ func (m matcher) inner(w word) bool {
 		return w.upper && !w.digits
 	case m.hyphen && !w.hyphen:
 		return false
-	case m.prefix && m.suffix:
-		return strings.Contains(w.fold, m.s)
-	case m.suffix:
-		return strings.HasSuffix(w.fold, m.s)
 	}
-	return bm25.Match(m.s, m.prefix, w.fold)
+	return m.pat.Match(w.fold)
 }
 
 // phrase is a sequence of matchers; near > 0 lets them stand in any order within a window.
@@ -70,13 +65,9 @@ func phrases(specs ...string) []phrase {
 			}
 			m.num = f == "#num"
 			m.capital = f == "@"
-			if m.suffix = strings.HasPrefix(f, "*"); m.suffix {
-				f = f[1:]
+			if !m.num && !m.capital {
+				m.pat = lexicon.ParsePattern(f)
 			}
-			if m.prefix = strings.HasSuffix(f, "*"); m.prefix {
-				f = strings.TrimSuffix(f, "*")
-			}
-			m.s = f
 			p.m = append(p.m, m)
 		}
 		out = append(out, p)
@@ -108,12 +99,12 @@ func indexMatchers(fams []conceptFamily) *matcherIndex {
 					ids[key] = id
 					ix.all = append(ix.all, key)
 					switch {
-					case key.num || key.capital || key.suffix || len(key.s) < 2:
+					case key.num || key.capital || key.pat.Suffix || len(key.pat.Text) < 2:
 						ix.other = append(ix.other, id)
-					case key.prefix:
-						ix.prefix[key.s[:2]] = append(ix.prefix[key.s[:2]], id)
+					case key.pat.Prefix:
+						ix.prefix[key.pat.Text[:2]] = append(ix.prefix[key.pat.Text[:2]], id)
 					default:
-						ix.exact[key.s] = append(ix.exact[key.s], id)
+						ix.exact[key.pat.Text] = append(ix.exact[key.pat.Text], id)
 					}
 				}
 				p.m[k].id = id

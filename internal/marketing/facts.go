@@ -287,7 +287,7 @@ func topicOf(s, lg string) (string, int) {
 	for _, tw := range topicWords {
 		n := 0
 		for _, k := range tw.words {
-			if matchKeyword(w, k) {
+			if lexicon.PhraseAt(w, strings.Fields(k)) >= 0 {
 				n++
 			}
 		}

@@ -3,6 +3,7 @@ package marketing
 import (
 	"hash/fnv"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -251,44 +252,10 @@ func keywords(section string) []string {
 // words returns the folded words of text.
 func words(text, lg string) []string { return textindex.Words(text, lg) }
 
-// matchAny reports whether the words match an entry of list (see the keyword lists).
+// matchAny reports whether the words match an entry of list (see the keyword lists): a
+// phrase of patterns in the lexicon's notation (lexicon.PhraseAt).
 func matchAny(w []string, list []string) bool {
-	for _, k := range list {
-		if matchKeyword(w, k) {
-			return true
-		}
-	}
-	return false
-}
-
-func matchKeyword(w []string, k string) bool {
-	parts := strings.Fields(k)
-	for i := 0; i+len(parts) <= len(w); i++ {
-		ok := true
-		for j, part := range parts {
-			if !matchWord(w[i+j], part) {
-				ok = false
-				break
-			}
-		}
-		if ok {
-			return true
-		}
-	}
-	return false
-}
-
-// matchWord matches a word against a keyword where a "*" stands for any letters: "*k*"
-// anywhere in the word, "*k" at its end, and "k*" at its start (bm25.MatchWord's rule).
-func matchWord(word, k string) bool {
-	inner, ok := strings.CutPrefix(k, "*")
-	if !ok {
-		return bm25.MatchWord(k, word)
-	}
-	if mid, ok := strings.CutSuffix(inner, "*"); ok {
-		return strings.Contains(word, mid)
-	}
-	return strings.HasSuffix(word, inner)
+	return slices.ContainsFunc(list, func(k string) bool { return lexicon.PhraseAt(w, strings.Fields(k)) >= 0 })
 }
 
 // productsIn returns the products of src that are not in another language than lg.

@@ -86,11 +86,3 @@ func Match(text string, prefix bool, t string) bool {
 	}
 	return t == text
 }
-
-// MatchWord reports whether the word w is matched by pattern, an entry of a word list in which
-// a final "*" makes the rest a prefix ("jahrhundert*" matches "jahrhunderts"). It is Match for
-// word lists written that way.
-func MatchWord(pattern, w string) bool {
-	text, prefix := strings.CutSuffix(pattern, "*")
-	return Match(text, prefix, w)
-}
