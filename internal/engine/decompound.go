@@ -10,9 +10,10 @@ import (
 // suffix ("Bevölkerungs|größe"); "Wikingersiedler", "Rippenquallen" or "Baumarten" it keeps
 // whole, and a KB that writes "die Siedler der Wikinger" never holds the whole word, so the
 // question's heaviest term met nothing and its subject looked absent. The KB's own words are
-// the dictionary: a question term no chunk holds is split where both parts are terms the KB
-// holds, and queried by the parts, as a compound split at a linking suffix is. The stemmer
-// takes the linking elements off the first part ("Rippen" → "ripp").
+// the dictionary: a question term no chunk holds is split where its parts are terms the KB
+// holds (both, or failing that one), and queried by the parts, as a compound split at a
+// linking suffix is. The stemmer takes the linking elements off the first part ("Rippen" →
+// "ripp").
 
 // minCompoundPart is the fewest letters of either part of a split: a shorter one matches
 // too many words of the KB by chance.
@@ -59,16 +60,31 @@ func splitLookups(splits []compoundSplit) []textindex.Term {
 	return out
 }
 
-// splitCompounds replaces each term that has a split whose parts the KB both holds by those
-// parts (a part the question has already is not added twice). Of several such splits the
-// most even one wins: its shorter part is the longest, the least likely to be a chance match.
+// splitCompounds replaces each term that has a split with a part the KB holds by its two
+// parts (a part the question has already is not added twice). A part the KB lacks stays a
+// term the KB lacks, but weighs only its own part of the compound: "Sojaanbau" against a KB
+// that writes "Anbau" and "Sojabohnen" still lacks "Soja", not all of "Sojaanbau". Of several
+// splits, the one with both parts held wins, then the one whose second part (the compound's
+// head noun) is held, then the most even one: its shorter part is the longest, the least
+// likely to be a chance match.
 func (q *question) splitCompounds(splits []compoundSplit, docFreq map[string]int) {
 	best := map[int]compoundSplit{}
+	// 3: both parts held, 2: the second, 1: the first.
+	seen := func(s compoundSplit) int {
+		n := 0
+		if docFreq[s.head.Text] > 0 {
+			n++
+		}
+		if docFreq[s.tail.Text] > 0 {
+			n += 2
+		}
+		return n
+	}
 	for _, s := range splits {
-		if docFreq[s.head.Text] == 0 || docFreq[s.tail.Text] == 0 {
+		if seen(s) < 1 {
 			continue
 		}
-		if b, ok := best[s.term]; !ok || shorterPart(s) > shorterPart(b) {
+		if b, ok := best[s.term]; !ok || seen(s) > seen(b) || seen(s) == seen(b) && shorterPart(s) > shorterPart(b) {
 			best[s.term] = s
 		}
 	}

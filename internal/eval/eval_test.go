@@ -55,10 +55,11 @@ func TestXQuAD(t *testing.T) {
 	// Since issue 23 a reply is given only when the answerability model finds it answers
 	// (engine/answerability.json), so some right quotes of the old coverage rule are now
 	// declined: answer in reply 92.7/90.2/92.4% → 90.2/87.0/89.2% with 30/48/34 fallbacks,
-	// against questions on absent articles declined 0.94–0.98 (TestXQuADAbsent).
+	// against questions on absent articles declined 0.94–0.98 (TestXQuADAbsent). German
+	// compounds the KB writes apart (engine/decompound.go) took German to 88.1%, 43 fallbacks.
 	floors := map[string]LangReport{
 		"en": {Top1: 0.96, Top5: 0.99, AnswerInReply: 0.90, MeanReplyChars: 565, Fallbacks: 32},
-		"de": {Top1: 0.95, Top5: 0.98, AnswerInReply: 0.85, MeanReplyChars: 565, Fallbacks: 62},
+		"de": {Top1: 0.95, Top5: 0.98, AnswerInReply: 0.875, MeanReplyChars: 565, Fallbacks: 46},
 		"tr": {Top1: 0.95, Top5: 0.99, AnswerInReply: 0.88, MeanReplyChars: 565, Fallbacks: 40},
 	}
 	for _, r := range reports {
