@@ -468,4 +468,16 @@ func TestIntelligenceDataPaging(t *testing.T) {
 	if _, total := page(url.Values{"type": {"faq"}, "format": {"table"}, "lang": {"de"}}); total == 0 {
 		t.Fatal("no German FAQ rows")
 	}
+	// Without lang: the account's language, said in meta, not the three languages mixed
+	// (issue 24: 18 products of tr, en and de in one table).
+	r := h.intel(key, "data", url.Values{"type": {"products"}, "format": {"table"}, "limit": {"100"}})
+	var d intelData
+	r.decode(t, &d)
+	if d.Meta.Lang == "" {
+		t.Fatal("meta.lang is empty")
+	}
+	_, inLang := page(url.Values{"type": {"products"}, "format": {"table"}, "lang": {d.Meta.Lang}})
+	if *d.Meta.Total != inLang || inLang != 6 {
+		t.Fatalf("without lang: %d products, want the %d of the account's language %s", *d.Meta.Total, inLang, d.Meta.Lang)
+	}
 }

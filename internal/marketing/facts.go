@@ -24,6 +24,9 @@ type fact struct {
 	topicHits int
 	score     float64
 	doc       int // index of the passage, for spreading facts over documents
+	// onSubject says the sentence holds a word of the subject (the featured product's name,
+	// else the brief's key terms), or the brief names none (see proofPoints).
+	onSubject bool
 }
 
 // Limits of a usable sentence, in characters.
@@ -53,6 +56,12 @@ func (p *plan) passageFacts() []fact {
 			query = append(query, t)
 		}
 	}
+	// The subject a proof point must be about: the featured product's name, else the brief's
+	// key terms (not its audience's: "to hikers" would make boot care a backpack's proof).
+	subject := query
+	if p.product != nil {
+		subject = textindex.QueryTerms(p.product.Name, p.lang)
+	}
 	var out []fact
 	seen := make(map[string]bool)
 	if p.product != nil {
@@ -80,6 +89,10 @@ func (p *plan) passageFacts() []fact {
 				for _, q := range query {
 					score += termIn(q, terms)
 				}
+				onSubject := len(subject) == 0
+				for _, q := range subject {
+					onSubject = onSubject || termIn(q, terms) > 0
+				}
 				if matchAny(w, sellingWords) {
 					score += 0.4
 				}
@@ -88,7 +101,8 @@ func (p *plan) passageFacts() []fact {
 				}
 				score += 0.3 * float64(n-i) / float64(n)
 				topic, hits := topicOf(s, p.lang)
-				out = append(out, fact{text: s, title: factTitle(ps.Title, ps.URL), url: ps.URL, topic: topic, topicHits: hits, score: score, doc: i})
+				out = append(out, fact{text: s, title: factTitle(ps.Title, ps.URL), url: ps.URL, topic: topic, topicHits: hits, score: score, doc: i,
+					onSubject: onSubject})
 			}
 		}
 	}

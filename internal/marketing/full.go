@@ -210,7 +210,9 @@ func channelCopy(l *Lean, channel string) string {
 	return l.Body + "\n" + l.CTA
 }
 
-// proofPoints are the product's price and first sentence, then the best facts, five at most.
+// proofPoints are the product's price and first sentence, then the best facts about the
+// featured product or the brief's subject, five at most: a sentence about boot care is no
+// proof point for a backpack, however well it reads.
 func (p *plan) proofPoints() []ProofPoint {
 	out := []ProofPoint{}
 	if p.product != nil {
@@ -223,7 +225,14 @@ func (p *plan) proofPoints() []ProofPoint {
 			out = append(out, ProofPoint{Claim: f.text, Source: f.title, URL: f.url})
 		}
 	}
-	for _, f := range pickFacts(p.facts, 5-len(out), nil) {
+	// When no sentence of the sources is about the subject (a Black Friday brief over a KB
+	// that names no sale), the shop's own policies still back the copy: returns, warranty,
+	// delivery and payment facts, which concern whatever is sold.
+	about := factsWhere(p.facts, func(f fact) bool { return f.onSubject })
+	if len(about) == 0 {
+		about = factsWhere(p.facts, func(f fact) bool { return f.topic != "" })
+	}
+	for _, f := range pickFacts(about, 5-len(out), nil) {
 		out = append(out, ProofPoint{Claim: f.text, Source: f.title, URL: f.url})
 	}
 	return out
@@ -271,4 +280,15 @@ func (p *plan) ctaExperiment() Experiment {
 		a = p.cta(store.ToneEnergetic)
 	}
 	return Experiment{Hypothesis: p.f(p.t.hypothesisCTA, "metric", m), VariantA: a, VariantB: p.cta(store.ToneWarm), Metric: m}
+}
+
+// factsWhere keeps the facts that keep holds, in their order.
+func factsWhere(facts []fact, keep func(fact) bool) []fact {
+	var out []fact
+	for _, f := range facts {
+		if keep(f) {
+			out = append(out, f)
+		}
+	}
+	return out
 }

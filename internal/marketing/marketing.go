@@ -128,8 +128,8 @@ type Full struct {
 	Objections []Objection `json:"objections"`
 	// ChannelAdaptations are the copy adapted per channel (at least one).
 	ChannelAdaptations []ChannelAdaptation `json:"channel_adaptations"`
-	// ProofPoints are the facts the copy may cite, each with its source. Empty only when the
-	// sources hold nothing usable.
+	// ProofPoints are the facts the copy may cite, each with its source, about the featured
+	// product or the brief's subject. Empty only when the sources hold nothing usable on it.
 	ProofPoints []ProofPoint `json:"proof_points"`
 	// Hashtags are without '#', possibly empty, never null.
 	Hashtags []string `json:"hashtags"`

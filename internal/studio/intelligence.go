@@ -140,7 +140,7 @@ func intelQuery(req intel.Request) (string, []string) {
 type dataQuery struct {
 	typ         string
 	siteID      int64
-	lang        string // "" = any
+	lang        string // the rows' language: the request's, else the account's
 	page, limit int
 	q           store.CatalogQuery
 }
@@ -166,9 +166,9 @@ func newDataQuery(in IntelInput, req intel.Request, siteID int64) (dataQuery, er
 		}
 		d.limit = int(*in.Limit)
 	}
-	if strings.TrimSpace(in.Lang) != "" {
-		d.lang = req.Lang
-	}
+	// Without lang, the account's language (req.Lang's default), as every other op: a table
+	// of one language's products, not all three mixed; meta.lang says which.
+	d.lang = req.Lang
 	d.q = store.CatalogQuery{SiteID: siteID, Lang: d.lang, Category: strings.TrimSpace(in.Category),
 		Offset: (d.page - 1) * d.limit, Limit: d.limit}
 	for _, t := range textindex.QueryTerms(in.Query, req.Lang) {
