@@ -160,17 +160,17 @@ func (e *Engine) features(r *retrieval, cands []candidate, ex extract) Features 
 	best := &cands[0]
 	gate := q.total / q.gateTotal
 	// Weight met only by a word of another sense is no evidence (see senseOnly). hopeless
-	// and assess both measure the same best passage: it is read once.
-	if r.sense == nil || r.sense.chunk != best.hit.ChunkID {
-		r.sense = &senseOf{chunk: best.hit.ChunkID, share: senseOnly(q, best, best.lang(q))}
+	// and assess both measure the same best passage: it is read once (bestRead).
+	if r.best == nil || r.best.chunk != best.hit.ChunkID {
+		_, strength := q.termFreqs(strings.Fields(best.hit.Terms), e.rank.Soft)
+		r.best = &bestRead{chunk: best.hit.ChunkID, sense: senseOnly(q, best, best.lang(q)), strength: strength}
 	}
-	sense := r.sense.share
+	sense := r.best.sense
 	f[featCoverage] = max(0, min(best.coverage*gate, 1)-sense*gate)
 
 	// The terms the best passage holds, in its stored terms or its heading.
 	held := make([]float64, len(q.terms))
-	_, strength := q.termFreqs(strings.Fields(best.hit.Terms), e.rank.Soft)
-	copy(held, strength)
+	copy(held, r.best.strength)
 	head := 0.0
 	for i, s := range best.inHead {
 		held[i] = max(held[i], s)

@@ -279,7 +279,7 @@ type productArbitration struct {
 
 // weighProduct arbitrates between the product prod and the pages ranked in its language.
 func (e *Engine) weighProduct(r *retrieval, question, lg string, prod candidate) productArbitration {
-	intent, strip, weak := readIntent(question, lg)
+	intent, strip, weak := r.readIntent(lg)
 	a := productArbitration{subject: r.q.subset(keptTerms(&r.q, strip))}
 	a.name = productNameMatch(&a.subject, question, prod.hit, e.rank.Soft)
 	_, text := a.subject.termFreqs(strings.Fields(prod.hit.Terms), e.rank.Soft)

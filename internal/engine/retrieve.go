@@ -40,15 +40,40 @@ type retrieval struct {
 	// and the product's name together cover the question ("the return cost of a sleeping
 	// bag": the returns page and the sleeping bag); nil otherwise.
 	product *candidate
-	// sense is the share of the question the best passage meets only in another sense, once
-	// measured (see features).
-	sense *senseOf
+	// best is what features read of the best passage, once (hopeless and assess both ask).
+	best *bestRead
+	// intent is readIntent's reading of the question, read once for retrieval and every
+	// product the arbitration weighs.
+	intent *intentReading
 }
 
-// senseOf is senseOnly's share for one chunk.
-type senseOf struct {
-	chunk int64
-	share float64
+// intentReading is what readIntent returns, for one question in one language.
+type intentReading struct {
+	lang  string
+	in    Intent
+	strip []textindex.Term
+	weak  bool
+}
+
+func readIntentOnce(question, lang string) *intentReading {
+	in, strip, weak := readIntent(question, lang)
+	return &intentReading{lang: lang, in: in, strip: strip, weak: weak}
+}
+
+// readIntent is readIntent of the retrieval's question in lg, read once.
+func (r *retrieval) readIntent(lg string) (Intent, []textindex.Term, bool) {
+	if r.intent == nil || r.intent.lang != lg {
+		r.intent = readIntentOnce(r.question, lg)
+	}
+	return r.intent.in, r.intent.strip, r.intent.weak
+}
+
+// bestRead is what features read of one chunk: senseOnly's share, and the strength of
+// each question term among its stored terms.
+type bestRead struct {
+	chunk    int64
+	sense    float64
+	strength []float64
 }
 
 // retrieve analyzes the question, fetches a candidate pool from the store's full-text
@@ -117,7 +142,9 @@ func (e *Engine) retrieve(ctx context.Context, accountID int64, question, lang s
 	}
 	// The wording of a product question ("price", "best", "buy") is no subject either: the
 	// page that answers need not repeat it.
-	if _, strip, _ := readIntent(question, lang); len(strip) > 0 {
+	r := retrieval{question: question, avgLen: st.AvgLength, docFreq: st.DocFreq}
+	r.intent = readIntentOnce(question, lang)
+	if strip := r.intent.strip; len(strip) > 0 {
 		q.light = slices.Clone(q.light)
 		for _, i := range keptTerms(&q, nil) {
 			for _, s := range strip {
@@ -127,7 +154,6 @@ func (e *Engine) retrieve(ctx context.Context, accountID int64, question, lang s
 			}
 		}
 	}
-	r := retrieval{question: question, avgLen: st.AvgLength, docFreq: st.DocFreq}
 	cands := make([]candidate, len(hits))
 	for i, h := range hits {
 		cands[i].hit = h
