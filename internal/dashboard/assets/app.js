@@ -108,6 +108,40 @@
       window.addEventListener('resize', function () { plot.setSize({ width: Math.max(280, el.clientWidth), height: 260 }); });
     });
   }
-  document.addEventListener('DOMContentLoaded', function () { drawCharts(document); });
+  // The widget's live preview, <iframe data-widget-preview>, frames a page of this origin
+  // holding a note and the real widget. While the widget is closed the frame is as tall as
+  // that page (the note and the launcher under it), not a tall empty box; open, it is as tall
+  // as the widget's panel needs (620 px, 88 px above the frame's bottom, and a margin). The
+  // frame's CSS height (640 px) stays for pages without JavaScript.
+  var PREVIEW_OPEN = 720;
+  function fitPreview(frame) {
+    var doc;
+    try { doc = frame.contentDocument; } catch (e) { return; }
+    // Once a document: the load event and the check at start may both find it.
+    if (!doc || !doc.body || frame.svcFitted === doc) return;
+    frame.svcFitted = doc;
+    var main = doc.querySelector('main') || doc.body;
+    function fit() {
+      var host = doc.getElementById('svc-widget');
+      var open = !!host && host.dataset.state === 'open';
+      var height = Math.ceil(main.getBoundingClientRect().bottom + doc.defaultView.scrollY);
+      frame.style.height = (open ? Math.max(height, PREVIEW_OPEN) : height) + 'px';
+      frame.dataset.state = open ? 'open' : 'closed';
+    }
+    // The widget adds its host to the page, and sets data-state on it when it opens or closes.
+    new MutationObserver(fit).observe(doc.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['data-state'] });
+    if (typeof ResizeObserver === 'function') new ResizeObserver(fit).observe(main);
+    fit();
+  }
+  function watchPreviews(root) {
+    root.querySelectorAll('iframe[data-widget-preview]').forEach(function (frame) {
+      frame.addEventListener('load', function () { fitPreview(frame); });
+      var doc = null;
+      try { doc = frame.contentDocument; } catch (e) { /* not ours */ }
+      if (doc && doc.readyState === 'complete' && doc.URL !== 'about:blank') fitPreview(frame);
+    });
+  }
+
+  document.addEventListener('DOMContentLoaded', function () { drawCharts(document); watchPreviews(document); });
   document.addEventListener('htmx:afterSettle', function (e) { drawCharts(e.target); });
 })();
