@@ -266,6 +266,20 @@ const uiHiddenButtonsJS = `(() => {
 	return out.slice(0, 8);
 })()`
 
+// uiWrappedDatesJS lists the dates of tables (td.date, th.date) that take more than one
+// line: a day broken at its hyphen ("2026-11-" over "27") is hard to read.
+const uiWrappedDatesJS = `(() => {
+	const out = [];
+	for (const e of document.querySelectorAll('td.date, th.date')) {
+		if (!e.offsetParent) continue;
+		const r = document.createRange();
+		r.selectNodeContents(e);
+		const tops = new Set([...r.getClientRects()].map(x => Math.round(x.top)));
+		if (tops.size > 1) out.push(JSON.stringify(e.innerText));
+	}
+	return out.slice(0, 8);
+})()`
+
 // fits fails the test when the tab's page is wider than the viewport, naming what sticks out.
 func (u *uiTab) fits(what string) {
 	u.t.Helper()
@@ -276,6 +290,9 @@ func (u *uiTab) fits(what string) {
 	}
 	if off := uiMust[[]string](u, uiHiddenButtonsJS); len(off) > 0 {
 		u.t.Errorf("%s at %s: buttons are off the screen:\n  %s", what, u.location(), strings.Join(off, "\n  "))
+	}
+	if wrapped := uiMust[[]string](u, uiWrappedDatesJS); len(wrapped) > 0 {
+		u.t.Errorf("%s at %s: dates take two lines: %s", what, u.location(), strings.Join(wrapped, ", "))
 	}
 	if cut := uiMust[[]string](u, uiCutSelectsJS); len(cut) > 0 {
 		u.t.Errorf("%s at %s: a select's text is cut off:\n  %s", what, u.location(), strings.Join(cut, "\n  "))
