@@ -31,7 +31,7 @@ func TestBrowserNoPageIsWiderThanThePhone(t *testing.T) {
 	bctx := uiStart(t)
 	h := newHarness(t)
 	a, key, email, pw := h.tenant("Outdoor & Camping Supplies International GmbH")
-	uiSeedWideData(t, h, a, key)
+	extra := uiSeedWideData(t, h, a, key)
 	_, invite, err := h.users.AddUser(context.Background(), a.ID, "a.rather.long.address.for.a.new.colleague@example.test", store.UserAgent, "")
 	if err != nil {
 		t.Fatal(err)
@@ -41,7 +41,7 @@ func TestBrowserNoPageIsWiderThanThePhone(t *testing.T) {
 	anon := uiOpen(t, bctx, h.srv.URL)
 	owner := uiOpen(t, bctx, h.srv.URL)
 	owner.signIn(email, pw)
-	pages := uiOwnerPages(t, owner)
+	pages := append(uiOwnerPages(t, owner), extra...)
 	t.Logf("%d pages: %v", len(pages), pages)
 
 	var checked int
@@ -74,7 +74,18 @@ func TestBrowserNoPageIsWiderThanThePhone(t *testing.T) {
 			owner.click("try the assistant", `form[action="/dashboard/assistant/try"] button[type="submit"]`)
 			owner.wait("the try-it answer", `document.querySelector('#try-result .msg-assistant')`)
 			owner.fits(fmt.Sprintf("the try-it answer (%s, %d px)", lang, w))
-			checked += 3
+			// The studio's results, with their tables: a full marketing plan and a data table.
+			owner.open("/dashboard/studio")
+			owner.fill(`#m-brief`, "A summer campaign for our lightweight two-person tents and sleeping bags")
+			owner.fill(`#m-depth`, "full")
+			owner.click("generate marketing copy", `form[action="/dashboard/studio/marketing"] button[type="submit"]`)
+			owner.wait("the marketing result", `document.querySelector('#marketing-result h3')`)
+			owner.fill(`#i-op`, "data")
+			owner.fill(`#i-format`, "table")
+			owner.click("ask for data", `form[action="/dashboard/studio/intelligence"] button[type="submit"]`)
+			owner.wait("the data result", `document.querySelector('#intel-result table')`)
+			owner.fits(fmt.Sprintf("the studio's results (%s, %d px)", lang, w))
+			checked += 4
 		}
 	}
 	// The key's rotation last but one: it signs out the key the data above was made with.
@@ -97,8 +108,9 @@ func TestBrowserNoPageIsWiderThanThePhone(t *testing.T) {
 
 // uiSeedWideData gives the account rows on every page: conversations over the API and the
 // widget (sources, ratings with comments, fallbacks for the review queue), widget tokens with
-// long labels and domains, a Q&A entry, a colleague and ledger rows.
-func uiSeedWideData(t *testing.T, h *harness, a store.Account, key string) {
+// long labels and domains, a Q&A entry, a colleague and ledger rows. It returns pages no list
+// leads to one of each of: the API conversation's transcript and a review item.
+func uiSeedWideData(t *testing.T, h *harness, a store.Account, key string) []string {
 	t.Helper()
 	var replies []int64
 	for _, q := range []string{"How long does delivery take?", "What is your return policy?", "Hello!",
@@ -137,6 +149,12 @@ func uiSeedWideData(t *testing.T, h *harness, a store.Account, key string) {
 	if _, err := h.st.ImportDocuments(context.Background(), a.ID, docs); err != nil {
 		t.Fatal(err)
 	}
+	var sent uiSent
+	if st := uiAPI(t, h, http.MethodGet, "/api/v1/chat/sync", key, nil, &sent); st != http.StatusOK || sent.ConversationID == 0 {
+		t.Fatalf("sync: HTTP %d, conversation %d", st, sent.ConversationID)
+	}
+	return []string{fmt.Sprintf("/dashboard/conversations/%d", sent.ConversationID),
+		fmt.Sprintf("/dashboard/review/rated/%d", replies[3])}
 }
 
 // uiOwnerPages lists the pages an owner reaches: the navigation's entries, the profile, and
