@@ -266,7 +266,7 @@ func balanceMove(ctx context.Context, name string, args []string, env Env) error
 	case micro <= 0:
 		return usagef("balance deduct: --usd must be above zero, not %s (it is the amount taken back)", strings.TrimSpace(*amount))
 	}
-	note := "balance add"
+	note := store.LedgerNoteBalanceAdd
 	if deduct {
 		if strings.TrimSpace(*reason) == "" {
 			return usagef("balance deduct: --reason TEXT is required; it is kept in the ledger")
@@ -274,7 +274,7 @@ func balanceMove(ctx context.Context, name string, args []string, env Env) error
 		if len([]rune(*reason)) > maxReasonLen {
 			return usagef("balance deduct: --reason may be at most %d characters", maxReasonLen)
 		}
-		micro, note = -micro, "balance deduct: "+oneLine(*reason)
+		micro, note = -micro, store.LedgerNoteDeduct+oneLine(*reason)
 	}
 	st, err := c.openStore(ctx)
 	if err != nil {

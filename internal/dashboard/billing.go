@@ -122,9 +122,16 @@ func (s *Server) ledgerRow(lang string, e store.LedgerEntry) ledgerRow {
 	if key := "billing.kind." + e.Kind; s.cat.Has(key) {
 		row.KindLabel = s.cat.T(lang, key)
 	}
-	// A charge's note is the event type it paid for: name it as the usage table does.
-	if e.Kind == "charge" {
+	switch {
+	case e.Kind == "charge":
+		// A charge's note is the event type it paid for: name it as the usage table does.
 		row.NoteText = s.eventLabel(lang, e.Note)
+	case e.Note == store.LedgerNoteOpening:
+		row.NoteText = s.cat.T(lang, "billing.note.opening")
+	case e.Note == store.LedgerNoteBalanceAdd:
+		row.NoteText = s.cat.T(lang, "billing.note.balance_add")
+	case strings.HasPrefix(e.Note, store.LedgerNoteDeduct):
+		row.NoteText = s.cat.T(lang, "billing.note.balance_deduct", strings.TrimPrefix(e.Note, store.LedgerNoteDeduct))
 	}
 	return row
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"html"
 	"net/http"
+	"net/url"
 	"regexp"
 	"slices"
 	"strconv"
@@ -86,7 +87,7 @@ func TestBillingShowsRatesUsageAndLedger(t *testing.T) {
 		`<th scope="row">Fallback</th><td class="num">2</td><td class="num">$0.00</td>`,
 		`<th scope="row">Total, 30 days</th><td class="num">3</td>`,
 		"2 entries in all, newest first",
-		`<td class="num">+$5.0000</td>`, "opening balance", "top-up",
+		`<td class="num">+$5.0000</td>`, "<td>Opening balance</td>", "top-up",
 		`<td class="num">-`+four(-charge.AmountMicro)+`</td>`,
 		`href="/dashboard/billing/ledger.csv"`)
 	if got := ovStat(t, p.Body, "Typical AI answer"); got != four(-charge.AmountMicro) {
@@ -98,6 +99,56 @@ func TestBillingShowsRatesUsageAndLedger(t *testing.T) {
 	if billLink(p.Body, "Older") != "" || billLink(p.Body, "Newer") != "" {
 		t.Error("a pager on a one-page ledger")
 	}
+}
+
+// TestBillingNotesAreInTheReadersLanguage: the notes svc writes in the ledger (the opening
+// balance, `svc balance add`, `svc balance deduct --reason`) are stored as written and shown
+// in the reader's language, with the operator's reason as typed; the developer page's
+// "Intelligence API" is translated too.
+func TestBillingNotesAreInTheReadersLanguage(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	a, _, email, pw := h.tenant("Shop")
+	ctx := context.Background()
+	if _, err := h.accounts.AddBalance(ctx, a.ID, 2_000_000, store.LedgerNoteBalanceAdd); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.accounts.AddBalance(ctx, a.ID, -500_000, store.LedgerNoteDeduct+"order #7 <refunded>"); err != nil {
+		t.Fatal(err)
+	}
+	b := h.browser()
+	b.signIn(email, pw)
+	for _, c := range []struct {
+		lang  string
+		want  []string
+		intel string
+	}{
+		{"en", []string{"<td>Opening balance</td>", "<td>Added by the operator</td>", "<td>Taken back by the operator: order #7 &lt;refunded&gt;</td>"}, "Intelligence API"},
+		{"tr", []string{"<td>Açılış bakiyesi</td>", "<td>Operatör tarafından eklendi</td>", "<td>Operatör tarafından geri alındı: order #7 &lt;refunded&gt;</td>"}, "Zekâ API&#39;si"},
+		{"de", []string{"<td>Anfangsguthaben</td>", "<td>Vom Betreiber gutgeschrieben</td>", "<td>Vom Betreiber zurückgebucht: order #7 &lt;refunded&gt;</td>"}, "Intelligence-Schnittstelle"},
+	} {
+		if p := b.post("/dashboard/profile/lang", url.Values{"lang": {c.lang}}); p.Status != http.StatusSeeOther {
+			t.Fatalf("set language %s: %d", c.lang, p.Status)
+		}
+		p := b.get("/dashboard/billing")
+		if p.Status != http.StatusOK {
+			t.Fatalf("%s billing: %d", c.lang, p.Status)
+		}
+		mustContain(t, p.Body, c.want...)
+		for _, raw := range []string{"<td>opening balance", "<td>balance add", "<td>balance deduct"} {
+			if strings.Contains(p.Body, raw) {
+				t.Errorf("%s: the ledger shows the stored note %q", c.lang, raw)
+			}
+		}
+		d := b.get("/dashboard/developer")
+		mustContain(t, d.Body, c.intel)
+		if c.lang != "en" && strings.Contains(d.Body, "Intelligence API") {
+			t.Errorf("%s: the developer page says \"Intelligence API\"", c.lang)
+		}
+	}
+	// The CSV keeps the notes as stored: it is for machines and bookkeeping.
+	csvPage := b.get("/dashboard/billing/ledger.csv")
+	mustContain(t, csvPage.Body, ",opening balance", ",balance add", ",balance deduct: order #7 <refunded>")
 }
 
 func TestBillingLedgerPagesWithoutGaps(t *testing.T) {

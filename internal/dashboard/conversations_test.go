@@ -364,8 +364,8 @@ func TestTranscriptShowsSourcesCostsAndFeedback(t *testing.T) {
 		t.Fatalf("transcript: %d", p.Status)
 	}
 	mustContain(t, p.Body,
-		`class="badge src-ai">ai<`, `class="badge src-cache_tenant">cache_tenant<`, `<span class="badge">curated</span>`,
-		`class="badge src-cache_shared">cache_shared<`, `class="badge src-fallback">fallback<`, "low confidence",
+		`class="badge src-ai">AI answer<`, `class="badge src-cache_tenant">Saved answer<`, `<span class="badge">curated</span>`,
+		`class="badge src-cache_shared">Small talk<`, `class="badge src-fallback">Fallback<`, "low confidence",
 		fmt.Sprintf("Cost: $%d.%04d", cost/1_000_000, (cost%1_000_000+50)/100), "Cost: $0.0000",
 		`<span class="badge bad">Not helpful</span> <q>No prices &lt;b&gt;at all&lt;/b&gt;</q>`,
 		html.EscapeString(curated.reply().Body),

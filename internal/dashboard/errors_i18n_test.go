@@ -86,7 +86,7 @@ func TestWidgetTokenErrorsInTheUsersLanguage(t *testing.T) {
 
 		p = b.post("/dashboard/widget/tokens", url.Values{"domains": {"shop.example"}, "daily_budget_usd": {"500"}})
 		kbMustStatus(t, "budget", p, http.StatusBadRequest)
-		mustShowKeyed(t, cat, p, lang, "is out of range", "err.embed.budget_range", `"500"`, "0.05", "100")
+		mustShowKeyed(t, cat, p, lang, "is out of range", "widget.error_budget_range", `"500"`, "0,05 $", "100,00 $")
 		mustContain(t, p.Body, literal[lang][1])
 
 		p = b.post("/dashboard/widget/tokens", url.Values{"domains": {"shop.example"}, "label": {long}})
@@ -106,10 +106,10 @@ func TestWidgetTokenErrorsInTheUsersLanguage(t *testing.T) {
 		mustContain(t, p.Body, literal[lang][4])
 	}
 
-	// English is what it was: the domain's own sentence.
+	// English writes the limits as the English pages write money.
 	b := inLang(t, h, email, pw, "en")
 	p := b.post("/dashboard/widget/tokens", url.Values{"domains": {"shop.example"}, "daily_budget_usd": {"500"}})
-	mustContain(t, p.Body, htmlText(`The daily budget "500" is out of range: it must be from 0.05 to 100 US dollars.`))
+	mustContain(t, p.Body, htmlText(`The daily budget "500" is out of range: it must be from $0.05 to $100.00.`))
 }
 
 func TestStudioErrorsInTheUsersLanguage(t *testing.T) {

@@ -29,12 +29,28 @@ func funcs(assets *assetSet) template.FuncMap {
 	}
 }
 
+// numberStyle is how a language writes numbers, US dollars and days. The template helpers
+// and the charts (chartFormat) both read it, so that a chart's axis and legend write an
+// amount or a day as the cards and tables beside them do.
+type numberStyle struct {
+	thousands, decimal string
+	// moneyPrefix and moneySuffix go around an amount of dollars: "$4.95", "4,95 $".
+	moneyPrefix, moneySuffix string
+	// day and dayShort are Go layouts of a day, with and without the year.
+	day, dayShort string
+}
+
+func styleOf(lang string) numberStyle {
+	if lang == "tr" || lang == "de" {
+		return numberStyle{thousands: ".", decimal: ",", moneySuffix: " $", day: "02.01.2006", dayShort: "02.01."}
+	}
+	return numberStyle{thousands: ",", decimal: ".", moneyPrefix: "$", day: "2006-01-02", dayShort: "01-02"}
+}
+
 // separators of a language: thousands, decimal.
 func separators(lang string) (string, string) {
-	if lang == "tr" || lang == "de" {
-		return ".", ","
-	}
-	return ",", "."
+	st := styleOf(lang)
+	return st.thousands, st.decimal
 }
 
 // formatInt writes n with the language's thousands separator.
@@ -97,15 +113,13 @@ func usdText(lang string, micro int64, decimals int) string {
 		whole++
 		frac = 0
 	}
-	_, dec := separators(lang)
-	s := formatInt(lang, whole) + dec + fmt.Sprintf("%0*d", decimals, frac)
+	st := styleOf(lang)
+	s := st.moneyPrefix + formatInt(lang, whole) + st.decimal + fmt.Sprintf("%0*d", decimals, frac) + st.moneySuffix
 	if neg {
+		// The sign goes before the currency: "-$1.00", "-1,00 $".
 		s = "-" + s
 	}
-	if lang == "en" {
-		return strings.Replace("$"+s, "$-", "-$", 1)
-	}
-	return s + " $"
+	return s
 }
 
 // formatPct shows part/whole as a percentage with one decimal ("–" when whole is 0).
@@ -132,24 +146,39 @@ func formatDateTime(lang string, t time.Time) string {
 	if t.IsZero() {
 		return "–"
 	}
-	t = t.UTC()
-	switch lang {
-	case "tr", "de":
-		return t.Format("02.01.2006 15:04") + " UTC"
-	}
-	return t.Format("2006-01-02 15:04") + " UTC"
+	return t.UTC().Format(styleOf(lang).day+" 15:04") + " UTC"
 }
 
 func formatDate(lang string, t time.Time) string {
 	if t.IsZero() {
 		return "–"
 	}
-	t = t.UTC()
-	switch lang {
-	case "tr", "de":
-		return t.Format("02.01.2006")
-	}
-	return t.Format("2006-01-02")
+	return t.UTC().Format(styleOf(lang).day)
+}
+
+// chartFormat is what the chart script (app.js) needs to write amounts, counts and days in
+// the page's language: the separators, the dollar's place, the days as uPlot.fmtDate
+// templates, and the name of the x value in the legend.
+type chartFormat struct {
+	Thousands   string `json:"thousands"`
+	Decimal     string `json:"decimal"`
+	MoneyPrefix string `json:"moneyPrefix"`
+	MoneySuffix string `json:"moneySuffix"`
+	Day         string `json:"day"`      // the legend's day: "{YYYY}-{MM}-{DD}", "{DD}.{MM}.{YYYY}"
+	DayShort    string `json:"dayShort"` // an axis tick: "{MM}-{DD}", "{DD}.{MM}."
+	DayLabel    string `json:"dayLabel"` // the legend's name of the day ("Day (UTC)")
+}
+
+// newChartFormat is lang's chartFormat; dayLabel is already translated.
+func newChartFormat(lang, dayLabel string) chartFormat {
+	st := styleOf(lang)
+	return chartFormat{Thousands: st.thousands, Decimal: st.decimal, MoneyPrefix: st.moneyPrefix, MoneySuffix: st.moneySuffix,
+		Day: uplotLayout(st.day), DayShort: uplotLayout(st.dayShort), DayLabel: dayLabel}
+}
+
+// uplotLayout turns a Go layout of a day into a uPlot.fmtDate template.
+func uplotLayout(layout string) string {
+	return strings.NewReplacer("2006", "{YYYY}", "01", "{MM}", "02", "{DD}").Replace(layout)
 }
 
 // toJSON embeds data for the page's script in a <script type="application/json"> island:

@@ -55,11 +55,13 @@ func (d overviewData) QuotaUsed() int { return min(d.AnswersToday, d.DailyQuota)
 // QuotaLeft is what is left of the daily quota (never below zero).
 func (d overviewData) QuotaLeft() int { return max(d.DailyQuota-d.AnswersToday, 0) }
 
-// chart is one chart of app.js ({labels, series, money}) and the table beside it.
+// chart is one chart of app.js ({labels, series, money, format}) and the table beside it.
 type chart struct {
 	Labels []int64  `json:"labels"` // unix seconds of each day, 00:00 UTC
 	Series []series `json:"series"`
 	Money  bool     `json:"money"`
+	// Format is how the chart writes amounts, counts and days: as the page does.
+	Format chartFormat `json:"format"`
 }
 
 // series is one line of a chart. Values are what uPlot draws (dollars for money charts);
@@ -152,6 +154,8 @@ func (s *Server) overviewPage(w http.ResponseWriter, r *http.Request, c *reqCtx)
 	}
 	d.Cost = s.costChart(c.Lang, usage, since, labels)
 	d.Sources = s.sourcesChart(c.Lang, sources, since, labels)
+	format := newChartFormat(c.Lang, s.cat.T(c.Lang, "overview.day"))
+	d.Cost.Format, d.Sources.Format = format, format
 	s.render(w, r, c, pageOverview, 0, d)
 	return nil
 }

@@ -157,7 +157,7 @@ func TestOverviewShowsTheFiguresOfRealAnswers(t *testing.T) {
 	}
 	// The same figures as tables, for screen readers and without JavaScript.
 	mustContain(t, p.Body, "<summary>Show as table</summary>", `<th scope="col" class="num">Fallback</th>`,
-		`<th scope="row">`+day.Format("2006-01-02")+`</th>`)
+		`<th scope="row" class="date">`+day.Format("2006-01-02")+`</th>`)
 
 	// Unanswered questions: grouped by their folded text, most asked first, escaped.
 	rows := regexp.MustCompile(`(?s)<td lang="[a-z]*">([^<]*)</td>\s*<td class="num">(\d+)</td>`).FindAllStringSubmatch(p.Body, -1)

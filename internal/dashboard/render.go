@@ -75,6 +75,16 @@ type view struct {
 // T translates key into the page's language.
 func (v *view) T(key string, args ...any) string { return v.cat.T(v.Lang, key, args...) }
 
+// SourceLabel names a message's source (ai, cache_tenant, …) in the page's language; a source
+// the catalog does not know yet shows as its code rather than as a missing key.
+func (v *view) SourceLabel(source string) string {
+	key := "transcript.source." + source
+	if !v.cat.Has(key) {
+		return source
+	}
+	return v.T(key)
+}
+
 // N is the plural form of key for n.
 func (v *view) N(key string, n int, args ...any) string { return v.cat.N(v.Lang, key, n, args...) }
 

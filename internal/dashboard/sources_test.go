@@ -57,6 +57,58 @@ func TestTranscriptShowsEachReplysSources(t *testing.T) {
 	}
 }
 
+// TestTranscriptNamesASourceOnceInTheReadersWords: a reply that quotes a page ends with
+// the engine's source line ("Source: Payment (https://…)"); the transcript lists the source
+// as a link under the reply and leaves that line out of the text, so the source is named
+// once. The badges name the reply's source in the reader's language, never as its code
+// (ai, cache_tenant, cache_shared).
+func TestTranscriptNamesASourceOnceInTheReadersWords(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	_, key, email, pw := h.tenant("Shop")
+	paid := cvAsk(t, h, key, "Which payment methods do you accept?")
+	cvAsk(t, h, key, "How long does delivery take?")
+	cvAsk(t, h, key, "hello")
+	reply := paid.reply()
+	if len(reply.Sources) == 0 || reply.Sources[0].URL == "" {
+		t.Fatalf("the composed reply names no page: %+v", reply)
+	}
+	src := reply.Sources[0]
+	line := "Source: " + src.Title + " (" + src.URL + ")"
+	text, found := strings.CutSuffix(reply.Body, "\n"+line)
+	if !found {
+		t.Fatalf("the reply does not end with its source line %q: %q", line, reply.Body)
+	}
+	b := h.browser()
+	b.signIn(email, pw)
+	path := "/dashboard/conversations/" + strconv.FormatInt(paid.ConversationID, 10)
+	for _, lang := range []string{"en", "tr", "de"} {
+		if p := b.post("/dashboard/profile/lang", url.Values{"lang": {lang}}); p.Status != http.StatusSeeOther {
+			t.Fatalf("set language %s: %d", lang, p.Status)
+		}
+		p := b.get(path)
+		if p.Status != http.StatusOK {
+			t.Fatalf("%s transcript: %d", lang, p.Status)
+		}
+		mustContain(t, p.Body, `<p class="msg-body">`+html.EscapeString(text)+`</p>`,
+			`<a href="`+html.EscapeString(src.URL)+`" rel="noopener noreferrer nofollow" target="_blank">`+html.EscapeString(src.Title)+`</a>`)
+		if strings.Contains(p.Body, html.EscapeString(line)) {
+			t.Errorf("%s: the transcript shows the source line as well as the sources list", lang)
+		}
+		for _, code := range []string{"ai", "cache_tenant", "cache_shared"} {
+			if strings.Contains(p.Body, `">`+code+`</span>`) {
+				t.Errorf("%s: a badge shows the source code %q", lang, code)
+			}
+		}
+		want := map[string][]string{
+			"en": {`src-ai">AI answer<`, `src-cache_tenant">Saved answer<`, `src-cache_shared">Small talk<`},
+			"tr": {`src-ai">Yapay zekâ yanıtı<`, `src-cache_tenant">Kayıtlı yanıt<`, `src-cache_shared">Sohbet<`},
+			"de": {`src-ai">KI-Antwort<`, `src-cache_tenant">Gespeicherte Antwort<`, `src-cache_shared">Smalltalk<`},
+		}[lang]
+		mustContain(t, p.Body, want...)
+	}
+}
+
 // TestWidgetTokenFormSetsShowSources: the token form's "Show sources" box is checked for a
 // new token, saved as sent, shown again on the edit page, and read by the widget's start.
 func TestWidgetTokenFormSetsShowSources(t *testing.T) {

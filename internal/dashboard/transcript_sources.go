@@ -3,6 +3,10 @@ package dashboard
 import (
 	"net/url"
 	"strings"
+
+	"svc/internal/engine"
+	"svc/internal/i18n"
+	"svc/internal/store"
 )
 
 // sourceLink is one source of a reply as the transcript shows it: Href is set only for an
@@ -22,6 +26,28 @@ func (m transcriptMsg) SourceLinks() []sourceLink {
 		out = append(out, sourceLink{Title: s.Title, Href: httpURL(s.URL)})
 	}
 	return out
+}
+
+// Text is the message's body as the transcript shows it. A reply's closing source line
+// ("Source: Returns (https://…)", engine.SourceLine) is left out when it names the first of
+// the sources listed under the reply, so the source is named once, as in the widget
+// (widget/src/sources.ts); any other last line, a product list say, is kept.
+func (m transcriptMsg) Text() string {
+	if m.Role == store.RoleUser || len(m.Sources) == 0 || strings.TrimSpace(m.Sources[0].Title) == "" {
+		return m.Body
+	}
+	i := strings.LastIndexByte(m.Body, '\n')
+	if i < 0 {
+		return m.Body
+	}
+	first, line := m.Sources[0], m.Body[i+1:]
+	// The reply's language first; the line is in the language the engine answered in.
+	for _, lg := range append([]string{m.Lang}, i18n.Langs...) {
+		if line == engine.SourceLine(lg, first.Title, first.URL) {
+			return strings.TrimRight(m.Body[:i], " \t\r\n")
+		}
+	}
+	return m.Body
 }
 
 // httpURL is u when it is an absolute http or https URL with a host, else "".

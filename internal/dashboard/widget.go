@@ -68,13 +68,34 @@ type tokenFields struct {
 	Form       tokenForm
 	MaxLabel   int
 	MaxDomains int
-	MinBudget  string
-	MaxBudget  string
+	// MinBudget and MaxBudget are the budget's limits as the page writes money ("$0.05").
+	MinBudget, MaxBudget string
 }
 
-func newTokenFields(f tokenForm) tokenFields {
+func newTokenFields(lang string, f tokenForm) tokenFields {
 	return tokenFields{Form: f, MaxLabel: embed.MaxLabelChars, MaxDomains: embed.MaxDomains,
-		MinBudget: embed.FormatBudget(embed.MinBudgetMicro), MaxBudget: embed.FormatBudget(embed.MaxBudgetMicro)}
+		MinBudget: formatUSD(lang, embed.MinBudgetMicro), MaxBudget: formatUSD(lang, embed.MaxBudgetMicro)}
+}
+
+// budgetField is a budget as the form's field shows it: the amount as the page writes numbers,
+// without the currency (the field's label names it), with two decimals or the four a budget
+// may have: "1.00", "1,00", "0,0525".
+func budgetField(lang string, micro int64) string {
+	whole, frac, _ := strings.Cut(embed.FormatBudget(micro), ".")
+	frac = strings.TrimRight(frac, "0")
+	frac += strings.Repeat("0", max(0, 2-len(frac)))
+	return whole + styleOf(lang).decimal + frac
+}
+
+// budgetFromField reads the field as embed.ParseBudget does, with the page's decimal comma
+// ("1,50" on a Turkish or German page) taken for the point. A point is a point on every page,
+// as in the API; a comma on an English page is left for ParseBudget to refuse, since "0,50"
+// there could mean fifty.
+func budgetFromField(lang, s string) string {
+	if styleOf(lang).decimal == "," && !strings.Contains(s, ".") {
+		return strings.Replace(s, ",", ".", 1)
+	}
+	return s
 }
 
 // snippetOpts are the snippet's data-svc-lang and data-svc-color.
@@ -135,7 +156,7 @@ func (s *Server) snippet(r *http.Request, token string, o snippetOpts) string {
 
 func (s *Server) widgetData(r *http.Request, c *reqCtx, o snippetOpts) (widgetData, error) {
 	d := widgetData{MaxActive: account.MaxActiveEmbedTokens, Opts: o,
-		tokenFields: newTokenFields(tokenForm{Budget: embed.FormatBudget(embed.DefaultBudgetMicro), ShowSources: true})}
+		tokenFields: newTokenFields(c.Lang, tokenForm{Budget: budgetField(c.Lang, embed.DefaultBudgetMicro), ShowSources: true})}
 	d.Snippet = s.snippet(r, embed.TokenPrefix+"…", o)
 	ts, err := s.d.Accounts.EmbedTokens(r.Context(), c.Account)
 	if err != nil {
@@ -182,12 +203,13 @@ func (s *Server) widgetPage(w http.ResponseWriter, r *http.Request, c *reqCtx) e
 	return nil
 }
 
-// tokenInput is the account.Service input of a form. An empty budget is "not given": the
-// default on create, unchanged on update.
-func tokenInput(f tokenForm) account.EmbedTokenInput {
+// tokenInput is the account.Service input of a form sent from a page in lang. An empty
+// budget is "not given": the default on create, unchanged on update.
+func tokenInput(lang string, f tokenForm) account.EmbedTokenInput {
 	in := account.EmbedTokenInput{Domains: &f.Domains, Label: &f.Label, ShowSources: &f.ShowSources}
 	if f.Budget != "" {
-		in.DailyBudget = &f.Budget
+		budget := budgetFromField(lang, f.Budget)
+		in.DailyBudget = &budget
 	}
 	return in
 }
@@ -197,14 +219,24 @@ func readTokenForm(r *http.Request) tokenForm {
 		Budget: strings.TrimSpace(r.PostFormValue("daily_budget_usd")), ShowSources: r.PostFormValue("show_sources") != ""}
 }
 
-// tokenFormError is the form error of a failed create or update: the dashboard's own text
-// for what it can name, otherwise account.Service's safe message (bad domains, label,
-// budget). nil means err is not the form's fault and goes to the error page.
-func tokenFormError(err error) error {
+// tokenFormError is the form error of a failed create or update on a page in lang: the
+// dashboard's own text for what it can name, otherwise account.Service's safe message (bad
+// domains, label, budget). nil means err is not the form's fault and goes to the error page.
+func tokenFormError(lang string, err error) error {
 	switch errs.KindOf(err) {
 	case errs.TooMany:
 		return invalid("widget.error_limit", account.MaxActiveEmbedTokens)
 	case errs.BadRequest:
+		// A budget's limits and example as the page writes amounts, not as the API does
+		// ("0.05", "1.50"); the budget as typed is the error's own first argument.
+		if e, ok := errs.As(err); ok && len(e.Args) > 0 {
+			switch e.Key {
+			case "err.embed.budget_range":
+				return invalid("widget.error_budget_range", e.Args[0], formatUSD(lang, embed.MinBudgetMicro), formatUSD(lang, embed.MaxBudgetMicro))
+			case "err.embed.budget_invalid":
+				return invalid("widget.error_budget_invalid", e.Args[0], budgetField(lang, 1_500_000))
+			}
+		}
 		return err
 	}
 	return nil
@@ -218,13 +250,13 @@ func (s *Server) createEmbedToken(w http.ResponseWriter, r *http.Request, c *req
 	var created *createdToken
 	ferr := invalid("widget.error_domains")
 	if f.Domains != "" {
-		plain, t, err := s.d.Accounts.CreateEmbedToken(r.Context(), c.Account, tokenInput(f))
+		plain, t, err := s.d.Accounts.CreateEmbedToken(r.Context(), c.Account, tokenInput(c.Lang, f))
 		if err == nil {
 			created = &createdToken{ID: t.ID, Token: plain, Snippet: s.snippet(r, plain, opts)}
-		} else if tokenFormError(err) == nil {
+		} else if tokenFormError(c.Lang, err) == nil {
 			return err
 		}
-		ferr = tokenFormError(err)
+		ferr = tokenFormError(c.Lang, err)
 	}
 	// The list is read once, after the change, so a new token is in the table too.
 	d, err := s.widgetData(r, c, opts)
@@ -253,9 +285,9 @@ type widgetEditData struct {
 	tokenFields
 }
 
-func (s *Server) editData(t store.EmbedToken) widgetEditData {
+func (s *Server) editData(lang string, t store.EmbedToken) widgetEditData {
 	return widgetEditData{Token: t, Active: t.Status == store.EmbedActive,
-		tokenFields: newTokenFields(tokenForm{Domains: strings.Join(t.Domains, "\n"), Label: t.Label, Budget: embed.FormatBudget(t.DailyBudgetMicro),
+		tokenFields: newTokenFields(lang, tokenForm{Domains: strings.Join(t.Domains, "\n"), Label: t.Label, Budget: budgetField(lang, t.DailyBudgetMicro),
 			ShowSources: !t.HideSources})}
 }
 
@@ -264,7 +296,7 @@ func (s *Server) editEmbedTokenPage(w http.ResponseWriter, r *http.Request, c *r
 	if err != nil {
 		return err
 	}
-	s.render(w, r, c, pageWidgetEdit, 0, s.editData(t))
+	s.render(w, r, c, pageWidgetEdit, 0, s.editData(c.Lang, t))
 	return nil
 }
 
@@ -273,14 +305,14 @@ func (s *Server) updateEmbedToken(w http.ResponseWriter, r *http.Request, c *req
 	if err != nil {
 		return err
 	}
-	d := s.editData(t)
+	d := s.editData(c.Lang, t)
 	d.Form = readTokenForm(r)
 	if d.Form.Domains == "" {
 		s.formError(w, r, c, pageWidgetEdit, invalid("widget.error_domains"), d)
 		return nil
 	}
-	if err := s.d.Accounts.UpdateEmbedToken(r.Context(), c.Account, t.ID, tokenInput(d.Form)); err != nil {
-		ferr := tokenFormError(err)
+	if err := s.d.Accounts.UpdateEmbedToken(r.Context(), c.Account, t.ID, tokenInput(c.Lang, d.Form)); err != nil {
+		ferr := tokenFormError(c.Lang, err)
 		if ferr == nil {
 			return err
 		}

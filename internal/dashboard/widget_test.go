@@ -182,6 +182,52 @@ func TestWidgetFormErrorsKeepTheValuesAndTheLimitIsExplained(t *testing.T) {
 	mustContain(t, p.Body, "An account can have at most 5 active tokens.", "six.example.com</textarea>")
 }
 
+// TestWidgetBudgetIsWrittenAsThePageWritesMoney: the budget field and its hint write amounts
+// as the rest of the dashboard does ("1,00" and "0,05 $" on a Turkish page, never "1.0000"
+// or "From 0.0500 to 100.0000"), the field takes the page's decimal comma, and a budget it
+// cannot read is explained with an example in the page's style.
+func TestWidgetBudgetIsWrittenAsThePageWritesMoney(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	a, _, email, pw := h.tenant("Shop")
+	for _, c := range []struct {
+		lang, field, hint, typed, bad, example string
+		saved                                  int64
+	}{
+		{"en", `value="1.00"`, "From $0.05 to $100.00 a day.", "2.5", "2,50", "like 1.50.", 2_500_000},
+		{"tr", `value="1,00"`, "Günde 0,05 $ ile 100,00 $ arası.", "2,75", "iki", "1,50 gibi", 2_750_000},
+		{"de", `value="1,00"`, "Von 0,05 $ bis 100,00 $ pro Tag.", "0,0525", "1,2,3", "wie 1,50.", 52_500},
+	} {
+		b := inLang(t, h, email, pw, c.lang)
+		p := b.get("/dashboard/widget")
+		mustContain(t, p.Body, c.field, c.hint)
+		for _, old := range []string{"1.0000", "0.0500", "100.0000"} {
+			if strings.Contains(p.Body, old) {
+				t.Errorf("%s: the widget page shows %q", c.lang, old)
+			}
+		}
+		_, id := b.createEmbedToken(url.Values{"domains": {c.lang + ".shop.example"}, "daily_budget_usd": {c.typed}})
+		tok, err := h.st.GetEmbedToken(context.Background(), a.ID, id)
+		if err != nil || tok.DailyBudgetMicro != c.saved {
+			t.Errorf("%s: %q saved as %d µUSD (%v), want %d", c.lang, c.typed, tok.DailyBudgetMicro, err, c.saved)
+		}
+		e := b.get("/dashboard/widget/tokens/" + itoa(int(id)) + "/edit")
+		mustContain(t, e.Body, `value="`+budgetShown(c.lang, c.saved)+`"`, c.hint)
+		p = b.post("/dashboard/widget/tokens", url.Values{"domains": {"x.shop.example"}, "daily_budget_usd": {c.bad}})
+		kbMustStatus(t, c.lang+" unreadable budget", p, http.StatusBadRequest)
+		mustContain(t, p.Body, c.example)
+	}
+}
+
+// budgetShown is how the edit form writes the budgets of TestWidgetBudgetIsWrittenAsThePageWritesMoney.
+func budgetShown(lang string, micro int64) string {
+	s := map[int64]string{2_500_000: "2.50", 2_750_000: "2.75", 52_500: "0.0525"}[micro]
+	if lang != "en" {
+		s = strings.Replace(s, ".", ",", 1)
+	}
+	return s
+}
+
 func TestWidgetTokenEditAndRevoke(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t)
@@ -202,7 +248,7 @@ func TestWidgetTokenEditAndRevoke(t *testing.T) {
 	if p.Status != http.StatusOK {
 		t.Fatalf("edit page: %d", p.Status)
 	}
-	mustContain(t, p.Body, `value="Old"`, "shop.example.com</textarea>", `value="1.0000"`)
+	mustContain(t, p.Body, `value="Old"`, "shop.example.com</textarea>", `value="1.00"`)
 
 	p = b.post("/dashboard/widget/tokens/"+sid, url.Values{"domains": {"com"}, "label": {"New"}, "daily_budget_usd": {"3"}})
 	if p.Status != http.StatusBadRequest || !strings.Contains(p.Body, `value="New"`) {

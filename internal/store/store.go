@@ -462,6 +462,17 @@ type TermStats struct {
 	DocFreq   map[string]int // keyed by SearchTerm.Text (prefix terms count every match)
 }
 
+// Notes of the ledger's top-ups that svc itself writes. They are stored as written (the
+// ledger's CSV export shows them so); the dashboard names them in the reader's language.
+const (
+	// LedgerNoteOpening is the note of an account's first balance, given at its creation.
+	LedgerNoteOpening = "opening balance"
+	// LedgerNoteBalanceAdd is the note of `svc balance add`.
+	LedgerNoteBalanceAdd = "balance add"
+	// LedgerNoteDeduct starts the note of `svc balance deduct`; the operator's reason follows.
+	LedgerNoteDeduct = "balance deduct: "
+)
+
 // LedgerEntry is one movement of an account's balance: a top-up (positive) or a charge
 // (negative). The entries of an account always sum to its balance.
 type LedgerEntry struct {

@@ -50,7 +50,7 @@ func (s *Store) CreateAccount(ctx context.Context, a *store.Account, key *store.
 		a.CreatedAt, a.UpdatedAt = now, now
 		if a.BalanceMicro > 0 {
 			if _, err := tx.ExecContext(ctx, `INSERT INTO ledger (account_id, kind, amount_micro, balance_after, note, created_at)
-				VALUES (?, 'topup', ?, ?, 'opening balance', ?)`, a.ID, a.BalanceMicro, a.BalanceMicro, TS(now)); err != nil {
+				VALUES (?, 'topup', ?, ?, ?, ?)`, a.ID, a.BalanceMicro, a.BalanceMicro, store.LedgerNoteOpening, TS(now)); err != nil {
 				return fmt.Errorf("insert opening balance: %w", err)
 			}
 		}
