@@ -14,7 +14,9 @@ type candidate struct {
 	coverage float64   // share of the question's weight among the chunk's stored terms
 	matched  int       // question terms the chunk's stored terms match, fully or nearly
 	inHead   []float64 // per query term: strength of its match in the title or heading
-	entry    float64   // share of the question's words its heading holds, when that is a question
+	// headTerms are the terms of the title and heading (headText), read with the sentences.
+	headTerms []string
+	entry     float64 // share of the question's words its heading holds, when that is a question
 	// section marks a chunk of the best chunk's section, which extraction reads as part of
 	// the whole section (see readSection).
 	section bool
@@ -38,6 +40,7 @@ func (c *candidate) analyzeSentences(q *query, soft float64, memo *sentenceMemo)
 	hit := c.hit
 	text := hit.Text
 	skipFirst := hit.DocType == store.DocQA && strings.HasPrefix(text, hit.Title)
+	c.headTerms = memo.headTerms(headText(hit), c.lang(q))
 	for _, as := range memo.sentences(text, c.lang(q)) {
 		seq := make([]int, len(as.terms))
 		strength := make([]float64, len(as.terms))

@@ -199,6 +199,6 @@ func (e *Engine) CountTokens(s string) int {
 // recent chunks and the token counts of folded texts. Answers stay the same; the next ones
 // analyse again. An idle server calls it before it returns its memory.
 func (e *Engine) Forget() {
-	e.sentences.memo.Purge()
+	e.sentences.purge()
 	e.summaries.Purge()
 }

@@ -4,7 +4,6 @@ import (
 	"strings"
 
 	"svc/internal/store"
-	"svc/internal/textindex"
 	"svc/internal/textindex/bm25"
 )
 
@@ -31,14 +30,19 @@ func (r *Ranking) bm25Score(q *query, c *candidate, avgLen float64) {
 	c.score = score/q.total + r.Coverage*c.coverage
 }
 
-// headMatch is the strength with which each query term is in the chunk's title or heading.
+// headMatch is the strength with which each query term is in the chunk's title or heading
+// (their terms read by analyzeSentences).
 func (r *Ranking) headMatch(q *query, c *candidate) []float64 {
-	head := c.hit.Title
-	if c.hit.Heading != "" && c.hit.Heading != c.hit.Title {
-		head += " " + c.hit.Heading
-	}
-	_, inHead := q.termFreqs(textindex.IndexTerms(head, c.lang(q)), r.Soft)
+	_, inHead := q.termFreqs(c.headTerms, r.Soft)
 	return inHead
+}
+
+// headText is what headMatch reads of a chunk: its title, and its heading when that differs.
+func headText(h store.ChunkHit) string {
+	if h.Heading != "" && h.Heading != h.Title {
+		return h.Title + " " + h.Heading
+	}
+	return h.Title
 }
 
 // proximityScore adds the second-stage features, which need the chunk's sentences: the

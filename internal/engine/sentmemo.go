@@ -27,6 +27,9 @@ type analyzedSentence struct {
 // is another entry. The bound keeps the memory small (chunks are a few hundred words).
 type sentenceMemo struct {
 	memo *lru.Cache[sentenceKey, []analyzedSentence]
+	// heads holds the terms of recently read titles and headings (headMatch), which repeat
+	// even more than chunks do: analysing them per candidate was a twentieth of an answer.
+	heads *lru.Cache[sentenceKey, []string]
 }
 
 type sentenceKey struct{ lang, text string }
@@ -39,7 +42,29 @@ func newSentenceMemo() *sentenceMemo {
 	if err != nil {
 		panic(err) // only for a size below one
 	}
-	return &sentenceMemo{memo: memo}
+	heads, err := lru.New[sentenceKey, []string](sentencesKept)
+	if err != nil {
+		panic(err)
+	}
+	return &sentenceMemo{memo: memo, heads: heads}
+}
+
+// headTerms returns the index terms of a title and heading in lang. The slice is shared:
+// callers must not change it.
+func (m *sentenceMemo) headTerms(head, lang string) []string {
+	k := sentenceKey{lang, head}
+	if t, ok := m.heads.Get(k); ok {
+		return t
+	}
+	t := textindex.IndexTerms(head, lang)
+	m.heads.Add(k, t)
+	return t
+}
+
+// purge forgets everything.
+func (m *sentenceMemo) purge() {
+	m.memo.Purge()
+	m.heads.Purge()
 }
 
 // sentences returns the analyzed sentences of text in lang. The slice is shared: callers

@@ -36,8 +36,15 @@ func (p Pattern) Match(w string) bool {
 	return w == p.Text
 }
 
-// MatchWord reports whether the word w matches the pattern written as pattern.
-func MatchWord(pattern, w string) bool { return ParsePattern(pattern).Match(w) }
+// MatchWord reports whether the word w matches the pattern written as pattern. A plain word,
+// most of every list, is compared at once: the engine asks this for every word of every
+// candidate sentence against its cue lists.
+func MatchWord(pattern, w string) bool {
+	if n := len(pattern); n > 0 && pattern[0] != '*' && pattern[n-1] != '*' {
+		return w == pattern
+	}
+	return ParsePattern(pattern).Match(w)
+}
 
 // PhraseAt returns where the words of phrase (patterns) occur in order and adjacent in
 // words, or -1; the empty phrase occurs at 0.
