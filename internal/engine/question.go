@@ -53,8 +53,10 @@ func analyzeQuestion(text, lang string) question {
 	for i, t := range q.terms {
 		q.weak[i] = weakTerms[lang][t.Text]
 	}
+	var predicates map[textindex.Term]bool
 	if lang == "tr" {
-		q.byPrefix = prefixOnlyWeak(text, q.terms, q.weak)
+		predicates = predicateWords(text)
+		q.byPrefix = prefixOnlyWeak(text, q.terms, q.weak, predicates)
 	}
 	q.optional = make([]bool, len(q.terms))
 	for _, t := range abbreviationTerms(text, lang, q.terms) {
@@ -71,7 +73,7 @@ func analyzeQuestion(text, lang string) question {
 		q.lower = lowerCaseTerms(text, q.terms)
 	}
 	if lang == "tr" {
-		q.lower = predicateTerms(text, q.terms)
+		q.lower = markTerms(q.terms, predicates)
 		q.byPrefix = append(q.byPrefix, make([]bool, len(q.terms)-len(q.byPrefix))...)
 	}
 	return q
@@ -166,11 +168,12 @@ func lowerCaseTerms(text string, terms []textindex.Term) []bool {
 	return out
 }
 
-// predicateTerms marks the terms of the last content word of each clause of a Turkish
+// predicateWords returns the terms of the last content word of each clause of a Turkish
 // question. Turkish puts the verb last ("Kargo kaç günde gelir?", "Taksit yapıyor musunuz?"),
 // and like a German verb it varies in form far more than a noun, so an unseen one is no sign
-// of a subject the KB lacks (see newQuery).
-func predicateTerms(text string, terms []textindex.Term) []bool {
+// of a subject the KB lacks (see newQuery). Read once per question: prefixOnlyWeak and the
+// question's lower-case marks (q.lower) both ask.
+func predicateWords(text string) map[textindex.Term]bool {
 	last := make(map[textindex.Term]bool)
 	for _, clause := range clauseBreak.Split(text, -1) {
 		words := rawWords(clause)
@@ -183,9 +186,14 @@ func predicateTerms(text string, terms []textindex.Term) []bool {
 			}
 		}
 	}
+	return last
+}
+
+// markTerms marks the terms that set holds.
+func markTerms(terms []textindex.Term, set map[textindex.Term]bool) []bool {
 	out := make([]bool, len(terms))
 	for i, t := range terms {
-		out[i] = last[t]
+		out[i] = set[t]
 	}
 	return out
 }
@@ -313,8 +321,8 @@ var weakForms = func() map[string]map[string]bool {
 // listed form ("süresi", "yapabilir") or as the last word of a clause, where Turkish puts its
 // verb ("nasıl öğrenebilirim?"). keepSeen unmarks the others that the KB never holds:
 // "Öğrenci indirimi var mı?" asks about students, a subject the KB lacks.
-func prefixOnlyWeak(text string, terms []textindex.Term, weak []bool) []bool {
-	verb := predicateTerms(text, terms)
+func prefixOnlyWeak(text string, terms []textindex.Term, weak []bool, predicates map[textindex.Term]bool) []bool {
+	verb := markTerms(terms, predicates)
 	listed := make(map[textindex.Term]bool)
 	for _, w := range textindex.Words(text, "tr") {
 		if weakForms["tr"][w] {
