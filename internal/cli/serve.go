@@ -252,8 +252,8 @@ func NewApp(st store.Store, accounts *account.Service, cfg config.Config, log *s
 		Catalog: texts,
 		Crawler: crawl.New(st, crawl.Options{MaxPages: cfg.CrawlMaxPages, AllowPrivate: cfg.CrawlAllowPrivate,
 			Metrics: ins.crawl}, log),
-		CrawlInterval: cfg.CrawlInterval,
-		Limiter:       limiter, PublicURL: cfg.PublicURL, TrustedProxies: cfg.TrustedProxies, Log: log, Now: opts.Now})
+		CrawlInterval: cfg.CrawlInterval, CrawlAllowPrivate: cfg.CrawlAllowPrivate,
+		Limiter: limiter, PublicURL: cfg.PublicURL, TrustedProxies: cfg.TrustedProxies, Log: log, Now: opts.Now})
 	if err != nil {
 		limits.close()
 		return nil, err
