@@ -116,6 +116,15 @@ func cmdServe(ctx context.Context, args []string, env Env, seed bool) error {
 		ln.Close()
 		return err
 	}
+	if c.cfg.DatabaseURL == "" {
+		// The commands run beside this server make links that must open on it (linkBase).
+		remove, err := recordServing(c.cfg.DataDir, base)
+		if err != nil {
+			ln.Close()
+			return err
+		}
+		defer remove()
+	}
 	if app == nil {
 		if app, err = NewApp(st, accounts, c.cfg, log, opts); err != nil {
 			ln.Close()
