@@ -57,18 +57,22 @@ func servingBase(dir string) (string, bool) {
 
 // linkBase is the base URL of the links a command makes (invites): SVC_PUBLIC_URL when it is
 // set; else that of the svc serve running on the data directory, where the link will be
-// opened; else the guess from SVC_ADDR, which the server may not listen on, so a line on
-// stderr says that SVC_PUBLIC_URL is needed.
-func (c *command) linkBase() string {
+// opened; else the guess from SVC_ADDR, which the server may not listen on (guessed: the
+// command then says that SVC_PUBLIC_URL is needed, with guessNotice).
+func (c *command) linkBase() (base string, guessed bool) {
 	if !c.cfg.PublicURLFromAddr {
-		return c.cfg.PublicURL
+		return c.cfg.PublicURL, false
 	}
 	if c.cfg.DatabaseURL == "" {
 		if base, ok := servingBase(c.cfg.DataDir); ok {
-			return base
+			return base, false
 		}
 	}
+	return c.cfg.PublicURL, true
+}
+
+// guessNotice says on stderr that a link was built on SVC_ADDR's guess.
+func (c *command) guessNotice() {
 	fmt.Fprintf(c.env.Stderr, "svc: %s: SVC_PUBLIC_URL is not set and no svc serve runs on this data, so the link assumes the server at %s (SVC_ADDR); set SVC_PUBLIC_URL to the address people open the dashboard at\n",
 		c.name, c.cfg.PublicURL)
-	return c.cfg.PublicURL
 }

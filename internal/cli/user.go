@@ -48,10 +48,8 @@ func cmdUserAdd(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	defer st.Close()
-	base := c.cfg.PublicURL
-	if password == "" {
-		base = c.linkBase() // the invite link, printed and mailed, must open on the server
-	}
+	// The invite link, printed and mailed, must open on the server that serves the data.
+	base, guessed := c.linkBase()
 	u, link, err := c.userService(st, base).AddUser(ctx, *id, *email, *role, password)
 	if err != nil {
 		return err
@@ -59,6 +57,9 @@ func cmdUserAdd(ctx context.Context, args []string, env Env) error {
 	out := map[string]any{"user_id": u.ID}
 	if link != "" {
 		out["invite_url"] = link
+		if guessed {
+			c.guessNotice()
+		}
 	}
 	return c.print(out)
 }
