@@ -130,7 +130,7 @@ func TestUserCommandErrors(t *testing.T) {
 		{"", []string{"user", "add", "--account", "9", "--email", "x@acme.example"}, "9"},
 		{"", []string{"user", "add", "--account", "1"}, "--email"},
 		{"", []string{"user", "add", "--account", "1", "--email", "not-an-address"}, "e-mail"},
-		{"", []string{"user", "add", "--account", "1", "--email", "OWNER@acme.example"}, "already exists"},
+		{"", []string{"user", "add", "--account", "1", "--email", "OWNER@acme.example"}, "already has a user with this e-mail"},
 		{"", []string{"user", "add", "--account", "1", "--email", "x@acme.example", "--role", "admin"}, "owner or agent"},
 		{"", []string{"user", "add", "--account", "1", "--email", "x@acme.example", "--password-stdin"}, "stdin"},
 		{"short\n", []string{"user", "add", "--account", "1", "--email", "x@acme.example", "--password-stdin"}, "too short"},

@@ -23,8 +23,8 @@ func testTextWithNUL(t *testing.T, s store.Store) {
 
 	u := store.User{AccountID: a.ID, Email: "pg\x00@x.example", Role: store.UserOwner}
 	refused("CreateUser", s.CreateUser(ctx(), &u))
-	_, err := s.UserByEmail(ctx(), "pg\x00@x.example")
-	refused("UserByEmail", err)
+	_, err := s.UsersByEmail(ctx(), "pg\x00@x.example")
+	refused("UsersByEmail", err)
 	if us, err := s.ListUsers(ctx(), a.ID); err != nil || len(us) != 0 {
 		t.Errorf("users after a refused CreateUser: %+v %v", us, err)
 	}
