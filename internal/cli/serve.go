@@ -117,13 +117,13 @@ func cmdServe(ctx context.Context, args []string, env Env, seed bool) error {
 		return err
 	}
 	if c.cfg.DatabaseURL == "" {
-		// The commands run beside this server make links that must open on it (linkBase).
-		remove, err := recordServing(c.cfg.DataDir, base)
-		if err != nil {
-			ln.Close()
-			return err
+		// The commands run beside this server make links that must open on it (linkBase);
+		// without the record they fall back to SVC_ADDR and say so, so serving goes on.
+		if remove, err := recordServing(c.cfg.DataDir, base); err != nil {
+			log.Warn("the serving address is not recorded: svc user add will build invite links on SVC_ADDR", "err", err)
+		} else {
+			defer remove()
 		}
-		defer remove()
 	}
 	if app == nil {
 		if app, err = NewApp(st, accounts, c.cfg, log, opts); err != nil {
