@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"svc/internal/errs"
+	"svc/internal/nultext"
 )
 
 // params are the request's named parameters, read from whichever encoding the caller used:
@@ -40,7 +41,29 @@ func readParams(r *http.Request) (params, error) {
 			p[k] = v
 		}
 	}
+	if err := p.checkNUL(); err != nil {
+		return nil, err
+	}
 	return p, nil
+}
+
+// checkNUL refuses a request with a NUL in any parameter's name or value, naming the
+// parameter (nultext: a NUL is refused at every boundary, never dropped), so no handler
+// and no store meets one.
+func (p params) checkNUL() error {
+	vals := make(url.Values, len(p))
+	for k, v := range p {
+		name, isList := strings.CutSuffix(k, "[]")
+		if !isList {
+			vals[name] = append(vals[name], v)
+			continue
+		}
+		var items []string
+		if json.Unmarshal([]byte(v), &items) == nil {
+			vals[name] = append(vals[name], items...)
+		}
+	}
+	return nultext.Values(vals)
 }
 
 func readBody(r *http.Request, p params) error {

@@ -159,7 +159,7 @@ func New(d Deps) *Server {
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, errs.New(errs.NotFound, "No such endpoint."))
 	})
-	s.handler = s.middleware(s.instrument(mux))
+	s.handler = s.middleware(s.instrument(s.plainPaths(mux)))
 	return s
 }
 

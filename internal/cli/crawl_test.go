@@ -59,7 +59,7 @@ func TestCrawlThenAsk(t *testing.T) {
 		acct := decodeOne(t, out)
 		id := fmt.Sprint(acct["account_id"])
 
-		code, out, errOut = runCLI(t, dir, "", "site", "add", "--account", id, "--url", site.URL+"/", "--name", name)
+		code, out, errOut = runCLI(t, dir, "", "site", "add", "--account", id, "--url", site.URL+"/", "--name", name, "--allow-private")
 		if code != 0 || decodeOne(t, out)["site_id"] == nil {
 			t.Fatalf("site add: %d %s %s", code, out, errOut)
 		}

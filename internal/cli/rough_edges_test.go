@@ -134,23 +134,44 @@ func TestCrawlRefusedStartAddress(t *testing.T) {
 		{[]string{"http://127.0.0.1:1/"}, []string{"127.0.0.1 is refused", "loopback", "--allow-private", "SVC_CRAWL_ALLOW_PRIVATE=1"}},
 		{[]string{"http://[::1]:1/"}, []string{"::1 is refused", "--allow-private"}},
 		{[]string{"http://10.1.2.3/"}, []string{"private", "--allow-private"}},
-		{[]string{"http://localhost:1/"}, []string{"localhost is a loopback host", "--allow-private", "SVC_CRAWL_ALLOW_PRIVATE=1"}},
+		{[]string{"http://localhost:1/"}, []string{"localhost is refused", "loopback", "--allow-private", "SVC_CRAWL_ALLOW_PRIVATE=1"}},
 		{[]string{"http://shop.localhost:1/"}, []string{"loopback", "--allow-private"}},
+		{[]string{"http://0.0.0.0/"}, []string{"this network", "--allow-private"}},
+		{[]string{"http://[::ffff:127.0.0.1]/"}, []string{"loopback", "--allow-private"}},
+		// Numeric forms of an IPv4 address are that address, not names that do not resolve
+		// (they passed, and the site was stored).
+		{[]string{"http://0/"}, []string{"0 is refused", "0.0.0.0", "--allow-private"}},
+		{[]string{"http://2130706433/"}, []string{"2130706433 is refused", "127.0.0.1 is loopback", "--allow-private"}},
+		{[]string{"http://0x7f000001/"}, []string{"127.0.0.1 is loopback", "--allow-private"}},
+		{[]string{"http://0x7f.0.0.1/"}, []string{"127.0.0.1 is loopback", "--allow-private"}},
+		{[]string{"http://0177.0.0.1/"}, []string{"127.0.0.1 is loopback", "--allow-private"}},
+		{[]string{"http://127.1/"}, []string{"127.0.0.1 is loopback", "--allow-private"}},
+		{[]string{"http://127.000.000.001/"}, []string{"127.0.0.1 is loopback", "--allow-private"}},
 		// A metadata endpoint is never allowed, so the flag is not offered.
 		{[]string{"--allow-private", "http://169.254.169.254/latest/"}, []string{"never fetches it"}},
+		{[]string{"http://169.254.169.254/latest/"}, []string{"never fetches it"}},
+		{[]string{"http://metadata.google.internal/computeMetadata/v1/"}, []string{"metadata", "never fetches it"}},
+		{[]string{"--allow-private", "http://0xa9fea9fe/"}, []string{"169.254.169.254", "never fetches it"}},
 	} {
 		args := append([]string{"crawl", "--account", "1"}, tc.args...)
 		code, out, errOut := runCLI(t, dir, "", args...)
 		wantOneLine(t, args, code, out, errOut, tc.wants...)
-		if strings.Contains(tc.args[0], "169.254") && strings.Contains(errOut, "--allow-private") {
+		if strings.Contains(errOut, "never fetches") && strings.Contains(errOut, "--allow-private") {
 			t.Errorf("%v offers --allow-private for a metadata endpoint: %s", args, errOut)
 		}
 	}
-	if _, out, _ := runCLI(t, dir, "", "site", "list", "--account", "1"); len(decodeOne(t, out)["sites"].([]any)) != 0 {
-		t.Fatalf("a refused crawl created a site: %s", out)
+	// `svc site add` refuses the same addresses before storing them.
+	for _, u := range []string{"http://127.0.0.1:1/", "http://2130706433/", "http://metadata.google.internal/"} {
+		args := []string{"site", "add", "--account", "1", "--url", u}
+		code, out, errOut := runCLI(t, dir, "", args...)
+		wantOneLine(t, args, code, out, errOut, "site add: ", "is refused")
 	}
-	// The same for a site crawled by id, from its stored URL.
-	if code, _, errOut := runCLI(t, dir, "", "site", "add", "--account", "1", "--url", "http://127.0.0.1:9/"); code != 0 {
+	if _, out, _ := runCLI(t, dir, "", "site", "list", "--account", "1"); len(decodeOne(t, out)["sites"].([]any)) != 0 {
+		t.Fatalf("a refused crawl or site add created a site: %s", out)
+	}
+	// The same for a site crawled by id, from its stored URL (added where private addresses
+	// are allowed).
+	if code, _, errOut := runCLI(t, dir, "", "site", "add", "--account", "1", "--url", "http://127.0.0.1:9/", "--allow-private"); code != 0 {
 		t.Fatal(errOut)
 	}
 	args := []string{"crawl", "--account", "1", "--site", "1"}

@@ -116,6 +116,15 @@ func cmdServe(ctx context.Context, args []string, env Env, seed bool) error {
 		ln.Close()
 		return err
 	}
+	if c.cfg.DatabaseURL == "" {
+		// The commands run beside this server make links that must open on it (linkBase);
+		// without the record they fall back to SVC_ADDR and say so, so serving goes on.
+		if remove, err := recordServing(c.cfg.DataDir, base); err != nil {
+			log.Warn("the serving address is not recorded: svc user add will build invite links on SVC_ADDR", "err", err)
+		} else {
+			defer remove()
+		}
+	}
 	if app == nil {
 		if app, err = NewApp(st, accounts, c.cfg, log, opts); err != nil {
 			ln.Close()
@@ -252,8 +261,8 @@ func NewApp(st store.Store, accounts *account.Service, cfg config.Config, log *s
 		Catalog: texts,
 		Crawler: crawl.New(st, crawl.Options{MaxPages: cfg.CrawlMaxPages, AllowPrivate: cfg.CrawlAllowPrivate,
 			Metrics: ins.crawl}, log),
-		CrawlInterval: cfg.CrawlInterval,
-		Limiter:       limiter, PublicURL: cfg.PublicURL, TrustedProxies: cfg.TrustedProxies, Log: log, Now: opts.Now})
+		CrawlInterval: cfg.CrawlInterval, CrawlAllowPrivate: cfg.CrawlAllowPrivate,
+		Limiter: limiter, PublicURL: cfg.PublicURL, TrustedProxies: cfg.TrustedProxies, Log: log, Now: opts.Now})
 	if err != nil {
 		limits.close()
 		return nil, err

@@ -22,6 +22,7 @@ func cmdSiteAdd(ctx context.Context, args []string, env Env) error {
 	id := c.accountFlag()
 	rawURL := c.fs.String("url", "", "the site's address, e.g. https://shop.example")
 	name := c.fs.String("name", "", "a name for the site (default: its host)")
+	allowPrivate := c.fs.Bool("allow-private", c.cfg.CrawlAllowPrivate, "allow a loopback or private address (env SVC_CRAWL_ALLOW_PRIVATE=1)")
 	st, err := c.openForAccount(ctx, args, id)
 	if err != nil {
 		return err
@@ -30,7 +31,7 @@ func cmdSiteAdd(ctx context.Context, args []string, env Env) error {
 	if *rawURL == "" {
 		return usagef("site add: --url URL is required")
 	}
-	site, err := addSite(ctx, st, *id, *rawURL, *name)
+	site, err := addSite(ctx, st, *id, *rawURL, *name, *allowPrivate, "site add")
 	if err != nil {
 		return err
 	}
@@ -38,14 +39,17 @@ func cmdSiteAdd(ctx context.Context, args []string, env Env) error {
 }
 
 // addSite creates the account's site for rawURL, or returns the one it already has, so that
-// scripts can run `svc site add` repeatedly.
-func addSite(ctx context.Context, st store.Store, accountID int64, rawURL, name string) (store.Site, error) {
-	site, _, err := crawl.AddSite(ctx, st, accountID, rawURL, name)
+// scripts can run `svc site add` repeatedly. An address the crawler would refuse is refused
+// first (crawl.CheckStart, allowPrivate as the crawler's), worded for cmd.
+func addSite(ctx context.Context, st store.Store, accountID int64, rawURL, name string, allowPrivate bool, cmd string) (store.Site, error) {
+	site, _, err := crawl.AddSite(ctx, st, accountID, rawURL, name, allowPrivate)
 	switch {
+	case errors.Is(err, crawl.ErrSiteAddress):
+		return store.Site{}, startRefused(cmd, err)
 	case errors.Is(err, crawl.ErrSiteURL):
-		return store.Site{}, usagef("site add: %q is not an http or https URL with a host", rawURL)
+		return store.Site{}, usagef("%s: %q is not an http or https URL with a host", cmd, rawURL)
 	case errors.Is(err, crawl.ErrSiteName):
-		return store.Site{}, usagef("site add: --name may be at most %d characters", crawl.MaxSiteNameLen)
+		return store.Site{}, usagef("%s: --name may be at most %d characters", cmd, crawl.MaxSiteNameLen)
 	}
 	return site, err
 }
@@ -118,7 +122,7 @@ func cmdCrawl(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	defer st.Close()
-	site, err := crawlSite(ctx, st, *id, *siteID, start)
+	site, err := crawlSite(ctx, st, *id, *siteID, start, *allowPrivate)
 	if err != nil {
 		return err
 	}
@@ -143,7 +147,7 @@ func cmdCrawl(ctx context.Context, args []string, env Env) error {
 
 // crawlSite finds the site a crawl goes into: the given one (which must contain the URL), or
 // the account's site on the URL's host, or a new site for the URL.
-func crawlSite(ctx context.Context, st store.Store, accountID, siteID int64, start string) (store.Site, error) {
+func crawlSite(ctx context.Context, st store.Store, accountID, siteID int64, start string, allowPrivate bool) (store.Site, error) {
 	if siteID != 0 {
 		site, err := st.GetSite(ctx, accountID, siteID)
 		if errors.Is(err, store.ErrNotFound) {
@@ -169,7 +173,7 @@ func crawlSite(ctx context.Context, st store.Store, accountID, siteID int64, sta
 			return s, nil
 		}
 	}
-	return addSite(ctx, st, accountID, start, "")
+	return addSite(ctx, st, accountID, start, "", allowPrivate, "crawl")
 }
 
 // progressBar draws the crawl's progress on stderr when stderr is a terminal; otherwise it

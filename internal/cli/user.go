@@ -15,9 +15,10 @@ import (
 // Dashboard users (DECISIONS.md "Dashboard"): `svc user add|list|remove`. Passwords are read
 // from stdin, never from an argument, which other users of the machine could see.
 
-// userService is the users domain on the command's store; links point at the public URL.
-func (c *command) userService(st store.Store) *users.Service {
-	return users.New(users.Deps{Store: st, PublicURL: c.cfg.PublicURL, Log: c.logger()})
+// userService is the users domain on the command's store; the links it makes start with
+// linkBase (user add's; "" for the commands that make none).
+func (c *command) userService(st store.Store, linkBase string) *users.Service {
+	return users.New(users.Deps{Store: st, PublicURL: linkBase, Log: c.logger()})
 }
 
 func cmdUserAdd(ctx context.Context, args []string, env Env) error {
@@ -47,13 +48,18 @@ func cmdUserAdd(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	defer st.Close()
-	u, link, err := c.userService(st).AddUser(ctx, *id, *email, *role, password)
+	// The invite link, printed and mailed, must open on the server that serves the data.
+	base, guessed := c.linkBase()
+	u, link, err := c.userService(st, base).AddUser(ctx, *id, *email, *role, password)
 	if err != nil {
 		return err
 	}
 	out := map[string]any{"user_id": u.ID}
 	if link != "" {
 		out["invite_url"] = link
+		if guessed {
+			c.guessNotice()
+		}
 	}
 	return c.print(out)
 }
@@ -91,7 +97,7 @@ func cmdUserList(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	defer st.Close()
-	us, err := c.userService(st).ListUsers(ctx, id)
+	us, err := c.userService(st, "").ListUsers(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -127,7 +133,7 @@ func cmdUserRemove(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	defer st.Close()
-	if err := c.userService(st).RemoveUser(ctx, *id, *userID); err != nil {
+	if err := c.userService(st, "").RemoveUser(ctx, *id, *userID); err != nil {
 		return err
 	}
 	return c.print(map[string]any{"removed": true})

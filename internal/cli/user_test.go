@@ -1,8 +1,10 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -128,7 +130,7 @@ func TestUserCommandErrors(t *testing.T) {
 		{"", []string{"user", "add", "--account", "9", "--email", "x@acme.example"}, "9"},
 		{"", []string{"user", "add", "--account", "1"}, "--email"},
 		{"", []string{"user", "add", "--account", "1", "--email", "not-an-address"}, "e-mail"},
-		{"", []string{"user", "add", "--account", "1", "--email", "OWNER@acme.example"}, "already exists"},
+		{"", []string{"user", "add", "--account", "1", "--email", "OWNER@acme.example"}, "already has a user with this e-mail"},
 		{"", []string{"user", "add", "--account", "1", "--email", "x@acme.example", "--role", "admin"}, "owner or agent"},
 		{"", []string{"user", "add", "--account", "1", "--email", "x@acme.example", "--password-stdin"}, "stdin"},
 		{"short\n", []string{"user", "add", "--account", "1", "--email", "x@acme.example", "--password-stdin"}, "too short"},
@@ -150,5 +152,77 @@ func TestUserCommandErrors(t *testing.T) {
 	_, out, _ := runCLI(t, dir, "", "user", "list", "--account", "1")
 	if list := decodeOne(t, out)["users"].([]any); len(list) != 1 {
 		t.Fatalf("users after refused commands: %v", list)
+	}
+}
+
+// The invite link `svc user add` prints and mails opens on the server that runs on the data:
+// without SVC_PUBLIC_URL it was built from SVC_ADDR's default, port 8080, while the server
+// listened on the address it was started with. With no server running it keeps that guess
+// and says on stderr that SVC_PUBLIC_URL is needed; SVC_PUBLIC_URL always wins.
+func TestUserAddInviteLinkUsesTheServingAddress(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if code, _, errOut := runCLI(t, dir, "", "account", "create", "--name", "Acme"); code != 0 {
+		t.Fatalf("account create: %s", errOut)
+	}
+	invite := func(email string, env map[string]string) (string, string) {
+		t.Helper()
+		var out, errb bytes.Buffer
+		e := testEnv(dir, "", &out, &errb)
+		e.Getenv = func(k string) string {
+			if k == "SVC_DATA" {
+				return dir
+			}
+			return env[k]
+		}
+		if code := Run(context.Background(), []string{"user", "add", "--account", "1", "--email", email}, e); code != 0 {
+			t.Fatalf("user add %s: exit %d: %s", email, code, errb.String())
+		}
+		link, _ := decodeOne(t, out.String())["invite_url"].(string)
+		return link, errb.String()
+	}
+	mailed := func(link string) {
+		t.Helper()
+		st, err := sqlite.Open(context.Background(), dir, sqlite.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		ns, err := st.Notices(context.Background(), 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range ns {
+			if strings.Contains(n.Payload, `"url":"`+link+`"`) {
+				return
+			}
+		}
+		t.Errorf("no queued mail carries %s", link)
+	}
+
+	link, errOut := invite("nobody-serving@acme.example", nil)
+	if !strings.HasPrefix(link, "http://127.0.0.1:8080/dashboard/invite/") || !strings.Contains(errOut, "svc: user add: SVC_PUBLIC_URL is not set") {
+		t.Errorf("no server: link %q, stderr %q; want the SVC_ADDR guess and a line naming SVC_PUBLIC_URL", link, errOut)
+	}
+
+	srv := startServer(t, dir, "serve") // on a free port, not 8080
+	defer srv.stop(t)
+	link, errOut = invite("while-serving@acme.example", nil)
+	if !strings.HasPrefix(link, srv.base+"/dashboard/invite/") || strings.Contains(errOut, "SVC_PUBLIC_URL") {
+		t.Errorf("while serving at %s: link %q, stderr %q", srv.base, link, errOut)
+	}
+	mailed(link)
+	resp, err := http.Get(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Errorf("the invite link answers %d on the server", resp.StatusCode)
+	}
+
+	link, errOut = invite("public@acme.example", map[string]string{"SVC_PUBLIC_URL": "https://svc.example.com/"})
+	if !strings.HasPrefix(link, "https://svc.example.com/dashboard/invite/") || strings.Contains(errOut, "SVC_PUBLIC_URL") {
+		t.Errorf("with SVC_PUBLIC_URL: link %q, stderr %q", link, errOut)
 	}
 }

@@ -58,6 +58,9 @@ type Config struct {
 	// HoldTTL is SVC_HOLD_TTL: how long an answer's reservation lasts unless it is settled,
 	// so how long the money of a replica killed mid-answer stays held (DefaultHoldTTL).
 	HoldTTL time.Duration
+	// PublicURLFromAddr is set by Validate when PublicURL was not given and is
+	// "http://" + Addr: a guess, right only where the server listens on that address.
+	PublicURLFromAddr bool
 }
 
 // DefaultHoldTTL is SVC_HOLD_TTL's default, billing's rule.
@@ -279,6 +282,7 @@ func (c *Config) Validate() error {
 	}
 	if c.PublicURL == "" {
 		c.PublicURL = "http://" + c.Addr
+		c.PublicURLFromAddr = true
 	}
 	u, err := url.Parse(c.PublicURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {

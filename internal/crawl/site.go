@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"svc/internal/errs"
+	"svc/internal/fetch"
 	"svc/internal/store"
 )
 
@@ -26,6 +27,10 @@ var (
 	ErrSiteURL = errors.New("crawl: a site's address must be an http or https URL with a host")
 	// ErrSiteName: the name is longer than MaxSiteNameLen characters.
 	ErrSiteName = fmt.Errorf("crawl: a site's name may be at most %d characters", MaxSiteNameLen)
+	// ErrSiteAddress: the crawler's guard refuses the site's address (CheckStart): a
+	// loopback, private or link-local one without AllowPrivate, or a cloud metadata
+	// endpoint; errors.As finds the guard's *fetch.StartRefusal with the reason.
+	ErrSiteAddress = errors.New("crawl: the crawler does not fetch the site's address")
 )
 
 // siteError is an error of NewSite: errors.Is matches its sentinel (ErrSiteURL or
@@ -34,13 +39,43 @@ var (
 type siteError struct {
 	sentinel error
 	client   *errs.Error
+	cause    error // the guard's refusal, for ErrSiteAddress; nil otherwise
 }
 
-func (e *siteError) Error() string   { return e.sentinel.Error() }
-func (e *siteError) Unwrap() []error { return []error{e.sentinel, e.client} }
+func (e *siteError) Error() string { return e.sentinel.Error() }
+func (e *siteError) Unwrap() []error {
+	if e.cause != nil {
+		return []error{e.sentinel, e.client, e.cause}
+	}
+	return []error{e.sentinel, e.client}
+}
 
 func badSite(sentinel error, key, format string, args ...any) error {
 	return &siteError{sentinel: sentinel, client: errs.Coded(errs.BadRequest, key, format, args...)}
+}
+
+// CheckStart refuses, before anything about it is stored, a start URL the crawler's address
+// guard would refuse (fetch.CheckStart: the same rules, a host name judged by every address
+// it resolves to), with the reason: a crawl of it would only count the page as skipped and
+// end with nothing. allowPrivate is the crawler's Options.AllowPrivate. Every surface that
+// stores a site or starts a crawl from a URL calls it (svc site add, svc crawl, the
+// dashboard). The error is ErrSiteAddress with the guard's *fetch.StartRefusal, or
+// ErrSiteURL for a URL that is no http(s) URL with a host.
+func CheckStart(ctx context.Context, rawURL string, allowPrivate bool) error {
+	err := fetch.CheckStart(ctx, rawURL, allowPrivate)
+	var r *fetch.StartRefusal
+	switch {
+	case err == nil:
+		return nil
+	case errors.As(err, &r) && r.Private:
+		return &siteError{sentinel: ErrSiteAddress, cause: r, client: errs.Coded(errs.BadRequest, "err.site.url_private",
+			"The site's address %s is refused: %s. The crawler fetches only public addresses unless private ones are allowed (SVC_CRAWL_ALLOW_PRIVATE=1).",
+			r.Host, r.Reason)}
+	case errors.As(err, &r):
+		return &siteError{sentinel: ErrSiteAddress, cause: r, client: errs.Coded(errs.BadRequest, "err.site.url_blocked",
+			"The site's address %s is refused: %s. The crawler never fetches it.", r.Host, r.Reason)}
+	}
+	return badSite(ErrSiteURL, "err.site.url_invalid", "The site's address is not a valid URL.")
 }
 
 // NewSite validates a site's address and name and returns the record to store: the URL
@@ -90,10 +125,14 @@ type SiteStore interface {
 
 // AddSite creates the account's site for rawURL, or returns the one it already has with
 // existed set, so that adding a site twice (a script run again, a form sent twice) is
-// harmless.
-func AddSite(ctx context.Context, st SiteStore, accountID int64, rawURL, name string) (site store.Site, existed bool, err error) {
+// harmless. An address the crawler would refuse (CheckStart, with allowPrivate as the
+// crawler's) is refused before anything is stored.
+func AddSite(ctx context.Context, st SiteStore, accountID int64, rawURL, name string, allowPrivate bool) (site store.Site, existed bool, err error) {
 	site, err = NewSite(accountID, rawURL, name)
 	if err != nil {
+		return store.Site{}, false, err
+	}
+	if err := CheckStart(ctx, site.URL, allowPrivate); err != nil {
 		return store.Site{}, false, err
 	}
 	err = st.CreateSite(ctx, &site)

@@ -31,6 +31,10 @@ func (s *Server) authRoutes(rt router) {
 type loginData struct {
 	Email string
 	Next  string
+	// Accounts are the accounts the e-mail and password opened, when there are several: the
+	// form then asks which one, and the password again (it is never put into a page).
+	Accounts []users.AccountChoice
+	Account  int64 // the one chosen, or first
 }
 
 func (s *Server) loginPage(w http.ResponseWriter, r *http.Request, c *reqCtx) error {
@@ -51,9 +55,17 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request, c *reqCtx) error 
 		s.formError(w, r, c, pageLogin, invalid("auth.error_required"), data)
 		return nil
 	}
-	signed, err := s.d.Users.SignIn(r.Context(), email, r.PostFormValue("password"), s.clientAddr(r), r.UserAgent())
+	// One person may be a user of several accounts: a second sign-in names the account
+	// (users.SignInTo), after the first was answered with the choice.
+	account, _ := strconv.ParseInt(r.PostFormValue("account"), 10, 64)
+	signed, err := s.d.Users.SignInTo(r.Context(), email, r.PostFormValue("password"), account, s.clientAddr(r), r.UserAgent())
 	var th *users.ThrottledError
+	var choose *users.ChooseAccount
 	switch {
+	case errors.As(err, &choose):
+		data.Accounts, data.Account = choose.Accounts, choose.Accounts[0].ID
+		s.render(w, r, c, pageLogin, http.StatusOK, data)
+		return nil
 	case errors.As(err, &th):
 		secs := int(th.RetryAfter.Seconds() + 0.999)
 		w.Header().Set("Retry-After", strconv.Itoa(secs))

@@ -33,6 +33,9 @@ type Deps struct {
 	Studio   *studio.Service
 	// Crawler runs "crawl now"; nil hides the button.
 	Crawler *crawl.Crawler
+	// CrawlAllowPrivate is the crawler's AllowPrivate (SVC_CRAWL_ALLOW_PRIVATE): a site on a
+	// loopback or private address is refused when it is added unless it is set.
+	CrawlAllowPrivate bool
 	// CrawlInterval is how often the scheduler re-crawls a site, shown as its schedule.
 	CrawlInterval time.Duration
 	Catalog       *i18n.Catalog

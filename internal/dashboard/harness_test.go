@@ -21,6 +21,7 @@ import (
 	"svc/internal/demo/demotest"
 	"svc/internal/store"
 	"svc/internal/store/sqlite"
+	"svc/internal/store/teststore"
 	"svc/internal/users"
 )
 
@@ -29,7 +30,7 @@ import (
 type harness struct {
 	t        testing.TB
 	srv      *httptest.Server
-	st       *sqlite.Store
+	st       store.Store
 	accounts *account.Service
 	users    *users.Service
 	app      *cli.App
@@ -40,6 +41,8 @@ type harness struct {
 type harnessSetup struct {
 	cfg config.Config
 	now func() time.Time // the clock of the store and every service; nil is time.Now
+	// postgres serves on a PostgreSQL schema of the test's own instead of an SQLite file.
+	postgres bool
 }
 
 type harnessOpt func(*harnessSetup)
@@ -47,6 +50,12 @@ type harnessOpt func(*harnessSetup)
 // withConfig changes the service's configuration.
 func withConfig(f func(*config.Config)) harnessOpt {
 	return func(s *harnessSetup) { f(&s.cfg) }
+}
+
+// onPostgres serves on PostgreSQL (teststore; the test skips when none answers), for the
+// tests that show both stores answer alike.
+func onPostgres() harnessOpt {
+	return func(s *harnessSetup) { s.postgres = true }
 }
 
 // withClock puts the store and every service on the clock now (a test's fake clock).
@@ -75,12 +84,17 @@ func newHarness(t testing.TB, opts ...harnessOpt) *harness {
 		o(&set)
 	}
 	h.cfg = set.cfg
-	st, err := sqlite.Open(context.Background(), t.TempDir(), sqlite.Options{Now: set.now})
-	if err != nil {
-		t.Fatal(err)
+	if set.postgres {
+		h.st = teststore.OpenPostgres(t, set.now)
+	} else {
+		st, err := sqlite.Open(context.Background(), t.TempDir(), sqlite.Options{Now: set.now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close() })
+		h.st = st
 	}
-	t.Cleanup(func() { st.Close() })
-	h.st = st
+	st := h.st
 	h.accounts = account.New(st, set.now)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	h.app, err = cli.NewApp(st, h.accounts, h.cfg, log, cli.AppOptions{Now: set.now})

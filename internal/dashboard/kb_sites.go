@@ -17,14 +17,15 @@ import (
 // (the scheduler, an operator's svc crawl, another replica) has it; it is released at once.
 const kbLeaseProbe = time.Minute
 
-// kbAddSite adds a site as `svc site add` does (crawl.AddSite): the same validation, and
+// kbAddSite adds a site as `svc site add` does (crawl.AddSite): the same validation, an
+// address the crawler would refuse refused with the reason before anything is stored, and
 // adding a site the account already has is not an error.
 func (s *Server) kbAddSite(w http.ResponseWriter, r *http.Request, c *reqCtx) error {
 	rawURL, name := strings.TrimSpace(r.PostFormValue("url")), strings.TrimSpace(r.PostFormValue("name"))
-	_, existed, err := crawl.AddSite(r.Context(), s.st, c.Account.ID, rawURL, name)
+	_, existed, err := crawl.AddSite(r.Context(), s.st, c.Account.ID, rawURL, name, s.d.CrawlAllowPrivate)
 	var formErr error
 	switch {
-	case errors.Is(err, crawl.ErrSiteURL) || errors.Is(err, crawl.ErrSiteName):
+	case errors.Is(err, crawl.ErrSiteURL) || errors.Is(err, crawl.ErrSiteName) || errors.Is(err, crawl.ErrSiteAddress):
 		// The crawl package's own reason, in the user's language (its catalog key).
 		formErr = err
 	case err != nil:
@@ -63,6 +64,11 @@ func (s *Server) kbCrawlNow(w http.ResponseWriter, r *http.Request, c *reqCtx) e
 	}
 	if s.d.Crawler == nil {
 		return errs.New(errs.NotFound, "Crawling is not available.")
+	}
+	// A site stored before its address was checked (or whose name now resolves elsewhere)
+	// is refused with the reason, rather than crawled to "skipped: 1".
+	if err := crawl.CheckStart(r.Context(), site.URL, s.d.CrawlAllowPrivate); err != nil {
+		return err
 	}
 	back := "/dashboard/kb#site-" + strconv.FormatInt(site.ID, 10)
 	if s.crawls.running(site.ID) {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"svc/internal/config"
 	"svc/internal/store"
 )
 
@@ -294,4 +295,47 @@ func TestKBAddSiteIsValidatedLikeTheCommandLine(t *testing.T) {
 	if sites, _ := h.st.ListSites(t.Context(), a.ID); len(sites) != 1 || sites[0].URL != "https://shop.example/" || sites[0].Name != "shop.example" {
 		t.Errorf("sites: %+v", sites)
 	}
+}
+
+// "Add website" refuses an address the crawler would refuse, with the reason and before
+// anything is stored, where private addresses are not allowed (as served by default); a
+// cloud metadata endpoint is refused even where they are. Before, every one was stored, and
+// "Crawl now" then reported "skipped: 1" without a reason. A site stored before keeps its
+// reason at "Crawl now".
+func TestKBAddSiteRefusesPrivateAddressesBeforeStoring(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t, withConfig(func(c *config.Config) { c.CrawlAllowPrivate = false }))
+	a, _, email, pw := h.tenant("Shop")
+	b := h.kbOwner(email, pw)
+	b.lang = "en"
+	for bad, reason := range map[string]string{
+		"http://127.0.0.1:8080/":                              "127.0.0.1 is loopback",
+		"http://localhost:8080/":                              "loopback",
+		"http://[::1]:8080/":                                  "::1 is loopback",
+		"http://0.0.0.0/":                                     "this network",
+		"http://169.254.169.254/":                             "cloud metadata",
+		"http://[::ffff:127.0.0.1]/":                          "loopback",
+		"http://2130706433/":                                  "127.0.0.1 is loopback",
+		"http://metadata.google.internal/computeMetadata/v1/": "metadata",
+	} {
+		p := b.post("/dashboard/kb/sites", url.Values{"url": {bad}, "name": {"Mine"}})
+		kbMustStatus(t, bad, p, http.StatusBadRequest)
+		mustContain(t, p.Body, "is refused: ", reason, `aria-invalid="true"`, `value="Mine"`)
+	}
+	if sites, _ := h.st.ListSites(t.Context(), a.ID); len(sites) != 0 {
+		t.Errorf("refused sites were stored: %+v", sites)
+	}
+	// Where private addresses are allowed (an intranet, the tests' own sites), only the
+	// metadata endpoint is still refused.
+	open := newHarness(t)
+	_, _, email, pw = open.tenant("Intranet")
+	ob := open.kbOwner(email, pw)
+	kbMustStatus(t, "metadata with private allowed", ob.post("/dashboard/kb/sites", url.Values{"url": {"http://169.254.169.254/"}}), http.StatusBadRequest)
+	kbMustStatus(t, "loopback with private allowed", ob.post("/dashboard/kb/sites", url.Values{"url": {"http://127.0.0.1:9/"}}), http.StatusSeeOther)
+
+	// A site stored before the check: "Crawl now" says why instead of crawling it.
+	old := h.kbSite(a.ID, "http://127.0.0.1:9/")
+	p := b.post("/dashboard/kb/sites/"+strconv.FormatInt(old.ID, 10)+"/crawl", nil)
+	kbMustStatus(t, "crawl now", p, http.StatusBadRequest)
+	mustContain(t, p.Body, "127.0.0.1 is loopback")
 }

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"svc/internal/errs"
+	"svc/internal/nultext"
 	"svc/internal/store"
 )
 
@@ -105,10 +107,31 @@ func (s *Server) guard(who access, maxBody int64, fn handlerFunc) http.Handler {
 				return
 			}
 		}
+		if err := checkNUL(r); err != nil {
+			s.renderError(w, r, c, err)
+			return
+		}
 		if err := fn(w, r, c); err != nil {
 			s.renderError(w, r, c, err)
 		}
 	})
+}
+
+// checkNUL refuses a request with a NUL in a query parameter or a form field, naming it
+// (nultext: refused at the boundary, never dropped), before any handler reads it: a NUL in
+// an e-mail, a search or a name must not reach the store. The one form that takes a file
+// (the import) is read by its handler, which judges the file's lines itself.
+func checkNUL(r *http.Request) error {
+	if err := nultext.Values(r.URL.Query()); err != nil {
+		return err
+	}
+	if r.Method != http.MethodPost || strings.HasPrefix(r.Header.Get("Content-Type"), "multipart/form-data") {
+		return nil
+	}
+	// A form that cannot be read whole is the handler's to judge, as before; what was read
+	// is checked.
+	_ = r.ParseForm()
+	return nultext.Values(r.PostForm)
 }
 
 // routeItemID reads the {id} of a route (a token, a user, a document, a site); anything but a

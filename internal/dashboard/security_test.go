@@ -54,11 +54,11 @@ func TestSessionFixationIsImpossible(t *testing.T) {
 
 func mustAccount(t *testing.T, h *harness, email string) int64 {
 	t.Helper()
-	u, err := h.st.UserByEmail(context.Background(), email)
-	if err != nil {
-		t.Fatal(err)
+	us, err := h.st.UsersByEmail(context.Background(), email)
+	if err != nil || len(us) != 1 {
+		t.Fatalf("users of %s: %v %+v", email, err, us)
 	}
-	return u.AccountID
+	return us[0].AccountID
 }
 
 // Behind https the cookie is Secure too.

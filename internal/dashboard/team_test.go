@@ -104,7 +104,7 @@ func TestTeamInviteShowsTheLinkOnceAndItSetsAPassword(t *testing.T) {
 	if p.Status != http.StatusBadRequest {
 		t.Fatalf("taken e-mail: %d", p.Status)
 	}
-	mustContain(t, p.Body, "A user with this e-mail already exists.")
+	mustContain(t, p.Body, "This account already has a user with this e-mail.")
 	if p := b.post("/dashboard/team/users", url.Values{"email": {"x@example.test"}, "role": {"admin"}}); p.Status != http.StatusBadRequest {
 		t.Errorf("bad role: %d", p.Status)
 	}
@@ -171,5 +171,64 @@ func TestTeamRolesRemovalAndTheLastOwner(t *testing.T) {
 	}
 	if p := b.get("/dashboard/team"); p.Status != http.StatusForbidden {
 		t.Errorf("former owner on team: %d", p.Status)
+	}
+}
+
+// Inviting an address that has a user in another account is answered exactly like inviting
+// a fresh one; it answered "A user with this e-mail already exists", which told any owner
+// which addresses had a user elsewhere. The invited person then belongs to both accounts:
+// with one password for both, the sign-in asks which account to open, and then opens it.
+func TestTeamInviteAnswersAlikeForAnotherAccountsUser(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	_, _, agencyEmail, agencyPW := h.tenant("Agency")
+	client, _, clientEmail, clientPW := h.tenant("Client Shop")
+	b := h.browser()
+	b.lang = "en"
+	b.signIn(clientEmail, clientPW)
+
+	page := func(email string) (string, string) {
+		t.Helper()
+		p := b.post("/dashboard/team/users", url.Values{"email": {email}, "role": {"agent"}})
+		link := inviteLinkRE.FindString(p.Body)
+		if p.Status != http.StatusOK || link == "" {
+			t.Fatalf("invite %s: %d, link %q", email, p.Status, link)
+		}
+		// The page differs by the address and the link only.
+		body := strings.ReplaceAll(strings.ReplaceAll(p.Body, link, "LINK"), email, "EMAIL")
+		return body, link
+	}
+	fresh, _ := page("fresh.person@example.test")
+	known, link := page(agencyEmail)
+	// The list beside the form holds both invitees either way; compare what the invite said.
+	msg := regexp.MustCompile(`(?s)<main.*?<table`)
+	if f, k := msg.FindString(fresh), msg.FindString(known); f == "" || f != k {
+		t.Errorf("the invite answered differently for a known address:\nfresh: %s\nknown: %s", f, k)
+	}
+	for _, email := range []string{"fresh.person@example.test", agencyEmail} {
+		h.teamUserID(client.ID, email) // invited in the client's account
+	}
+
+	// The agency's user accepts with the same password: the sign-in asks which account.
+	invitee := h.browser()
+	invitee.lang = "en"
+	if p := invitee.post(link, url.Values{"password": {agencyPW}, "password_again": {agencyPW}}); p.Status != http.StatusSeeOther {
+		t.Fatalf("accept the invite: %d", p.Status)
+	}
+	p := invitee.post("/dashboard/login", url.Values{"email": {agencyEmail}, "password": {agencyPW}})
+	if cookies := strings.Join(p.Header.Values("Set-Cookie"), "\n"); p.Status != http.StatusOK || regexp.MustCompile(`svc_session=[^;]`).MatchString(cookies) {
+		t.Fatalf("sign-in into two accounts: %d, cookies %q; want the choice and no session", p.Status, cookies)
+	}
+	mustContain(t, p.Body, "open the dashboards of several accounts", `name="account"`, "Agency", "Client Shop",
+		`value="`+itoa(int(client.ID))+`"`)
+	if strings.Contains(p.Body, agencyPW) {
+		t.Fatal("the password is in the page")
+	}
+	p = invitee.post("/dashboard/login", url.Values{"email": {agencyEmail}, "password": {agencyPW}, "account": {itoa(int(client.ID))}})
+	if p.Status != http.StatusSeeOther {
+		t.Fatalf("sign in to the client's account: %d", p.Status)
+	}
+	if p := invitee.get("/dashboard/"); p.Status != http.StatusOK || !strings.Contains(p.Body, "Client Shop") {
+		t.Fatalf("the dashboard after choosing: %d", p.Status)
 	}
 }

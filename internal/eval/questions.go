@@ -12,6 +12,7 @@ import (
 
 	"svc/internal/chat"
 	"svc/internal/i18n"
+	"svc/internal/nultext"
 )
 
 // SiteQuestion is one line of a question file for `svc eval site` (JSON Lines):
@@ -92,6 +93,9 @@ func parseQuestion(line []byte) (SiteQuestion, error) {
 	q.Question = strings.TrimSpace(q.Question)
 	q.Product = strings.TrimSpace(q.Product)
 	switch {
+	case nultext.In(q.Question):
+		// Refused as every surface refuses it (nultext); a visitor's message could not hold one.
+		return q, fmt.Errorf(`"question" contains a NUL character (U+0000)`)
 	case q.Question == "":
 		return q, fmt.Errorf(`"question" is missing or empty`)
 	case utf8.RuneCountInString(q.Question) > chat.MaxMessageChars:

@@ -49,6 +49,7 @@ func TestReadQuestions(t *testing.T) {
 		{`not json`, `line 1: not a question object`},
 		{"\n\n", `no questions`},
 		{`{"question":"` + strings.Repeat("a", 2001) + `","lang":"en","expect":"x"}`, `line 1: "question" is longer than a message may be`},
+		{`{"question":"a","lang":"en","expect":"x"}` + "\n" + `{"question":"a\u0000b","lang":"en","expect":"x"}`, `line 2: "question" contains a NUL character`},
 	} {
 		if _, err := ReadQuestions(strings.NewReader(c.file)); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: error %v, want %q", c.file, err, c.want)

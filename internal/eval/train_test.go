@@ -105,7 +105,7 @@ func crawledStore(t *testing.T, url string) (*sqlite.Store, int64) {
 	t.Helper()
 	ctx := context.Background()
 	st, id := accountStore(t, "Site")
-	site, _, err := crawl.AddSite(ctx, st, id, url, "site")
+	site, _, err := crawl.AddSite(ctx, st, id, url, "site", true) // a loopback test site
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -259,7 +259,8 @@ func (g *guard) checkHost(host string) error {
 	if metadataHosts[name] {
 		return fmt.Errorf("%w: host %q is a cloud metadata endpoint (never allowed)", ErrBlocked, host)
 	}
-	if ip, err := netip.ParseAddr(name); err == nil {
+	if ip, ok := hostAddr(name); ok {
+		// A numeric form ("2130706433", "0x7f.0.0.1", "127.1") is the address it spells.
 		return CheckAddr(ip, g.allowPrivate)
 	}
 	if !g.allowPrivate && (name == "localhost" || strings.HasSuffix(name, ".localhost")) {
@@ -290,7 +291,7 @@ func (g *guard) dialContext(ctx context.Context, network, addr string) (net.Conn
 		return nil, err
 	}
 	var ips []netip.Addr
-	if ip, perr := netip.ParseAddr(host); perr == nil {
+	if ip, ok := hostAddr(host); ok {
 		ips = []netip.Addr{ip}
 	} else {
 		ips, err = g.lookup(ctx, host)

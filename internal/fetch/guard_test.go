@@ -147,6 +147,13 @@ func TestCheckURL(t *testing.T) {
 		{"http://metadata.google.internal/computeMetadata/v1/", true, ErrBlocked},
 		{"http://METADATA.google.internal./", true, ErrBlocked},
 		{"http://100.100.100.200/", true, ErrBlocked},
+		// Numeric IPv4 forms are the addresses they spell, not names left to DNS.
+		{"http://2130706433/", false, ErrBlocked},
+		{"http://0x7f.0.0.1/", false, ErrBlocked},
+		{"http://127.1/", false, ErrBlocked},
+		{"http://0/", false, ErrBlocked},
+		{"http://0xa9fea9fe/", true, ErrBlocked},
+		{"http://134744072/", false, nil}, // 8.8.8.8
 	}
 	for _, tc := range tests {
 		t.Run(tc.raw, func(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"svc/internal/lang"
+	"svc/internal/nultext"
 	"svc/internal/store"
 	"svc/internal/textindex"
 	"svc/internal/tokencount"
@@ -12,7 +13,13 @@ import (
 
 // Build turns a validated record into a store document with its chunks analyzed. The
 // document's AccountID and SiteID are left for the caller.
+//
+// Text taken from a page or a file (a crawl's records, which are not validated) may hold
+// NULs; they are dropped here (nultext.Strip), since nobody can be asked to send it again.
 func Build(rec Record) (store.Document, error) {
+	for _, f := range rec.textFields() {
+		*f.v = nultext.Strip(*f.v)
+	}
 	var (
 		doc store.Document
 		err error

@@ -191,3 +191,27 @@ func TestBuildHash(t *testing.T) {
 		t.Error("line number changed the hash")
 	}
 }
+
+// Text a crawl hands to Build is not validated: its NULs are dropped (nultext), so a page
+// holding one is stored alike on every store instead of failing on PostgreSQL.
+func TestBuildDropsNULFromCrawledText(t *testing.T) {
+	t.Parallel()
+	doc, err := Build(Record{Type: TypeProduct, Name: "Tent\x00 Pro", URL: "https://shop.test/p/te\x00nt",
+		Price: "99\x00 €", Description: "<p>Light\x00 and dry.</p>"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for what, v := range map[string]string{"title": doc.Title, "body": doc.Body, "url": doc.URL} {
+		if strings.ContainsRune(v, 0) {
+			t.Errorf("%s keeps a NUL: %q", what, v)
+		}
+	}
+	for _, c := range doc.Chunks {
+		if strings.ContainsRune(c.Text, 0) || strings.ContainsRune(c.Terms, 0) {
+			t.Errorf("chunk keeps a NUL: %q", c.Text)
+		}
+	}
+	if doc.Product == nil || strings.ContainsRune(doc.Product.Name+doc.Product.Price, 0) {
+		t.Errorf("product keeps a NUL: %+v", doc.Product)
+	}
+}

@@ -68,6 +68,10 @@ func TestParseJSONLBadLines(t *testing.T) {
 		{"number as title", `{"type":"page","title":5,"body":"b"}`, `field "title" must be text`},
 		{"trailing data", `{"type":"qa","question":"q","answer":"a"} {}`, "unexpected data"},
 		{"price object", `{"type":"product","name":"n","price":{"v":1}}`, "price must be text or a number"},
+		// A NUL is refused with the field's name (nultext's rule), never stored or dropped.
+		{"NUL in an answer", `{"type":"qa","question":"q","answer":"a\u0000b"}`, "answer contains a NUL character"},
+		{"NUL in a title", `{"type":"page","title":"\u0000","body":"b"}`, "title contains a NUL character"},
+		{"NUL in a price", `{"type":"product","name":"n","price":"1\u0000"}`, "price contains a NUL character"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"svc/internal/nultext"
 )
 
 // Validate trims the record's fields in place and checks what its type requires, as
@@ -12,6 +14,12 @@ import (
 // dashboard's Q&A editor) meets the same rules. Errors are phrased for the operator and carry
 // no line number; ParseJSONL adds it.
 func Validate(r *Record) error {
+	for _, f := range r.textFields() {
+		// A NUL is refused, never dropped (nultext): the file is the operator's to fix.
+		if nultext.In(*f.v) {
+			return because("err.kb.field_nul", "%s contains a NUL character (U+0000)", f.name)
+		}
+	}
 	for _, f := range []*string{&r.Lang, &r.URL, &r.Title, &r.Body, &r.Question, &r.Answer,
 		&r.Name, &r.Price, &r.Category, &r.Image, &r.Description, &r.Slug, &r.CategorySlug,
 		&r.CategoryName} {
@@ -34,6 +42,21 @@ func Validate(r *Record) error {
 		return validateArticle(r)
 	}
 	return because("err.kb.type_invalid", "unknown type %q", r.Type)
+}
+
+// textField is one text field of a record, named as the import format names it.
+type textField struct {
+	name string
+	v    *string
+}
+
+// textFields are the record's text fields, in the import format's order.
+func (r *Record) textFields() []textField {
+	return []textField{{"type", &r.Type}, {"lang", &r.Lang}, {"url", &r.URL}, {"title", &r.Title},
+		{"body", &r.Body}, {"question", &r.Question}, {"answer", &r.Answer}, {"name", &r.Name},
+		{"price", &r.Price}, {"category", &r.Category}, {"image", &r.Image},
+		{"description", &r.Description}, {"slug", &r.Slug}, {"category_slug", &r.CategorySlug},
+		{"category_name", &r.CategoryName}, {"lang_hint", &r.LangHint}}
 }
 
 func validatePage(r *Record) error {

@@ -7,6 +7,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"svc/internal/nultext"
 )
 
 // anthropicVersion is the Messages API version asked for; the official SDKs send it too.
@@ -87,7 +89,7 @@ func (c *anthropicClient) Complete(ctx context.Context, req Request) (Response, 
 		}
 	}
 	return Response{
-		Text:         text.String(),
+		Text:         nultext.Strip(text.String()), // a stored reply holds no NUL (nultext)
 		InputTokens:  out.Usage.InputTokens,
 		OutputTokens: out.Usage.OutputTokens,
 		Model:        cmp.Or(out.Model, body.Model),

@@ -28,6 +28,11 @@ func TestCompleteReadsTextAndUsage(t *testing.T) {
 			Response{Text: "Hallo!", InputTokens: 21, OutputTokens: 4, Model: DefaultAnthropicModel, StopReason: "end_turn"}},
 		{ProviderAnthropic, llmtest.Step{Text: "cut", InputTokens: 5, OutputTokens: 64, StopReason: "max_tokens"},
 			Response{Text: "cut", InputTokens: 5, OutputTokens: 64, Model: DefaultAnthropicModel, StopReason: "max_tokens"}},
+		// A model's NULs are dropped (nultext): a reply holding one is stored alike everywhere.
+		{ProviderOpenAI, llmtest.Step{Text: "Mer\u0000haba", InputTokens: 1, OutputTokens: 2, StopReason: "nul"},
+			Response{Text: "Merhaba", InputTokens: 1, OutputTokens: 2, Model: DefaultOpenAIModel, StopReason: "nul"}},
+		{ProviderAnthropic, llmtest.Step{Text: "Hal\u0000lo", InputTokens: 1, OutputTokens: 2, StopReason: "nul"},
+			Response{Text: "Hallo", InputTokens: 1, OutputTokens: 2, Model: DefaultAnthropicModel, StopReason: "nul"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.provider+"/"+tc.want.StopReason, func(t *testing.T) {

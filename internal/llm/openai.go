@@ -7,6 +7,8 @@ import (
 	"errors"
 	"net/http"
 	"time"
+
+	"svc/internal/nultext"
 )
 
 // openAIClient speaks Chat Completions, the one protocol that OpenAI, Ollama, vLLM,
@@ -90,7 +92,7 @@ func (c *openAIClient) Complete(ctx context.Context, req Request) (Response, err
 	}
 	choice := out.Choices[0]
 	return Response{
-		Text:         choice.Message.Content,
+		Text:         nultext.Strip(choice.Message.Content), // a stored reply holds no NUL (nultext)
 		InputTokens:  out.Usage.PromptTokens,
 		OutputTokens: out.Usage.CompletionTokens,
 		Model:        cmp.Or(out.Model, body.Model),

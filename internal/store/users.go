@@ -12,12 +12,13 @@ const (
 	UserAgent = "agent"
 )
 
-// User is a person who signs in to one account's dashboard.
+// User is a person's membership of one account's dashboard. One person (one e-mail) may
+// have a user in several accounts, an agency's staff in each client's, each with its own
+// role and password; an e-mail is unique within an account.
 type User struct {
 	ID        int64
 	AccountID int64
-	// Email is lower-cased by the caller and unique across all accounts, so a sign-in
-	// names exactly one account.
+	// Email is lower-cased by the caller and unique within the account.
 	Email string
 	Role  string // UserOwner or UserAgent
 	// PasswordHash is a PHC-format argon2id string; "" until the user sets a password
@@ -67,14 +68,14 @@ type AuthToken struct {
 // throttling, hashing) live in the users package; the store keeps data and makes the
 // multi-row changes atomic.
 type Users interface {
-	// CreateUser inserts u and fills ID and CreatedAt. ErrConflict when any account already
-	// has a user with that e-mail.
+	// CreateUser inserts u and fills ID and CreatedAt. ErrConflict when the account already
+	// has a user with that e-mail (other accounts' users do not matter).
 	CreateUser(ctx context.Context, u *User) error
 	// GetUser returns one of the account's users, or ErrNotFound.
 	GetUser(ctx context.Context, accountID, userID int64) (User, error)
-	// UserByEmail returns the user with that (lower-cased) e-mail in any account, or
-	// ErrNotFound. Sign-in is its only caller.
-	UserByEmail(ctx context.Context, email string) (User, error)
+	// UsersByEmail returns the users with that (lower-cased) e-mail in every account, oldest
+	// first; none is an empty list. Sign-in and password resets are its callers.
+	UsersByEmail(ctx context.Context, email string) ([]User, error)
 	// ListUsers returns the account's users, oldest first.
 	ListUsers(ctx context.Context, accountID int64) ([]User, error)
 	// UpdateUser writes u's Role and Lang. ErrNotFound when the account has no such user.

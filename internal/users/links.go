@@ -77,15 +77,18 @@ func (s *Service) RequestReset(ctx context.Context, email, clientAddr string) er
 	for _, k := range keys {
 		s.throttle.Fail(k, now)
 	}
-	u, err := s.st.UserByEmail(ctx, email)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil
-	}
+	us, err := s.st.UsersByEmail(ctx, email)
 	if err != nil {
 		return fmt.Errorf("password reset: %w", err)
 	}
-	_, err = s.issueLink(ctx, u, store.AuthReset, u.Lang)
-	return err
+	// One link per account the e-mail has a user in: each is that membership's password,
+	// and each mail names its account.
+	for _, u := range us {
+		if _, err := s.issueLink(ctx, u, store.AuthReset, u.Lang); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // CheckLink returns the link of a raw token while it can still be used; ErrBadLink when it
@@ -120,7 +123,14 @@ func (s *Service) RedeemLink(ctx context.Context, rawToken, password string) (st
 	if err != nil {
 		return store.User{}, err
 	}
-	phc, err := hashPassword(password, s.params)
+	owner, err := s.st.GetUser(ctx, t.AccountID, t.UserID)
+	if errors.Is(err, store.ErrNotFound) {
+		return store.User{}, badLink()
+	}
+	if err != nil {
+		return store.User{}, fmt.Errorf("redeem link: %w", err)
+	}
+	phc, err := s.hashFor(ctx, owner.Email, password)
 	if err != nil {
 		return store.User{}, err
 	}

@@ -62,6 +62,10 @@ func checkLang(lang string) error {
 // AddUser creates a user of the account. With a password the user can sign in at once;
 // without one ("") an invite link is made, queued as a mail to the user and returned, so
 // the operator can also pass it on. role "" is owner.
+//
+// Only a user of this account with the e-mail is a conflict: a person may be a user of
+// several accounts (an agency's staff in each client's dashboard), so inviting an address
+// that has a user in another account is answered like any invite and tells nothing of it.
 func (s *Service) AddUser(ctx context.Context, accountID int64, email, role, password string) (store.User, string, error) {
 	email, err := NormalizeEmail(email)
 	if err != nil {
@@ -75,7 +79,7 @@ func (s *Service) AddUser(ctx context.Context, accountID int64, email, role, pas
 		if err := ValidatePassword(password); err != nil {
 			return store.User{}, "", err
 		}
-		if phc, err = hashPassword(password, s.params); err != nil {
+		if phc, err = s.hashFor(ctx, email, password); err != nil {
 			return store.User{}, "", err
 		}
 	}
@@ -92,7 +96,7 @@ func (s *Service) AddUser(ctx context.Context, accountID int64, email, role, pas
 	}
 	if err := s.st.CreateUser(ctx, &u); err != nil {
 		if errors.Is(err, store.ErrConflict) {
-			return store.User{}, "", errs.Wrap(errs.BadRequest, "A user with this e-mail already exists.", ErrEmailTaken)
+			return store.User{}, "", errs.Wrap(errs.BadRequest, "The account already has a user with this e-mail.", ErrEmailTaken)
 		}
 		return store.User{}, "", fmt.Errorf("add user: %w", err)
 	}

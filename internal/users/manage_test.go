@@ -20,13 +20,12 @@ func TestAddUserValidation(t *testing.T) {
 	if ns := e.notices(); len(ns) != 0 {
 		t.Fatalf("a user with a password was invited: %+v", ns)
 	}
-	other, _ := storetest.NewAccount(t, e.st, "Other", 0)
 	for _, tc := range []struct {
 		account              int64
 		email, role, pw, why string
 	}{
 		{e.account.ID, "owner@example.com", "", pw, "email_taken"},
-		{other.ID, "OWNER@example.com", "", "", "email_taken"}, // unique across accounts
+		{e.account.ID, "OWNER@example.com", "", "", "email_taken"}, // unique within the account
 		{e.account.ID, "not-an-address", "", pw, "email_invalid"},
 		{e.account.ID, "x@example.com", "admin", pw, "role_invalid"},
 		{e.account.ID, "x@example.com", "", "short", "password_too_short"},
@@ -39,7 +38,7 @@ func TestAddUserValidation(t *testing.T) {
 	if e, ok := errs.As(func() error {
 		_, _, err := e.svc.AddUser(ctx(), e.account.ID, "owner@example.com", "", "")
 		return err
-	}()); !ok || e.Safe != "A user with this e-mail already exists." {
+	}()); !ok || e.Safe != "The account already has a user with this e-mail." {
 		t.Fatalf("duplicate message: %v", e)
 	}
 	_, _, err := e.svc.AddUser(ctx(), 9999, "x@example.com", "", pw)

@@ -62,20 +62,43 @@ func hashPassword(pw string, p argonParams) (string, error) {
 	if _, err := rand.Read(salt); err != nil {
 		return "", fmt.Errorf("password salt: %w", err)
 	}
+	return hashWithSalt(pw, p, salt), nil
+}
+
+// hashWithSalt hashes pw with a given salt: the salt of the e-mail's other users (see
+// Service.hashFor).
+func hashWithSalt(pw string, p argonParams, salt []byte) string {
 	key := argon2.IDKey([]byte(normalize(pw)), salt, p.time, p.memory, p.threads, argonKeyLen)
 	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, p.memory, p.time, p.threads,
-		base64.RawStdEncoding.EncodeToString(salt), base64.RawStdEncoding.EncodeToString(key)), nil
+		base64.RawStdEncoding.EncodeToString(salt), base64.RawStdEncoding.EncodeToString(key))
 }
 
 // VerifyPassword reports whether pw matches the PHC string phc, comparing in constant time.
 // An unknown algorithm, a garbled string or parameters out of bounds give false.
 func VerifyPassword(phc, pw string) bool {
+	got, want, ok := argonKey(phc, pw)
+	return ok && subtle.ConstantTimeCompare(got, want) == 1
+}
+
+// argonKey derives pw's key with the parameters and salt of phc, the one costly step of a
+// verification, and returns it with phc's own key to compare it with; ok is false for a
+// string that is not a valid hash. Hashes with the same parameters and salt (phcSaltOf)
+// take the same derived key, so one derivation checks them all.
+func argonKey(phc, pw string) (got, want []byte, ok bool) {
 	p, salt, want, ok := parsePHC(phc)
 	if !ok {
-		return false
+		return nil, nil, false
 	}
-	got := argon2.IDKey([]byte(normalize(pw)), salt, p.time, p.memory, p.threads, uint32(len(want)))
-	return subtle.ConstantTimeCompare(got, want) == 1
+	return argon2.IDKey([]byte(normalize(pw)), salt, p.time, p.memory, p.threads, uint32(len(want))), want, true
+}
+
+// phcSaltOf is a PHC string without its key: the algorithm, parameters and salt, which
+// decide the key a password derives.
+func phcSaltOf(phc string) string {
+	if i := strings.LastIndexByte(phc, '$'); i > 0 {
+		return phc[:i]
+	}
+	return phc
 }
 
 // normalize applies NFKC, so that a password typed on systems that compose accents

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -19,8 +20,36 @@ import (
 // at a slower pace. A success forgets the e-mail's failures (not the address's: one
 // correct password must not reset a spray over many e-mails). An unknown e-mail, a user
 // without a password and a wrong password are the same ErrBadCredentials after the same
-// argon2 work, so neither the answer nor its time tells which e-mails exist.
+// argon2 work (matching), so neither the answer nor its time tells which e-mails exist.
+//
+// One person may be a user of several accounts. When the password is right for the
+// e-mail's users in more than one, no session starts: the answer is a *ChooseAccount
+// listing them, and the person signs in again with SignInTo naming one.
 func (s *Service) SignIn(ctx context.Context, email, password, clientAddr, userAgent string) (Signed, error) {
+	return s.SignInTo(ctx, email, password, 0, clientAddr, userAgent)
+}
+
+// ChooseAccount is SignIn's answer when the password is right for the e-mail's users in
+// several accounts: no session started. Only someone who knows the password of each
+// membership learns of it; a membership with another password (one an account's owner set
+// through the invite link they were shown) is not listed.
+type ChooseAccount struct {
+	Accounts []AccountChoice // oldest membership first
+}
+
+// AccountChoice is one account a sign-in may go into.
+type AccountChoice struct {
+	ID   int64
+	Name string
+}
+
+func (e *ChooseAccount) Error() string {
+	return fmt.Sprintf("users: the password is right in %d accounts: choose one", len(e.Accounts))
+}
+
+// SignInTo is SignIn into the e-mail's user of the account accountID, which the password
+// must be right for like any other (0: whichever it is right for).
+func (s *Service) SignInTo(ctx context.Context, email, password string, accountID int64, clientAddr, userAgent string) (Signed, error) {
 	now := s.now()
 	email = clip(strings.ToLower(strings.TrimSpace(email)), maxEmailBytes+1)
 	emailKey := classSignInEmail + ":" + email
@@ -33,20 +62,19 @@ func (s *Service) SignIn(ctx context.Context, email, password, clientAddr, userA
 		s.signInFailed("throttled")
 		return Signed{}, &ThrottledError{RetryAfter: wait}
 	}
-	u, err := s.st.UserByEmail(ctx, email)
-	if err != nil && !errors.Is(err, store.ErrNotFound) {
+	us, err := s.st.UsersByEmail(ctx, email)
+	if err != nil {
 		return Signed{}, fmt.Errorf("sign in: %w", err)
 	}
-	known := err == nil && u.PasswordHash != ""
-	phc := u.PasswordHash
-	if !known {
-		phc = s.dummyHash()
+	matched := s.matching(us, password)
+	if accountID != 0 {
+		matched = slices.DeleteFunc(matched, func(u store.User) bool { return u.AccountID != accountID })
 	}
-	if ok := s.verify(phc, password); !ok || !known {
+	if len(matched) == 0 {
 		for _, k := range keys {
 			s.throttle.Fail(k, now)
 		}
-		s.log.Info("sign-in refused", "user", u.ID, "account", u.AccountID, "addr", clientAddr)
+		s.log.Info("sign-in refused", "users", len(us), "addr", clientAddr)
 		s.signInFailed("bad_credentials")
 		// The failure is counted above whatever happens next, so a client that hangs up
 		// during the hash cannot spray guesses past the throttle; but an answer nobody
@@ -57,6 +85,19 @@ func (s *Service) SignIn(ctx context.Context, email, password, clientAddr, userA
 		return Signed{}, badCredentials()
 	}
 	s.throttle.Reset(emailKey)
+	if len(matched) > 1 {
+		choose := &ChooseAccount{}
+		for _, u := range matched {
+			a, err := s.st.GetAccount(ctx, u.AccountID)
+			if err != nil {
+				return Signed{}, fmt.Errorf("sign in: %w", err)
+			}
+			choose.Accounts = append(choose.Accounts, AccountChoice{ID: a.ID, Name: a.Name})
+		}
+		s.log.Info("sign-in: the password is right in several accounts", "accounts", len(matched), "addr", clientAddr)
+		return Signed{}, choose
+	}
+	u := matched[0]
 
 	raw, hash := newSecret()
 	x := store.Session{Hash: hash, UserID: u.ID, AccountID: u.AccountID, UserAgent: clip(userAgent, maxUserAgent),
@@ -168,11 +209,11 @@ func (s *Service) ChangePassword(ctx context.Context, u store.User, sessionID in
 	if phc == "" {
 		phc = s.dummyHash()
 	}
-	if !s.verify(phc, current) || fresh.PasswordHash == "" {
+	if !s.matches(phc, current) || fresh.PasswordHash == "" {
 		s.throttle.Fail(key, s.now())
 		return errs.Wrap(errs.BadRequest, "The current password is not correct.", ErrBadCredentials)
 	}
-	phc, err = hashPassword(next, s.params)
+	phc, err = s.hashFor(ctx, fresh.Email, next)
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,8 @@ package users
 
 import (
 	"context"
+	"crypto/subtle"
+	"fmt"
 	"log/slog"
 	"strings"
 	"sync"
@@ -41,7 +43,7 @@ const (
 type Store interface {
 	CreateUser(ctx context.Context, u *store.User) error
 	GetUser(ctx context.Context, accountID, userID int64) (store.User, error)
-	UserByEmail(ctx context.Context, email string) (store.User, error)
+	UsersByEmail(ctx context.Context, email string) ([]store.User, error)
 	ListUsers(ctx context.Context, accountID int64) ([]store.User, error)
 	UpdateUser(ctx context.Context, u *store.User) error
 	RemoveUser(ctx context.Context, accountID, userID int64) error
@@ -87,9 +89,9 @@ type Service struct {
 	kick      func()
 	metrics   Metrics
 	params    argonParams
-	// verify is VerifyPassword; a test replaces it to see that every refused sign-in
-	// pays for one.
-	verify func(phc, pw string) bool
+	// key is argonKey, the one costly step of checking a password; a test replaces it to
+	// count them (a sign-in pays for exactly one, whatever the e-mail).
+	key func(phc, pw string) (got, want []byte, ok bool)
 
 	dummyOnce sync.Once
 	dummy     string // a hash of nothing, verified when there is no real one
@@ -115,7 +117,7 @@ func New(d Deps) *Service {
 	}
 	s := &Service{st: d.Store, throttle: d.Throttle, now: d.Now, log: d.Log, kick: d.Kick, metrics: d.Metrics,
 		publicURL: strings.TrimRight(strings.TrimSpace(d.PublicURL), "/"), params: defaultParams(),
-		verify: VerifyPassword}
+		key: argonKey}
 	if d.cost != nil {
 		s.params = *d.cost
 	}
@@ -146,6 +148,62 @@ func (s *Service) dummyHash() string {
 		s.dummy = phc
 	})
 	return s.dummy
+}
+
+// matches reports whether pw is the password of the PHC string phc.
+func (s *Service) matches(phc, pw string) bool {
+	got, want, ok := s.key(phc, pw)
+	return ok && subtle.ConstantTimeCompare(got, want) == 1
+}
+
+// matching returns the users among us whose password pw is. It derives one key per distinct
+// salt, which is one for the users of an e-mail (they share theirs: hashFor), and one for a
+// dummy hash when none has a password, so that neither the answer nor the time it takes
+// tells whether, or in how many accounts, an e-mail has a user.
+func (s *Service) matching(us []store.User, pw string) []store.User {
+	var out []store.User
+	derived := map[string][]byte{} // salt (phcSaltOf) -> pw's key with it; nil: not a hash
+	for _, u := range us {
+		if u.PasswordHash == "" {
+			continue
+		}
+		salt := phcSaltOf(u.PasswordHash)
+		got, seen := derived[salt]
+		var want []byte
+		if !seen {
+			var ok bool
+			if got, want, ok = s.key(u.PasswordHash, pw); !ok {
+				got = nil
+			}
+			derived[salt] = got
+		} else if _, _, w, ok := parsePHC(u.PasswordHash); ok {
+			want = w
+		}
+		if got != nil && want != nil && subtle.ConstantTimeCompare(got, want) == 1 {
+			out = append(out, u)
+		}
+	}
+	if len(derived) == 0 {
+		s.key(s.dummyHash(), pw)
+	}
+	return out
+}
+
+// hashFor hashes the new password pw of a user with email. It takes the parameters and salt
+// of the e-mail's users' passwords (the same person's in other accounts), the oldest first,
+// so that matching derives one key for all of them; a fresh salt when there are none. The
+// users of one e-mail sharing a salt costs little: they are one person's.
+func (s *Service) hashFor(ctx context.Context, email, pw string) (string, error) {
+	us, err := s.st.UsersByEmail(ctx, email)
+	if err != nil {
+		return "", fmt.Errorf("hash password: %w", err)
+	}
+	for _, u := range us {
+		if p, salt, _, ok := parsePHC(u.PasswordHash); ok && p == s.params {
+			return hashWithSalt(pw, p, salt), nil
+		}
+	}
+	return hashPassword(pw, s.params)
 }
 
 // kicked wakes the outbox worker, when there is one.

@@ -48,3 +48,19 @@ func LockServe(dir string) (release func(), err error) {
 		f.Close()
 	}, nil
 }
+
+// Serving reports whether a process holds dir's serve lock: whether a svc serve (or svc demo)
+// runs on the data directory. It probes the lock with a shared, non-blocking flock that it
+// gives back at once, so it never waits, and holds it only for that instant.
+func Serving(dir string) bool {
+	f, err := os.Open(filepath.Join(dir, "serve.lock"))
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_SH|syscall.LOCK_NB); err != nil {
+		return errors.Is(err, syscall.EWOULDBLOCK)
+	}
+	syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+	return false
+}

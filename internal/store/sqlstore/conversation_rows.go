@@ -12,8 +12,9 @@ import (
 	"svc/internal/store"
 )
 
+// Queryer is a Pool or a Tx.
 type Queryer interface {
-	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	QueryRowContext(ctx context.Context, query string, args ...any) *Row
 }
 
 // ConversationByScope reads the account's conversation of a scope (the API's or a visitor's)

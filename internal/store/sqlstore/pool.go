@@ -109,6 +109,9 @@ func (p *Pool) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
 
 // QueryContext runs query through its cached statement.
 func (p *Pool) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if err := checkArgs(args); err != nil {
+		return nil, err
+	}
 	st, err := p.stmt(ctx, query)
 	if err != nil || st == nil {
 		// An error preparing is reported by the unprepared call itself, in its own words.
@@ -118,16 +121,22 @@ func (p *Pool) QueryContext(ctx context.Context, query string, args ...any) (*sq
 }
 
 // QueryRowContext runs query through its cached statement.
-func (p *Pool) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+func (p *Pool) QueryRowContext(ctx context.Context, query string, args ...any) *Row {
+	if err := checkArgs(args); err != nil {
+		return &Row{err: err}
+	}
 	st, err := p.stmt(ctx, query)
 	if err != nil || st == nil {
-		return p.DB.QueryRowContext(ctx, p.bind(query), args...)
+		return &Row{Row: p.DB.QueryRowContext(ctx, p.bind(query), args...)}
 	}
-	return st.QueryRowContext(ctx, args...)
+	return &Row{Row: st.QueryRowContext(ctx, args...)}
 }
 
 // ExecContext runs query through its cached statement.
 func (p *Pool) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	if err := checkArgs(args); err != nil {
+		return nil, err
+	}
 	st, err := p.stmt(ctx, query)
 	if err != nil || st == nil {
 		return p.DB.ExecContext(ctx, p.bind(query), args...)

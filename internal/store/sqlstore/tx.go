@@ -67,6 +67,9 @@ func (t *Tx) warm() {
 
 // QueryContext runs query in the transaction through the cached statement.
 func (t *Tx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if err := checkArgs(args); err != nil {
+		return nil, err
+	}
 	if t.p.stmts == nil {
 		return t.Tx.QueryContext(ctx, t.p.bind(query), args...)
 	}
@@ -84,18 +87,24 @@ func (t *Tx) QueryContext(ctx context.Context, query string, args ...any) (*sql.
 }
 
 // QueryRowContext runs query in the transaction through the cached statement.
-func (t *Tx) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+func (t *Tx) QueryRowContext(ctx context.Context, query string, args ...any) *Row {
+	if err := checkArgs(args); err != nil {
+		return &Row{err: err}
+	}
 	if t.queried[query] {
-		return t.Tx.QueryRowContext(ctx, t.p.bind(query), args...)
+		return &Row{Row: t.Tx.QueryRowContext(ctx, t.p.bind(query), args...)}
 	}
 	if st := t.txStmt(ctx, query); st != nil {
-		return st.QueryRowContext(ctx, args...)
+		return &Row{Row: st.QueryRowContext(ctx, args...)}
 	}
-	return t.Tx.QueryRowContext(ctx, t.p.bind(query), args...)
+	return &Row{Row: t.Tx.QueryRowContext(ctx, t.p.bind(query), args...)}
 }
 
 // ExecContext runs query in the transaction through the cached statement.
 func (t *Tx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	if err := checkArgs(args); err != nil {
+		return nil, err
+	}
 	if st := t.txStmt(ctx, query); st != nil {
 		return st.ExecContext(ctx, args...)
 	}

@@ -31,9 +31,9 @@ func tsOrNever(t time.Time) string {
 }
 
 // CreateUser inserts u. On SQLite the e-mail check and the insert are one IMMEDIATE
-// transaction, so two concurrent creates of one address cannot both pass the check; on
-// PostgreSQL both can, and the UNIQUE index then refuses the second, reported as the check's
-// ErrConflict.
+// transaction, so two concurrent creates of one address in an account cannot both pass the
+// check; on PostgreSQL both can, and the UNIQUE index on (account_id, email) then refuses the
+// second, reported as the check's ErrConflict.
 func (s *Store) CreateUser(ctx context.Context, u *store.User) error {
 	now := s.now().UTC()
 	return s.InTx(ctx, func(tx *Tx) error {
@@ -41,7 +41,8 @@ func (s *Store) CreateUser(ctx context.Context, u *store.User) error {
 			return err
 		}
 		var n int
-		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM users WHERE email = ?`, u.Email).Scan(&n); err != nil {
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM users WHERE account_id = ? AND email = ?`,
+			u.AccountID, u.Email).Scan(&n); err != nil {
 			return fmt.Errorf("find user: %w", err)
 		}
 		if n > 0 {
@@ -73,13 +74,25 @@ func (s *Store) GetUser(ctx context.Context, accountID, userID int64) (store.Use
 	return u, nil
 }
 
-// UserByEmail finds a user of any account by e-mail.
-func (s *Store) UserByEmail(ctx context.Context, email string) (store.User, error) {
-	u, err := scanUser(s.r.QueryRowContext(ctx, `SELECT `+userColumns+` FROM users WHERE email = ?`, email))
+// UsersByEmail finds the users of every account with the e-mail, oldest first.
+func (s *Store) UsersByEmail(ctx context.Context, email string) ([]store.User, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT `+userColumns+` FROM users WHERE email = ? ORDER BY id`, email)
 	if err != nil {
-		return store.User{}, NotFound(err, "user by e-mail")
+		return nil, fmt.Errorf("users by e-mail: %w", err)
 	}
-	return u, nil
+	defer rows.Close()
+	out := []store.User{}
+	for rows.Next() {
+		u, err := scanUser(rows)
+		if err != nil {
+			return nil, fmt.Errorf("users by e-mail: %w", err)
+		}
+		out = append(out, u)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("users by e-mail: %w", err)
+	}
+	return out, nil
 }
 
 // ListUsers lists the account's users, oldest first.

@@ -105,6 +105,7 @@ func Run(t *testing.T, open Opener) {
 		{"ResolveReview", testResolveReview},
 		{"FlaggedAnswerLeavesCache", testFlaggedAnswerLeavesCache},
 		{"FlaggedListLeavesCache", testFlaggedListLeavesCache},
+		{"TextWithNUL", testTextWithNUL},
 	}
 	tests = append(append(tests, embedTests...), outboxTests...)
 	tests = append(append(tests, catalogTests...), holdTests...)

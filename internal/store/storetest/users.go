@@ -15,7 +15,7 @@ import (
 func usersTests() []suiteTest {
 	return []suiteTest{
 		{"UserLifecycle", testUserLifecycle},
-		{"UserEmailUniqueAcrossAccounts", testUserEmailUnique},
+		{"UserEmailUniquePerAccount", testUserEmailUniquePerAccount},
 		{"UserTenantIsolation", testUserTenantIsolation},
 		{"RemoveUserEndsSessionsAndLinks", testRemoveUserEndsSessions},
 		{"SetPasswordKeepsOneSession", testSetPasswordKeepsOneSession},
@@ -106,12 +106,12 @@ func testUserLifecycle(t *testing.T, s store.Store) {
 		!got.CreatedAt.Equal(owner.CreatedAt) {
 		t.Fatalf("get user: %v %+v, want %+v", err, got, owner)
 	}
-	byMail, err := s.UserByEmail(ctx(), "agent@example.com")
-	if err != nil || byMail.ID != agent.ID || byMail.AccountID != a.ID || byMail.PasswordHash != "" {
-		t.Fatalf("user by e-mail: %v %+v", err, byMail)
+	byMail, err := s.UsersByEmail(ctx(), "agent@example.com")
+	if err != nil || len(byMail) != 1 || byMail[0].ID != agent.ID || byMail[0].AccountID != a.ID || byMail[0].PasswordHash != "" {
+		t.Fatalf("users by e-mail: %v %+v", err, byMail)
 	}
-	if _, err := s.UserByEmail(ctx(), "nobody@example.com"); !errors.Is(err, store.ErrNotFound) {
-		t.Fatalf("unknown e-mail: %v", err)
+	if none, err := s.UsersByEmail(ctx(), "nobody@example.com"); err != nil || none == nil || len(none) != 0 {
+		t.Fatalf("unknown e-mail: %v %#v, want an empty list", err, none)
 	}
 	list, err := s.ListUsers(ctx(), a.ID)
 	if err != nil || len(list) != 2 || list[0].ID != owner.ID || list[1].ID != agent.ID {
@@ -155,25 +155,36 @@ func testUserLifecycle(t *testing.T, s store.Store) {
 	}
 }
 
-func testUserEmailUnique(t *testing.T, s store.Store) {
+// testUserEmailUniquePerAccount: an e-mail is unique within an account, and one person (one
+// e-mail) may be a user of several accounts, each membership a user of its own.
+func testUserEmailUniquePerAccount(t *testing.T, s store.Store) {
 	a, _ := NewAccount(t, s, "First", 0)
 	b, _ := NewAccount(t, s, "Second", 0)
-	userFixture(t, s, a.ID, "same@example.com", store.UserOwner, true)
-	for _, acct := range []int64{a.ID, b.ID} {
-		u := store.User{AccountID: acct, Email: "same@example.com", Role: store.UserAgent}
-		if err := s.CreateUser(ctx(), &u); !errors.Is(err, store.ErrConflict) {
-			t.Fatalf("second user with the e-mail in account %d: %v", acct, err)
-		}
+	first := userFixture(t, s, a.ID, "same@example.com", store.UserOwner, true)
+	again := store.User{AccountID: a.ID, Email: "same@example.com", Role: store.UserAgent}
+	if err := s.CreateUser(ctx(), &again); !errors.Is(err, store.ErrConflict) {
+		t.Fatalf("a second user with the e-mail in the same account: %v", err)
 	}
-	if list, _ := s.ListUsers(ctx(), b.ID); len(list) != 0 {
+	if list, _ := s.ListUsers(ctx(), a.ID); len(list) != 1 {
 		t.Fatalf("a refused user was stored: %+v", list)
 	}
-	// Once the first is removed the address is free again.
-	first, _ := s.UserByEmail(ctx(), "same@example.com")
+	second := userFixture(t, s, b.ID, "same@example.com", store.UserAgent, false)
+	if second.ID == first.ID || second.AccountID != b.ID {
+		t.Fatalf("the other account's user: %+v", second)
+	}
+	both, err := s.UsersByEmail(ctx(), "same@example.com")
+	if err != nil || len(both) != 2 || both[0].ID != first.ID || both[1].ID != second.ID ||
+		both[0].PasswordHash == "" || both[1].PasswordHash != "" {
+		t.Fatalf("users by e-mail, oldest first: %v %+v", err, both)
+	}
+	// Each membership is its own: removing one leaves the other.
 	if err := s.RemoveUser(ctx(), a.ID, first.ID); err != nil {
 		t.Fatal(err)
 	}
-	userFixture(t, s, b.ID, "same@example.com", store.UserOwner, false)
+	if left, _ := s.UsersByEmail(ctx(), "same@example.com"); len(left) != 1 || left[0].ID != second.ID {
+		t.Fatalf("after removing one: %+v", left)
+	}
+	userFixture(t, s, a.ID, "same@example.com", store.UserOwner, false)
 }
 
 func testUserTenantIsolation(t *testing.T, s store.Store) {
