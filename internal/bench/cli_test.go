@@ -19,6 +19,10 @@ func TestBenchCommandArguments(t *testing.T) {
 		{"bench", "--only", "speed"},
 		{"bench", "--conns", "0"},
 		{"bench", "--runs", "0"},
+		{"bench", "--hit-questions", "0"},
+		{"bench", "--hit-questions", "65"},
+		{"bench", "--shapes", "tiny"},
+		{"bench", "--shapes", ","},
 		{"bench", "--duration", "0s"},
 		{"bench", "--duration", "1ms"},
 		{"bench", "--bogus"},
@@ -35,7 +39,8 @@ func TestBenchCommandArguments(t *testing.T) {
 	}
 	var out, errOut bytes.Buffer
 	code := cli.Run(context.Background(), []string{"bench", "-h"}, cli.Env{Stdout: &out, Stderr: &errOut, Getenv: func(string) string { return "" }})
-	if code != 0 || out.Len() != 0 || !strings.Contains(errOut.String(), "usage: svc bench [flags]") || !strings.Contains(errOut.String(), "-markdown") {
+	if code != 0 || out.Len() != 0 || !strings.Contains(errOut.String(), "usage: svc bench [flags]") || !strings.Contains(errOut.String(), "-markdown") ||
+		!strings.Contains(errOut.String(), "-shapes") {
 		t.Errorf("-h: exit %d, stdout %q, stderr %q", code, out.String(), errOut.String())
 	}
 }

@@ -42,6 +42,15 @@ func newSendReq(base, key, message string) sendReq {
 	return sendReq{url: base + sendPath, auth: "Bearer " + key, body: []byte("message=" + url.QueryEscape(message))}
 }
 
+// message is the question r sends, for error messages.
+func (r sendReq) message() string {
+	v, err := url.ParseQuery(string(r.body))
+	if err != nil {
+		return string(r.body)
+	}
+	return v.Get("message")
+}
+
 // sent is the outcome of one request.
 type sent struct {
 	status  int
@@ -100,6 +109,8 @@ type loadRun struct {
 	elapsed             time.Duration
 	latencies           []time.Duration // of the 200 answers
 	firstFailure        string
+	// cpu is the CPU time the server used during the run, when measured.
+	cpu time.Duration
 }
 
 func (l loadRun) perSecond() float64 {
@@ -107,6 +118,15 @@ func (l loadRun) perSecond() float64 {
 		return 0
 	}
 	return float64(l.ok) / l.elapsed.Seconds()
+}
+
+// cpuPerRequest is the server's CPU time a request, in microseconds; 0 when not measured.
+func (l loadRun) cpuPerRequest() float64 {
+	n := l.ok + l.limited + l.failed
+	if l.cpu <= 0 || n == 0 {
+		return 0
+	}
+	return float64(l.cpu.Microseconds()) / float64(n)
 }
 
 // hammer keeps conns workers sending for d, or until limit requests have been sent when limit
@@ -171,10 +191,12 @@ type answered struct {
 	sent
 }
 
-// askAll sends questions from next with conns workers until next reports no more, parsing
-// every reply. next is told how many built-in (ai) answers have come back so far. askAll
-// returns the outcomes in completion order and the wall time.
-func askAll(ctx context.Context, c *http.Client, conns int, base, key string, next func(ai int) (question, bool)) ([]answered, time.Duration) {
+// askAll sends questions from next with conns workers until next reports no more, each with
+// the key of its language (keyFor), parsing every reply. next is told how many built-in (ai)
+// answers have come back so far. askAll returns the outcomes in completion order and the wall
+// time.
+func askAll(ctx context.Context, c *http.Client, conns int, base string, keyFor func(lang string) string,
+	next func(ai int) (question, bool)) ([]answered, time.Duration) {
 	var mu sync.Mutex
 	var out []answered
 	ai := 0
@@ -190,7 +212,7 @@ func askAll(ctx context.Context, c *http.Client, conns int, base, key string, ne
 				if !ok {
 					return
 				}
-				s := newSendReq(base, key, q.text).do(ctx, c, true)
+				s := newSendReq(base, keyFor(q.lang), q.text).do(ctx, c, true)
 				mu.Lock()
 				out = append(out, answered{q: q, sent: s})
 				if s.err == nil && s.status == http.StatusOK && s.source == sourceAI {

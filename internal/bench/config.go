@@ -33,6 +33,12 @@ type Config struct {
 	Duration  time.Duration // each throughput run
 	Conns     int           // concurrent connections of the throughput and writes scenarios
 	Runs      int           // throughput rounds (bare, cache hit, greeting); medians are reported
+	// HitQuestions is how many distinct cached questions the cache-hit runs send, spread over
+	// the connections: one (the same cache key again and again), or several.
+	HitQuestions int
+	// Shapes are the KB shapes the latency scenario measures (ShapeMixed, ShapeLanguages);
+	// the other scenarios run on the mixed KB.
+	Shapes []string
 	// Warmup and Questions are the cache-miss questions the latency scenario asks on each KB
 	// before it measures, and those it measures.
 	Warmup, Questions int
@@ -50,17 +56,19 @@ type Config struct {
 
 // Defaults are the figures of issue 14's measurement.
 var Defaults = Config{
-	XQuAD:       "../shared/eval/xquad-dev",
-	Sizes:       []int{1000, 10000, 50000},
-	Duration:    10 * time.Second,
-	Conns:       32,
-	Runs:        3,
-	Warmup:      20,
-	Questions:   300,
-	Writes:      500,
-	CacheFill:   850,
-	RSSRequests: 1000,
-	Idle:        3 * time.Second,
+	XQuAD:        "../shared/eval/xquad-dev",
+	Sizes:        []int{1000, 10000, 50000},
+	Duration:     10 * time.Second,
+	Conns:        32,
+	Runs:         3,
+	HitQuestions: 1,
+	Shapes:       Shapes,
+	Warmup:       20,
+	Questions:    300,
+	Writes:       500,
+	CacheFill:    850,
+	RSSRequests:  1000,
+	Idle:         3 * time.Second,
 }
 
 // withDefaults fills the unset fields from Defaults. A negative Idle means no wait at all.
@@ -71,6 +79,9 @@ func (c Config) withDefaults() Config {
 	}
 	if len(c.Sizes) == 0 {
 		c.Sizes = d.Sizes
+	}
+	if len(c.Shapes) == 0 {
+		c.Shapes = d.Shapes
 	}
 	setDur := func(v *time.Duration, def time.Duration) {
 		if *v == 0 {
@@ -85,7 +96,7 @@ func (c Config) withDefaults() Config {
 	for _, f := range []struct {
 		v   *int
 		def int
-	}{{&c.Conns, d.Conns}, {&c.Runs, d.Runs}, {&c.Warmup, d.Warmup},
+	}{{&c.Conns, d.Conns}, {&c.Runs, d.Runs}, {&c.HitQuestions, d.HitQuestions}, {&c.Warmup, d.Warmup},
 		{&c.Questions, d.Questions}, {&c.Writes, d.Writes}, {&c.CacheFill, d.CacheFill}, {&c.RSSRequests, d.RSSRequests}} {
 		if *f.v == 0 {
 			*f.v = f.def
@@ -97,11 +108,18 @@ func (c Config) withDefaults() Config {
 	c.Sizes = slices.Clone(c.Sizes)
 	slices.Sort(c.Sizes)
 	c.Sizes = slices.Compact(c.Sizes)
+	// The shapes in Shapes' order, each once.
+	c.Shapes = slices.DeleteFunc(slices.Clone(Shapes), func(s string) bool { return !slices.Contains(c.Shapes, s) })
 	return c
 }
 
 // Validate reports a setting the suite cannot run with.
 func (c Config) Validate() error {
+	for _, s := range c.Shapes { // before withDefaults, which keeps the known ones
+		if !slices.Contains(Shapes, s) {
+			return fmt.Errorf("unknown KB shape %q; the shapes are %s", s, strings.Join(Shapes, ", "))
+		}
+	}
 	c = c.withDefaults()
 	if c.SVC == "" {
 		return fmt.Errorf("the svc binary to measure is not set")
@@ -120,11 +138,14 @@ func (c Config) Validate() error {
 	for _, v := range []struct {
 		name string
 		n    int
-	}{{"runs", c.Runs}, {"questions", c.Questions}, {"writes", c.Writes}, {"cache-fill", c.CacheFill},
+	}{{"runs", c.Runs}, {"hit-questions", c.HitQuestions}, {"questions", c.Questions}, {"writes", c.Writes}, {"cache-fill", c.CacheFill},
 		{"rss-requests", c.RSSRequests}, {"warmup", c.Warmup}} {
 		if v.n < 1 {
 			return fmt.Errorf("%s must be at least 1, not %d", v.name, v.n)
 		}
+	}
+	if c.HitQuestions > maxHitQuestions {
+		return fmt.Errorf("hit-questions must be at most %d, not %d", maxHitQuestions, c.HitQuestions)
 	}
 	for _, s := range c.Only {
 		if !slices.Contains(Scenarios, s) {
@@ -133,6 +154,10 @@ func (c Config) Validate() error {
 	}
 	return nil
 }
+
+// maxHitQuestions bounds HitQuestions: the cache-hit questions are found among the first
+// questions of the pool that the KB answers.
+const maxHitQuestions = 64
 
 // maxKBSize keeps a KB inside one import file (internal/kb takes up to 100,000 records).
 const maxKBSize = 90_000
@@ -192,21 +217,36 @@ func (c Config) growthSizes() (from, to int, ok bool) {
 	return 0, 0, false
 }
 
-// neededSizes are the KBs the selected scenarios run on.
-func (c Config) neededSizes() []int {
-	var out []int
+// neededKBs are the KBs the selected scenarios run on: mixed ones, and for the latency
+// scenario every size in every shape.
+func (c Config) neededKBs() []kbKey {
+	var out []kbKey
+	add := func(shape string, size int) {
+		if k := (kbKey{shape, size}); !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
 	if c.runs(ScenarioThroughput) || c.runs(ScenarioWrites) {
-		out = append(out, c.smallSize())
+		add(ShapeMixed, c.smallSize())
 	}
 	if c.runs(ScenarioLatency) {
-		out = append(out, c.Sizes...)
+		for _, shape := range c.Shapes {
+			for _, n := range c.Sizes {
+				add(shape, n)
+			}
+		}
 	}
 	if c.runs(ScenarioRSS) {
-		out = append(out, c.rssSize())
+		add(ShapeMixed, c.rssSize())
 	}
 	if c.runs(ScenarioImport) {
-		out = append(out, c.importSize())
+		add(ShapeMixed, c.importSize())
 	}
-	slices.Sort(out)
-	return slices.Compact(out)
+	slices.SortFunc(out, func(a, b kbKey) int {
+		if a.shape != b.shape {
+			return slices.Index(Shapes, a.shape) - slices.Index(Shapes, b.shape)
+		}
+		return a.size - b.size
+	})
+	return out
 }

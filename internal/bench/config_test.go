@@ -33,6 +33,8 @@ func TestValidate(t *testing.T) {
 		"conns":          {SVC: "x", Conns: -1},
 		"runs":           {SVC: "x", Runs: -2},
 		"scenario":       {SVC: "x", Only: []string{"speed"}},
+		"shape":          {SVC: "x", Shapes: []string{"tiny"}},
+		"hit questions":  {SVC: "x", HitQuestions: maxHitQuestions + 1},
 	} {
 		if err := c.Validate(); err == nil {
 			t.Errorf("%s: accepted", name)
@@ -53,12 +55,23 @@ func TestSizesOfScenarios(t *testing.T) {
 		t.Errorf("growth %d→%d %v", from, to, ok)
 	}
 	c.Only = []string{ScenarioThroughput, ScenarioRSS}
-	if got := c.neededSizes(); !slices.Equal(got, []int{1000, 10000}) {
+	if got := c.neededKBs(); !slices.Equal(got, []kbKey{{ShapeMixed, 1000}, {ShapeMixed, 10000}}) {
 		t.Errorf("needed for throughput,rss = %v", got)
 	}
 	c.Only = []string{ScenarioBinary}
-	if got := c.neededSizes(); len(got) != 0 {
+	if got := c.neededKBs(); len(got) != 0 {
 		t.Errorf("needed for binary = %v", got)
+	}
+	// The latency scenario measures every size in every shape; the others the mixed KBs.
+	c.Only = []string{ScenarioLatency, ScenarioImport}
+	if got := c.neededKBs(); !slices.Equal(got, []kbKey{{ShapeMixed, 1000}, {ShapeMixed, 10000}, {ShapeMixed, 50000},
+		{ShapeLanguages, 1000}, {ShapeLanguages, 10000}, {ShapeLanguages, 50000}}) {
+		t.Errorf("needed for latency,import = %v", got)
+	}
+	c.Shapes = []string{ShapeLanguages}
+	if got := c.neededKBs(); !slices.Equal(got, []kbKey{{ShapeMixed, 50000}, {ShapeLanguages, 1000}, {ShapeLanguages, 10000},
+		{ShapeLanguages, 50000}}) {
+		t.Errorf("needed for latency,import on the languages shape = %v", got)
 	}
 	small := Config{SVC: "x", Sizes: []int{300, 600}}.withDefaults()
 	if small.rssSize() != 600 {
@@ -66,5 +79,12 @@ func TestSizesOfScenarios(t *testing.T) {
 	}
 	if from, to, _ := small.growthSizes(); from != 300 || to != 600 {
 		t.Errorf("growth without 10k/50k = %d→%d", from, to)
+	}
+	// Shapes come in Shapes' order, each once, both by default.
+	if got := (Config{SVC: "x"}).withDefaults().Shapes; !slices.Equal(got, Shapes) {
+		t.Errorf("default shapes = %v", got)
+	}
+	if got := (Config{SVC: "x", Shapes: []string{ShapeLanguages, ShapeMixed, ShapeLanguages}}).withDefaults().Shapes; !slices.Equal(got, Shapes) {
+		t.Errorf("shapes = %v", got)
 	}
 }

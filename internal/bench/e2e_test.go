@@ -38,8 +38,8 @@ func (w logWriter) Write(p []byte) (int, error) {
 }
 
 // TestTinySuite runs every scenario end to end, small: two KBs just above the XQuAD pages'
-// 488 chunks, short runs, few questions. Then again on the same work folder, where the KB is
-// reused and its import not measured.
+// 488 chunks in both shapes, short runs, few questions, two cached questions. Then again on
+// the same work folder, where the KB is reused and its import not measured.
 func TestTinySuite(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs real svc processes; skipped in -short mode")
@@ -52,26 +52,39 @@ func TestTinySuite(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	cfg := bench.Config{SVC: os.Args[0], Reference: os.Args[0], XQuAD: xquad, Sizes: []int{500, 600}, Duration: 300 * time.Millisecond,
-		Conns: 4, Runs: 1, Warmup: 3, Questions: 20, Writes: 15, CacheFill: 40, RSSRequests: 40, Idle: -1,
+		Conns: 4, Runs: 1, HitQuestions: 2, Warmup: 3, Questions: 20, Writes: 15, CacheFill: 40, RSSRequests: 40, Idle: -1,
 		Work: t.TempDir(), Progress: logWriter{t}, Command: "test"}
 	r, err := bench.Run(ctx, cfg)
 	if err != nil {
 		t.Fatalf("run: %v", err)
 	}
-	if len(r.KBs) != 2 {
+	if len(r.KBs) != 4 {
 		t.Fatalf("KBs = %+v", r.KBs)
 	}
 	for _, k := range r.KBs {
-		if k.Reused || k.Chunks < k.Size*98/100 || k.ImportPeakMB <= 0 {
-			t.Errorf("KB %+v: want built now, its size within 2%%, an import RSS", k)
+		accounts := map[string]int{bench.ShapeMixed: 1, bench.ShapeLanguages: 3}[k.Shape]
+		if k.Reused || k.Accounts != accounts || k.Chunks < accounts*k.Size*98/100 || k.ImportPeakMB <= 0 {
+			t.Errorf("KB %+v: want built now, %d accounts of its size within 2%%, an import RSS", k, accounts)
 		}
 	}
 	if tp := r.Through; tp == nil || tp.Bare.PerSecond <= 0 || tp.CacheHit.PerSecond <= 0 || tp.Greeting.PerSecond <= 0 ||
-		tp.HitShare <= 0 || tp.RateLimited != 0 {
+		tp.HitShare <= 0 || tp.RateLimited != 0 || len(tp.Questions) != 2 {
 		t.Errorf("throughput = %+v", r.Through)
+	} else if _, err := os.Stat("/proc/self/stat"); err == nil && (tp.HitCPUShare <= 0 || tp.CacheHit.CPUPerRequest <= 0) {
+		t.Errorf("throughput without the server's CPU a request: %+v", tp)
 	}
-	if len(r.Latency) != 2 || r.Latency[0].AI.N == 0 || r.Latency[1].AI.N == 0 || r.Growth == nil {
+	if len(r.Latency) != 4 || len(r.Growth) != 2 {
 		t.Errorf("latency = %+v, growth %+v", r.Latency, r.Growth)
+	}
+	for _, l := range r.Latency {
+		// Each question of the languages shape goes to its language's account: were it asked
+		// in another's, it would find nothing to answer from.
+		if l.AI.N == 0 || l.Accounts != map[string]int{bench.ShapeMixed: 1, bench.ShapeLanguages: 3}[l.Shape] {
+			t.Errorf("latency %+v", l)
+		}
+		if _, err := os.Stat("/proc/self/stat"); err == nil && l.CPUPerQuestion <= 0 {
+			t.Errorf("latency without the server's CPU a question: %+v", l)
+		}
 	}
 	if w := r.Writes; w == nil || w.Fresh.PerSecond <= 0 || w.Full.PerSecond <= 0 || w.Full.CacheBefore < cfg.CacheFill {
 		t.Errorf("writes = %+v", r.Writes)
@@ -89,7 +102,7 @@ func TestTinySuite(t *testing.T) {
 		t.Errorf("goals = %+v", r.Goals)
 	}
 
-	cfg.Only = []string{bench.ScenarioImport}
+	cfg.Only, cfg.Shapes = []string{bench.ScenarioImport}, []string{bench.ShapeMixed}
 	again, err := bench.Run(ctx, cfg)
 	if err != nil {
 		t.Fatalf("second run: %v", err)

@@ -40,11 +40,17 @@ func goals(r Report) []GoalLine {
 		out = append(out, GoalLine{What: what, Measured: measured, Goal: goal, Pass: pass})
 	}
 	if t := r.Through; t != nil {
-		add(fmt.Sprintf("cache-hit `send` throughput, as a share of the bare handler (KB %s, %d conns)", chunksLabel(t.KBSize), t.Conns),
-			fmt.Sprintf("%.1f%% (%.0f vs %.0f req/s)", 100*t.HitShare, t.CacheHit.PerSecond, t.Bare.PerSecond),
+		questions := ""
+		if n := len(t.Questions); n > 1 {
+			questions = fmt.Sprintf(", %d cached questions", n)
+		}
+		add(fmt.Sprintf("cache-hit `send` throughput, as a share of the bare handler (KB %s, %d conns%s)", chunksLabel(t.KBSize), t.Conns, questions),
+			fmt.Sprintf("%.1f%% (%.0f vs %.0f req/s)%s", 100*t.HitShare, t.CacheHit.PerSecond, t.Bare.PerSecond,
+				cpuShare(t.HitCPUShare, t.CacheHit.CPUPerRequest, t.Bare.CPUPerRequest)),
 			fmt.Sprintf(">= %.0f%%", 100*goalHitShare), check(t.HitShare >= goalHitShare))
 		add("greeting (`cache_shared`) throughput share",
-			fmt.Sprintf("%.1f%% (%.0f req/s)", 100*t.GreetingShare, t.Greeting.PerSecond),
+			fmt.Sprintf("%.1f%% (%.0f req/s)%s", 100*t.GreetingShare, t.Greeting.PerSecond,
+				cpuShare(t.GreetingCPUShare, t.Greeting.CPUPerRequest, t.Bare.CPUPerRequest)),
 			fmt.Sprintf(">= %.0f%%", 100*goalGreetingShare), check(t.GreetingShare >= goalGreetingShare))
 	} else {
 		add("cache-hit `send` throughput share", notMeasured, fmt.Sprintf(">= %.0f%%", 100*goalHitShare), nil)
@@ -56,15 +62,23 @@ func goals(r Report) []GoalLine {
 	}
 	for _, l := range r.Latency {
 		measured := fmt.Sprintf("p99 %.1f ms (p50 %.1f, p90 %.1f; %d answers)", l.AI.P99, l.AI.P50, l.AI.P90, l.AI.N)
+		if l.CPUPerQuestion > 0 {
+			measured = fmt.Sprintf("p99 %.1f ms (p50 %.1f, p90 %.1f; %d answers; %.1f ms of server CPU a question)",
+				l.AI.P99, l.AI.P50, l.AI.P90, l.AI.N, l.CPUPerQuestion)
+		}
+		kb := shapeLabel(l.Shape, l.KBSize)
 		switch l.KBSize {
 		case 10000:
-			add("built-in answer (cache miss) p99 (and p50), KB of 10,000 chunks", measured,
+			add("built-in answer (cache miss) p99 (and p50), "+kb, measured,
 				fmt.Sprintf("<= %.0f ms", goalP99At10k), check(l.AI.N > 0 && l.AI.P99 <= goalP99At10k))
 		case 50000:
-			add("the same at 50,000 chunks", measured, fmt.Sprintf("<= %.0f ms", goalP99At50k),
-				check(l.AI.N > 0 && l.AI.P99 <= goalP99At50k))
+			what := "the same at 50,000 chunks"
+			if l.Shape == ShapeLanguages {
+				what = "the same, " + kb
+			}
+			add(what, measured, fmt.Sprintf("<= %.0f ms", goalP99At50k), check(l.AI.N > 0 && l.AI.P99 <= goalP99At50k))
 		default:
-			add(fmt.Sprintf("built-in answer (cache miss) latency, KB of %s chunks", chunksLabel(l.KBSize)), measured, "–", nil)
+			add("built-in answer (cache miss) latency, "+kb, measured, "–", nil)
 		}
 	}
 	if r.Import == nil {
@@ -85,16 +99,19 @@ func goals(r Report) []GoalLine {
 		}
 		add(fmt.Sprintf("peak RSS of importing the %s-chunk KB", chunksLabel(i.KBSize)), measured, goal, pass)
 	}
-	if r.Growth == nil {
+	if len(r.Growth) == 0 {
 		add("how latency grows with the KB: p99 at 50k over p99 at 10k", notMeasured, fmt.Sprintf("<= %.0fx", goalGrowth), nil)
 	}
-	if g := r.Growth; g != nil {
+	for _, g := range r.Growth {
 		goal, pass := "–", (*bool)(nil)
 		if g.From == 10000 && g.To == 50000 {
 			goal, pass = fmt.Sprintf("<= %.0fx", goalGrowth), check(g.P99Ratio > 0 && g.P99Ratio <= goalGrowth)
 		}
-		add(fmt.Sprintf("how latency grows with the KB: p99 at %s over p99 at %s", chunksLabel(g.To), chunksLabel(g.From)),
-			fmt.Sprintf("%.2fx (p50 %.2fx)", g.P99Ratio, g.P50Ratio), goal, pass)
+		what := fmt.Sprintf("how latency grows with the KB: p99 at %s over p99 at %s", chunksLabel(g.To), chunksLabel(g.From))
+		if g.Shape == ShapeLanguages {
+			what += " (an account per language)"
+		}
+		add(what, fmt.Sprintf("%.2fx (p50 %.2fx)", g.P99Ratio, g.P50Ratio), goal, pass)
 	}
 	writesGoal := fmt.Sprintf(">= %.0f, flat (full >= %.0f%% of fresh)", goalWritesPerSec, 100*goalWritesFlat)
 	if w := r.Writes; w != nil {
@@ -122,6 +139,24 @@ func goals(r Report) []GoalLine {
 		add("RSS idle after 1,000 requests on the 10k KB", notMeasured, fmt.Sprintf("<= %.0f MB", goalIdleRSSMB), nil)
 	}
 	return out
+}
+
+// cpuShare writes the share by server CPU time a request, when it was measured.
+func cpuShare(share, service, bare float64) string {
+	if share <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("; by server CPU %.1f%% (%.0f vs %.0f µs a request)", 100*share, service, bare)
+}
+
+// shapeLabel describes a KB of the latency scenario: "KB of 10,000 chunks" for the mixed
+// shape (the three languages in one account), "10,000 chunks in each language's account (3
+// accounts)" for the languages shape.
+func shapeLabel(shape string, size int) string {
+	if shape == ShapeLanguages {
+		return fmt.Sprintf("%s chunks in each language's account (%d accounts)", thousands(size), len(langs))
+	}
+	return fmt.Sprintf("KB of %s chunks", thousands(size))
 }
 
 func yesNo(b bool) string {
@@ -178,7 +213,11 @@ func WriteMarkdown(w io.Writer, r Report) error {
 		if k.Reused {
 			how = "reused from the work folder"
 		}
-		fmt.Fprintf(&b, "\nKB %s: %s chunks, %s pages (%s synthesized), %s.", chunksLabel(k.Size), thousands(k.Chunks),
+		name := chunksLabel(k.Size)
+		if k.Shape == ShapeLanguages {
+			name += fmt.Sprintf(" in each language's account (%d accounts)", k.Accounts)
+		}
+		fmt.Fprintf(&b, "\nKB %s: %s chunks, %s pages (%s synthesized), %s.", name, thousands(k.Chunks),
 			thousands(k.Pages), thousands(k.Synthesized), how)
 	}
 	if len(r.KBs) > 0 {

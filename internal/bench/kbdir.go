@@ -21,20 +21,33 @@ import (
 // kbMeta describes a built KB directory. It is written last, so a directory without it is an
 // interrupted build and is built again.
 type kbMeta struct {
-	Version     int    `json:"version"`
-	Corpus      string `json:"corpus"`
+	Version int    `json:"version"`
+	Corpus  string `json:"corpus"`
+	// Shape is ShapeMixed ("" in a KB built before shapes) or ShapeLanguages.
+	Shape       string `json:"shape,omitempty"`
 	Size        int    `json:"size"`
 	Chunks      int    `json:"chunks"`
 	Pages       int    `json:"pages"`
 	Synthesized int    `json:"synthesized_pages"`
-	AccountID   int64  `json:"account_id"`
-	APIKey      string `json:"api_key"`
-	SendRate    int    `json:"send_rate_per_min"`
+	// AccountID and APIKey are the mixed KB's account; a KB of the languages shape has one
+	// account per language in Accounts instead.
+	AccountID int64         `json:"account_id,omitempty"`
+	APIKey    string        `json:"api_key,omitempty"`
+	Accounts  []langAccount `json:"accounts,omitempty"`
+	SendRate  int           `json:"send_rate_per_min"`
 	// ImportPeakRSS is the largest peak RSS of the `svc kb import` children that built it.
 	ImportPeakRSS int64   `json:"import_peak_rss_bytes"`
 	ImportSeconds float64 `json:"import_seconds"`
 	BuiltBy       string  `json:"built_by"`
 	BuiltAt       string  `json:"built_at"`
+}
+
+// langAccount is the account of one language in a KB of the languages shape.
+type langAccount struct {
+	Lang      string `json:"lang"`
+	AccountID int64  `json:"account_id"`
+	APIKey    string `json:"api_key"`
+	Chunks    int    `json:"chunks"`
 }
 
 // kbDir is a KB data directory ready to be copied for a scenario.
@@ -46,24 +59,66 @@ type kbDir struct {
 
 func (k kbDir) dataDir() string { return filepath.Join(k.dir, "data") }
 
+// shape is the KB's shape, ShapeMixed for a KB built before shapes.
+func (k kbDir) shape() string {
+	if k.meta.Shape == "" {
+		return ShapeMixed
+	}
+	return k.meta.Shape
+}
+
+// keyFor is the API key that asks a question in lang: its language's account in a KB of the
+// languages shape, the one account otherwise.
+func (k kbDir) keyFor(lang string) string {
+	for _, a := range k.meta.Accounts {
+		if a.Lang == lang {
+			return a.APIKey
+		}
+	}
+	return k.meta.APIKey
+}
+
+// label names the KB in progress lines: "10000" or "10000 languages".
+func (k kbDir) label() string { return kbLabel(k.shape(), k.meta.Size) }
+
+func kbLabel(shape string, size int) string {
+	if shape == ShapeMixed {
+		return strconv.Itoa(size)
+	}
+	return strconv.Itoa(size) + " " + shape
+}
+
+// kbKey names a KB of the run.
+type kbKey struct {
+	shape string
+	size  int
+}
+
 const metaFile = "bench-kb.json"
 
 // chunkTolerance is how far below the asked size a KB may stay: synthesized pages are one
 // chunk each, so the first round normally lands on the size exactly.
 const chunkTolerance = 0.02
 
-// ensureKB returns the KB of size chunks under the work folder, building it unless one built
-// of the same kbVersion from the same XQuAD files is there.
-func (s *suite) ensureKB(ctx context.Context, size int) (kbDir, error) {
-	dir := filepath.Join(s.work, fmt.Sprintf("kb-%d-v%d", size, kbVersion))
+// ensureKB returns the KB of shape and size chunks under the work folder, building it unless
+// one built of the same kbVersion from the same XQuAD files is there. A mixed KB keeps the
+// folder name it had before shapes, so that folders built then are still reused.
+func (s *suite) ensureKB(ctx context.Context, shape string, size int) (kbDir, error) {
+	name := fmt.Sprintf("kb-%d-v%d", size, kbVersion)
+	if shape != ShapeMixed {
+		name = fmt.Sprintf("kb-%d-%s-v%d", size, shape, kbVersion)
+	}
+	dir := filepath.Join(s.work, name)
 	if raw, err := os.ReadFile(filepath.Join(dir, metaFile)); err == nil {
 		var m kbMeta
-		if json.Unmarshal(raw, &m) == nil && m.Version == kbVersion && m.Corpus == s.corpus.fingerprint && m.Size == size {
-			s.logf("kb %d: reusing %s (%d chunks, built %s by %s)", size, dir, m.Chunks, m.BuiltAt, m.BuiltBy)
+		if json.Unmarshal(raw, &m) == nil && m.Version == kbVersion && m.Corpus == s.corpus.fingerprint && m.Size == size &&
+			(kbDir{meta: m}).shape() == shape {
+			k := kbDir{dir: dir, meta: m, reused: true}
+			s.logf("kb %s: reusing %s (%d chunks, built %s by %s)", k.label(), dir, m.Chunks, m.BuiltAt, m.BuiltBy)
 			if m.BuiltBy != s.version {
-				s.warnf("the %d-chunk KB was built by svc %s, this is svc %s: its chunks are the older build's", size, m.BuiltBy, s.version)
+				s.warnf("the %s-chunk KB was built by svc %s, this is svc %s: its chunks are the older build's", k.label(), m.BuiltBy, s.version)
 			}
-			return kbDir{dir: dir, meta: m, reused: true}, nil
+			return k, nil
 		}
 	}
 	if err := os.RemoveAll(dir); err != nil {
@@ -72,10 +127,16 @@ func (s *suite) ensureKB(ctx context.Context, size int) (kbDir, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return kbDir{}, err
 	}
-	k := kbDir{dir: dir}
-	if err := s.buildKB(ctx, &k, size); err != nil {
-		return kbDir{}, fmt.Errorf("build the %d-chunk KB: %w", size, err)
+	k := kbDir{dir: dir, meta: kbMeta{Version: kbVersion, Corpus: s.corpus.fingerprint, Shape: shape, Size: size,
+		BuiltBy: s.version}}
+	build := s.buildKB
+	if shape == ShapeLanguages {
+		build = s.buildLanguagesKB
 	}
+	if err := build(ctx, &k, size); err != nil {
+		return kbDir{}, fmt.Errorf("build the %s-chunk KB: %w", k.label(), err)
+	}
+	k.meta.BuiltAt = time.Now().UTC().Format(time.RFC3339)
 	raw, err := json.MarshalIndent(k.meta, "", "  ")
 	if err != nil {
 		return kbDir{}, err
@@ -123,21 +184,56 @@ func (s *suite) createAccount(ctx context.Context, data, name string) (createdAc
 // synthesized pages (one chunk each) until the KB holds size chunks, within chunkTolerance.
 func (s *suite) buildKB(ctx context.Context, k *kbDir, size int) error {
 	start := time.Now()
-	data := k.dataDir()
-	acct, err := s.createAccount(ctx, data, "bench")
+	acct, err := s.createAccount(ctx, k.dataDir(), "bench")
 	if err != nil {
 		return err
 	}
-	k.meta = kbMeta{Version: kbVersion, Corpus: s.corpus.fingerprint, Size: size, AccountID: acct.AccountID,
-		APIKey: acct.APIKey, SendRate: acct.SendRate, BuiltBy: s.version}
-	orig := originals(s.corpus)
-	if err := s.importPages(ctx, k, "originals", orig); err != nil {
-		return err
-	}
-	k.meta.Pages = len(orig)
-	chunks, err := countChunks(ctx, data, acct.AccountID)
+	k.meta.AccountID, k.meta.APIKey, k.meta.SendRate = acct.AccountID, acct.APIKey, acct.SendRate
+	chunks, err := s.fill(ctx, k, acct.AccountID, "", size, s.gen.synth)
 	if err != nil {
 		return err
+	}
+	k.meta.Chunks = chunks
+	s.logBuilt(k, start)
+	return nil
+}
+
+// buildLanguagesKB creates one account per language and fills each with its language's
+// XQuAD pages and synthesized pages of that language until it holds size chunks.
+func (s *suite) buildLanguagesKB(ctx context.Context, k *kbDir, size int) error {
+	start := time.Now()
+	for _, lg := range langs {
+		acct, err := s.createAccount(ctx, k.dataDir(), "bench-"+lg)
+		if err != nil {
+			return err
+		}
+		synth := func(i int) page { return s.gen.synthIn(lg, i) }
+		chunks, err := s.fill(ctx, k, acct.AccountID, lg, size, synth)
+		if err != nil {
+			return fmt.Errorf("%s: %w", lg, err)
+		}
+		k.meta.Accounts = append(k.meta.Accounts, langAccount{Lang: lg, AccountID: acct.AccountID, APIKey: acct.APIKey, Chunks: chunks})
+		k.meta.Chunks += chunks
+		if k.meta.SendRate == 0 || acct.SendRate < k.meta.SendRate {
+			k.meta.SendRate = acct.SendRate
+		}
+	}
+	s.logBuilt(k, start)
+	return nil
+}
+
+// fill imports the XQuAD pages of lang ("" = every language) into the account, counts their
+// chunks, and imports synthesized pages until the account holds size chunks, within
+// chunkTolerance. It returns the account's chunks.
+func (s *suite) fill(ctx context.Context, k *kbDir, accountID int64, lang string, size int, synth func(int) page) (int, error) {
+	orig := originals(s.corpus, lang)
+	if err := s.importPages(ctx, k, accountID, "originals"+lang, orig); err != nil {
+		return 0, err
+	}
+	k.meta.Pages += len(orig)
+	chunks, err := countChunks(ctx, k.dataDir(), accountID)
+	if err != nil {
+		return 0, err
 	}
 	next := 0
 	for round := 1; chunks < size; round++ {
@@ -145,38 +241,43 @@ func (s *suite) buildKB(ctx context.Context, k *kbDir, size int) error {
 			break // close enough: a page the chunker split in two stands for a missing one
 		}
 		if round > 4 {
-			return fmt.Errorf("%d chunks after %d rounds of synthesized pages, want %d", chunks, round-1, size)
+			return 0, fmt.Errorf("%d chunks after %d rounds of synthesized pages, want %d", chunks, round-1, size)
 		}
 		n := size - chunks
 		pages := make([]page, n)
 		for i := range pages {
-			pages[i] = s.gen.synth(next + i)
+			pages[i] = synth(next + i)
 		}
 		next += n
-		s.logf("kb %d: %d chunks from the XQuAD pages and earlier rounds; importing %d synthesized pages", size, chunks, n)
-		if err := s.importPages(ctx, k, "synth-"+strconv.Itoa(round), pages); err != nil {
-			return err
+		of := ""
+		if lang != "" {
+			of = " into the " + lang + " account"
+		}
+		s.logf("kb %s: %d chunks from the XQuAD pages and earlier rounds; importing %d synthesized pages%s", k.label(), chunks, n, of)
+		if err := s.importPages(ctx, k, accountID, "synth"+lang+"-"+strconv.Itoa(round), pages); err != nil {
+			return 0, err
 		}
 		k.meta.Pages += n
 		k.meta.Synthesized += n
-		if chunks, err = countChunks(ctx, data, acct.AccountID); err != nil {
-			return err
+		if chunks, err = countChunks(ctx, k.dataDir(), accountID); err != nil {
+			return 0, err
 		}
 	}
 	if chunks > size {
-		s.warnf("the %d-chunk KB holds %d chunks: the XQuAD pages alone are that many", size, chunks)
+		s.warnf("the %s-chunk KB holds %d chunks: the XQuAD pages alone are that many", k.label(), chunks)
 	}
-	k.meta.Chunks = chunks
-	k.meta.BuiltAt = time.Now().UTC().Format(time.RFC3339)
-	s.logf("kb %d: %d chunks, %d pages, built in %s (import %s, peak RSS %.0f MB)", size, chunks, k.meta.Pages,
+	return chunks, nil
+}
+
+func (s *suite) logBuilt(k *kbDir, start time.Time) {
+	s.logf("kb %s: %d chunks, %d pages, built in %s (import %s, peak RSS %.0f MB)", k.label(), k.meta.Chunks, k.meta.Pages,
 		time.Since(start).Round(time.Second), time.Duration(k.meta.ImportSeconds*float64(time.Second)).Round(100*time.Millisecond),
 		mb(k.meta.ImportPeakRSS))
-	return nil
 }
 
 // importPages writes pages to a file and imports it with `svc kb import`, adding the child's
 // time and peak RSS to the KB's import figures.
-func (s *suite) importPages(ctx context.Context, k *kbDir, name string, pages []page) error {
+func (s *suite) importPages(ctx context.Context, k *kbDir, accountID int64, name string, pages []page) error {
 	path := filepath.Join(k.dir, name+".jsonl")
 	f, err := os.Create(path)
 	if err != nil {
@@ -202,12 +303,12 @@ func (s *suite) importPages(ctx context.Context, k *kbDir, name string, pages []
 			case <-done:
 				return
 			case <-tick.C:
-				s.logf("kb %d: importing %d pages, %s so far", k.meta.Size, len(pages), time.Since(start).Round(time.Second))
+				s.logf("kb %s: importing %d pages, %s so far", k.label(), len(pages), time.Since(start).Round(time.Second))
 			}
 		}
 	}()
 	ps, err := s.bin.run(ctx, importTimeout, nil, "kb", "import", "--data", k.dataDir(), "--account",
-		strconv.FormatInt(k.meta.AccountID, 10), path)
+		strconv.FormatInt(accountID, 10), path)
 	if err != nil {
 		return err
 	}

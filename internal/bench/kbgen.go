@@ -64,6 +64,19 @@ func newGenerator(c corpus) (*generator, error) {
 	return g, nil
 }
 
+// KB shapes. A mixed KB is one account holding the three languages' pages, a third each:
+// its 10,000-chunk KB holds about 3,300 chunks in a question's language. A business's KB is
+// in one language (or one account per language), so its 10,000 chunks are all in the
+// question's language, and a question's common words are in three times as many chunks:
+// the languages shape is one account per language, each holding the size in its own.
+const (
+	ShapeMixed     = "mixed"
+	ShapeLanguages = "languages"
+)
+
+// Shapes lists the KB shapes.
+var Shapes = []string{ShapeMixed, ShapeLanguages}
+
 // noteWord names a synthesized page in its language: "<article>, notes 17".
 var noteWord = map[string]string{"en": "notes", "de": "Notizen", "tr": "notlar"}
 
@@ -74,8 +87,32 @@ var noteWord = map[string]string{"en": "notes", "de": "Notizen", "tr": "notlar"}
 // every title is distinct.
 func (g *generator) synth(i int) page {
 	lg := langs[i%len(langs)]
+	p := g.compose(lg, rand.New(rand.NewPCG(synthSeed, uint64(i))))
+	p.URL, p.Title = fmt.Sprintf("https://bench.test/%s/%d", lg, i), fmt.Sprintf("%s, %s %d", p.Title, noteWord[lg], i+1)
+	return p
+}
+
+// synthIn returns synthesized page i of a KB in language lg alone (the languages shape): the
+// same making as synth's, on a random stream of its own for each language and page.
+func (g *generator) synthIn(lg string, i int) page {
+	p := g.compose(lg, rand.New(rand.NewPCG(synthSeed^langSeed(lg), uint64(i))))
+	p.URL, p.Title = fmt.Sprintf("https://bench.test/%s/only/%d", lg, i), fmt.Sprintf("%s, %s %d", p.Title, noteWord[lg], i+1)
+	return p
+}
+
+// langSeed tells the languages' streams apart.
+func langSeed(lg string) uint64 {
+	var n uint64
+	for _, b := range []byte(lg) {
+		n = n<<8 | uint64(b)
+	}
+	return n << 32
+}
+
+// compose draws a page body of lg from r: three to five random sentences of that language's
+// paragraphs, kept under maxSynthBody. Its Title is the first sentence's article.
+func (g *generator) compose(lg string, r *rand.Rand) page {
 	pool := g.byLang[lg]
-	r := rand.New(rand.NewPCG(synthSeed, uint64(i)))
 	want := 3 + r.IntN(3)
 	var parts []string
 	size, article := 0, ""
@@ -91,15 +128,17 @@ func (g *generator) synth(i int) page {
 		parts = append(parts, s.text)
 		size += n + 1
 	}
-	return page{Type: "page", URL: fmt.Sprintf("https://bench.test/%s/%d", lg, i),
-		Title: fmt.Sprintf("%s, %s %d", article, noteWord[lg], i+1), Body: strings.Join(parts, " "), Lang: lg}
+	return page{Type: "page", Title: article, Body: strings.Join(parts, " "), Lang: lg}
 }
 
-// originals are the XQuAD paragraphs as pages.
-func originals(c corpus) []page {
-	out := make([]page, len(c.paragraphs))
-	for i, p := range c.paragraphs {
-		out[i] = page{Type: "page", URL: p.url, Title: p.title, Body: p.text, Lang: p.lang}
+// originals are the XQuAD paragraphs as pages: of every language when only is "", else of
+// that language.
+func originals(c corpus, only string) []page {
+	var out []page
+	for _, p := range c.paragraphs {
+		if only == "" || p.lang == only {
+			out = append(out, page{Type: "page", URL: p.url, Title: p.title, Body: p.text, Lang: p.lang})
+		}
 	}
 	return out
 }

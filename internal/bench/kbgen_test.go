@@ -58,6 +58,48 @@ func TestSynthIsDeterministicAndOneChunkEach(t *testing.T) {
 	}
 }
 
+// A KB of the languages shape draws each language's pages from that language alone,
+// deterministically, and never repeats a mixed KB's page.
+func TestSynthInOneLanguage(t *testing.T) {
+	t.Parallel()
+	g, err := newGenerator(tinyCorpus())
+	if err != nil {
+		t.Fatal(err)
+	}
+	mixed := map[string]bool{}
+	for i := range 300 {
+		mixed[g.synth(i).URL] = true
+	}
+	seen := map[string]bool{}
+	for _, lg := range langs {
+		for i := range 300 {
+			p := g.synthIn(lg, i)
+			if p != g.synthIn(lg, i) {
+				t.Fatalf("synthIn(%s, %d) is not deterministic", lg, i)
+			}
+			if p.Lang != lg || p.Body == "" || utf8.RuneCountInString(p.Body) > maxSynthBody {
+				t.Errorf("synthIn(%s, %d) = %+v", lg, i, p)
+			}
+			if seen[p.URL] || seen[p.Title] || mixed[p.URL] {
+				t.Errorf("synthIn(%s, %d) repeats a URL or title: %+v", lg, i, p)
+			}
+			seen[p.URL], seen[p.Title] = true, true
+		}
+	}
+	// The streams of the languages differ: the same page number draws other sentences.
+	if a, b := g.synthIn("en", 7), g.synth(7*3); a.Body == b.Body && a.Title == b.Title {
+		t.Errorf("synthIn(en, 7) repeats synth(21): %+v", a)
+	}
+	for _, p := range originals(tinyCorpus(), "de") {
+		if p.Lang != "de" {
+			t.Errorf("originals of de hold %+v", p)
+		}
+	}
+	if n := len(originals(tinyCorpus(), "tr")); n != 3 {
+		t.Errorf("%d Turkish originals, want 3", n)
+	}
+}
+
 func TestSplitSentences(t *testing.T) {
 	t.Parallel()
 	got := splitSentences("It opened in 1990. It holds 60,000 people! Was it? 3 times. e.g. this stays. End")
@@ -70,7 +112,7 @@ func TestSplitSentences(t *testing.T) {
 func TestWritePagesIsImportFormat(t *testing.T) {
 	t.Parallel()
 	var buf bytes.Buffer
-	pages := originals(tinyCorpus())
+	pages := originals(tinyCorpus(), "")
 	if err := writePages(&buf, pages); err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,7 @@ type Report struct {
 	KBs      []KBInfo   `json:"kbs"`
 	Through  *Through   `json:"throughput,omitempty"`
 	Latency  []Latency  `json:"latency,omitempty"`
-	Growth   *Growth    `json:"latency_growth,omitempty"`
+	Growth   []Growth   `json:"latency_growth,omitempty"` // one per KB shape
 	Writes   *Writes    `json:"writes,omitempty"`
 	RSS      *RSS       `json:"rss,omitempty"`
 	Import   *Import    `json:"import,omitempty"`
@@ -34,26 +34,30 @@ type Machine struct {
 
 // Settings are the run's parameters.
 type Settings struct {
-	SVC         string   `json:"svc"`
-	Reference   string   `json:"reference"`
-	XQuAD       string   `json:"xquad"`
-	Sizes       []int    `json:"sizes"`
-	Duration    string   `json:"duration"`
-	Conns       int      `json:"conns"`
-	Runs        int      `json:"runs"`
-	Warmup      int      `json:"warmup"`
-	Questions   int      `json:"questions"`
-	Writes      int      `json:"writes"`
-	CacheFill   int      `json:"cache_fill"`
-	RSSRequests int      `json:"rss_requests"`
-	Idle        string   `json:"idle"`
-	Work        string   `json:"work"`
-	Scenarios   []string `json:"scenarios"`
+	SVC          string   `json:"svc"`
+	Reference    string   `json:"reference"`
+	XQuAD        string   `json:"xquad"`
+	Sizes        []int    `json:"sizes"`
+	Shapes       []string `json:"shapes"`
+	Duration     string   `json:"duration"`
+	Conns        int      `json:"conns"`
+	Runs         int      `json:"runs"`
+	HitQuestions int      `json:"hit_questions"`
+	Warmup       int      `json:"warmup"`
+	Questions    int      `json:"questions"`
+	Writes       int      `json:"writes"`
+	CacheFill    int      `json:"cache_fill"`
+	RSSRequests  int      `json:"rss_requests"`
+	Idle         string   `json:"idle"`
+	Work         string   `json:"work"`
+	Scenarios    []string `json:"scenarios"`
 }
 
 // KBInfo is one knowledge base the run used.
 type KBInfo struct {
-	Size          int     `json:"size"`
+	Shape         string  `json:"shape"`
+	Size          int     `json:"size"` // chunks of each account
+	Accounts      int     `json:"accounts"`
 	Chunks        int     `json:"chunks"`
 	Pages         int     `json:"pages"`
 	Synthesized   int     `json:"synthesized_pages"`
@@ -69,6 +73,10 @@ type Rate struct {
 	Rounds       []float64 `json:"rounds_req_per_s"`
 	RoundSeconds []float64 `json:"rounds_seconds"` // shorter than the duration when a run hit its request budget
 	Latency      Latencies `json:"latency"`        // every answer of every round
+	// CPUPerRequest is the median of the rounds' server CPU time a request (user and
+	// system, from /proc), in microseconds; 0 where the platform does not report it.
+	CPUPerRequest float64   `json:"server_cpu_us_per_req"`
+	CPURounds     []float64 `json:"rounds_server_cpu_us_per_req"`
 }
 
 // Through is the throughput scenario: the bare reference, cache-hit sends and greetings.
@@ -79,29 +87,43 @@ type Through struct {
 	Rounds   int    `json:"rounds"`
 	Accounts int    `json:"accounts"` // one for cache hits, one for greetings
 	SendRate int    `json:"send_rate_per_min"`
-	Question string `json:"question"`
-	Bare     Rate   `json:"bare"`
-	CacheHit Rate   `json:"cache_hit"`
-	Greeting Rate   `json:"greeting"`
+	Question string `json:"question"` // the first of Questions
+	// Questions are the cached questions the cache-hit runs send (HitQuestions of them).
+	Questions []string `json:"questions"`
+	Bare      Rate     `json:"bare"`
+	CacheHit  Rate     `json:"cache_hit"`
+	Greeting  Rate     `json:"greeting"`
 	// HitShare and GreetingShare are the medians of each round's service rate over the same
 	// round's bare rate.
 	HitShare      float64 `json:"cache_hit_share"`
 	GreetingShare float64 `json:"greeting_share"`
-	RateLimited   int     `json:"rate_limited"`
-	Failed        int     `json:"failed"`
+	// HitCPUShare and GreetingCPUShare are the medians of each round's bare CPU time a
+	// request over the service's: the rate share a load generator that cost nothing would
+	// see, the same whichever generator measures it (0 when not measured).
+	HitCPUShare      float64 `json:"cache_hit_cpu_share"`
+	GreetingCPUShare float64 `json:"greeting_cpu_share"`
+	RateLimited      int     `json:"rate_limited"`
+	Failed           int     `json:"failed"`
 }
 
 // Latency is the sequential cache-miss latency on one KB.
 type Latency struct {
-	KBSize  int            `json:"kb_size"`
-	Chunks  int            `json:"chunks"`
-	Asked   int            `json:"asked"`
-	Sources map[string]int `json:"sources"`
-	AI      Latencies      `json:"ai"` // the answers with source ai only
+	Shape    string         `json:"shape"`
+	KBSize   int            `json:"kb_size"` // chunks of each account
+	Accounts int            `json:"accounts"`
+	Chunks   int            `json:"chunks"` // of every account
+	Asked    int            `json:"asked"`
+	Sources  map[string]int `json:"sources"`
+	AI       Latencies      `json:"ai"` // the answers with source ai only
+	// CPUPerQuestion is the server's CPU time over the measured questions (every source)
+	// divided by their number, in milliseconds (0 when not measured): unlike the response
+	// times, it holds when the machine is busy with other work.
+	CPUPerQuestion float64 `json:"server_cpu_ms_per_question"`
 }
 
-// Growth compares the p99 (and p50) of two KB sizes.
+// Growth compares the p99 (and p50) of two KB sizes of one shape.
 type Growth struct {
+	Shape    string  `json:"shape"`
 	From     int     `json:"from"`
 	To       int     `json:"to"`
 	P99Ratio float64 `json:"p99_ratio"`

@@ -29,7 +29,7 @@ func (s *suite) rss(ctx context.Context, k kbDir) (RSS, error) {
 
 	mix := mixedQuestions(&questionFeed{pool: s.pool}, cfg.RSSRequests, cfg.Conns)
 	s.logf("rss %d: %d mixed requests, %d at a time", k.meta.Size, len(mix), cfg.Conns)
-	as, elapsed := askAll(ctx, client, cfg.Conns, srv.base, k.meta.APIKey, listFeed(mix))
+	as, elapsed := askAll(ctx, client, cfg.Conns, srv.base, k.keyFor, listFeed(mix))
 	if ctx.Err() != nil {
 		return m, ctx.Err()
 	}

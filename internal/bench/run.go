@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -71,13 +72,13 @@ func Run(ctx context.Context, cfg Config) (Report, error) {
 			r.Binary = &b
 		}
 	}
-	if sizes := cfg.neededSizes(); len(sizes) > 0 {
+	if needed := cfg.neededKBs(); len(needed) > 0 {
 		cleanup, err := s.setUpWork()
 		if err != nil {
 			return Report{}, err
 		}
 		defer cleanup()
-		if err := s.runOnKBs(ctx, &r, sizes, fail); err != nil {
+		if err := s.runOnKBs(ctx, &r, needed, fail); err != nil {
 			return Report{}, err
 		}
 	}
@@ -101,7 +102,7 @@ func (s *suite) setUpWork() (cleanup func(), err error) {
 
 // runOnKBs builds (or reuses) the KBs and runs the scenarios that need one. Only a KB that
 // cannot be built stops the run.
-func (s *suite) runOnKBs(ctx context.Context, r *Report, sizes []int, fail func(string, error)) error {
+func (s *suite) runOnKBs(ctx context.Context, r *Report, needed []kbKey, fail func(string, error)) error {
 	var err error
 	if s.corpus, err = loadCorpus(s.cfg.XQuAD); err != nil {
 		return err
@@ -110,73 +111,81 @@ func (s *suite) runOnKBs(ctx context.Context, r *Report, sizes []int, fail func(
 		return err
 	}
 	s.pool = s.corpus.questionPool()
-	kbs := map[int]kbDir{}
-	for _, n := range sizes {
-		k, err := s.ensureKB(ctx, n)
+	kbs := map[kbKey]kbDir{}
+	for _, n := range needed {
+		k, err := s.ensureKB(ctx, n.shape, n.size)
 		if err != nil {
 			return err
 		}
 		kbs[n] = k
-		r.KBs = append(r.KBs, KBInfo{Size: n, Chunks: k.meta.Chunks, Pages: k.meta.Pages, Synthesized: k.meta.Synthesized,
-			Reused: k.reused, BuiltBy: k.meta.BuiltBy, ImportSeconds: k.meta.ImportSeconds, ImportPeakMB: mb(k.meta.ImportPeakRSS)})
+		r.KBs = append(r.KBs, KBInfo{Shape: n.shape, Size: n.size, Accounts: max(1, len(k.meta.Accounts)), Chunks: k.meta.Chunks,
+			Pages: k.meta.Pages, Synthesized: k.meta.Synthesized, Reused: k.reused, BuiltBy: k.meta.BuiltBy,
+			ImportSeconds: k.meta.ImportSeconds, ImportPeakMB: mb(k.meta.ImportPeakRSS)})
 	}
 	cfg := s.cfg
+	mixed := func(size int) kbDir { return kbs[kbKey{ShapeMixed, size}] }
 	if cfg.runs(ScenarioThroughput) {
-		if t, err := s.throughput(ctx, kbs[cfg.smallSize()]); err != nil {
+		if t, err := s.throughput(ctx, mixed(cfg.smallSize())); err != nil {
 			fail(ScenarioThroughput, err)
 		} else {
 			r.Through = &t
 		}
 	}
 	if cfg.runs(ScenarioLatency) {
-		for _, n := range cfg.Sizes {
-			if l, err := s.latency(ctx, kbs[n]); err != nil {
-				fail(fmt.Sprintf("%s %d", ScenarioLatency, n), err)
-			} else {
-				r.Latency = append(r.Latency, l)
+		for _, shape := range cfg.Shapes {
+			for _, n := range cfg.Sizes {
+				k := kbs[kbKey{shape, n}]
+				if l, err := s.latency(ctx, k); err != nil {
+					fail(fmt.Sprintf("%s %s", ScenarioLatency, k.label()), err)
+				} else {
+					r.Latency = append(r.Latency, l)
+				}
+			}
+			if g := growth(cfg, shape, r.Latency); g != nil {
+				r.Growth = append(r.Growth, *g)
 			}
 		}
-		r.Growth = growth(cfg, r.Latency)
 	}
 	if cfg.runs(ScenarioWrites) {
-		if w, err := s.writes(ctx, kbs[cfg.smallSize()]); err != nil {
+		if w, err := s.writes(ctx, mixed(cfg.smallSize())); err != nil {
 			fail(ScenarioWrites, err)
 		} else {
 			r.Writes = &w
 		}
 	}
 	if cfg.runs(ScenarioRSS) {
-		if m, err := s.rss(ctx, kbs[cfg.rssSize()]); err != nil {
+		if m, err := s.rss(ctx, mixed(cfg.rssSize())); err != nil {
 			fail(ScenarioRSS, err)
 		} else {
 			r.RSS = &m
 		}
 	}
 	if cfg.runs(ScenarioImport) {
-		r.Import = importOf(kbs[cfg.importSize()])
+		r.Import = importOf(mixed(cfg.importSize()))
 	}
 	return nil
 }
 
-// growth compares the p99 latency of the sizes growthSizes names.
-func growth(cfg Config, ls []Latency) *Growth {
+// growth compares the p99 latency of the sizes growthSizes names on KBs of shape.
+func growth(cfg Config, shape string, ls []Latency) *Growth {
 	from, to, ok := cfg.growthSizes()
 	if !ok {
 		return nil
 	}
 	var a, b *Latency
 	for i := range ls {
-		switch ls[i].KBSize {
-		case from:
+		switch {
+		case ls[i].Shape != shape:
+		case ls[i].KBSize == from:
 			a = &ls[i]
-		case to:
+		case ls[i].KBSize == to:
 			b = &ls[i]
 		}
 	}
 	if a == nil || b == nil || a.AI.P99 == 0 || a.AI.P50 == 0 {
 		return nil
 	}
-	return &Growth{From: from, To: to, P99Ratio: round2(b.AI.P99 / a.AI.P99), P50Ratio: round2(b.AI.P50 / a.AI.P50)}
+	return &Growth{Shape: shape, From: from, To: to, P99Ratio: round2(b.AI.P99 / a.AI.P99), P50Ratio: round2(b.AI.P50 / a.AI.P50)}
 }
 
 // importOf reports the import memory of a KB: measured only when this run built it.
@@ -193,7 +202,7 @@ func importOf(k kbDir) *Import {
 
 // scratch copies a KB into a fresh folder for one scenario; cleanup removes it.
 func (s *suite) scratch(name string, k kbDir) (dir string, cleanup func(), err error) {
-	dir = filepath.Join(s.work, "run-"+name)
+	dir = filepath.Join(s.work, "run-"+strings.ReplaceAll(name, " ", "-"))
 	if err := os.RemoveAll(dir); err != nil {
 		return "", nil, err
 	}
@@ -215,7 +224,8 @@ func settingsOf(c Config) Settings {
 	if len(sc) == 0 {
 		sc = Scenarios
 	}
-	return Settings{SVC: c.SVC, Reference: c.Reference, XQuAD: c.XQuAD, Sizes: c.Sizes, Duration: c.Duration.String(), Conns: c.Conns, Runs: c.Runs,
+	return Settings{SVC: c.SVC, Reference: c.Reference, XQuAD: c.XQuAD, Sizes: c.Sizes, Shapes: c.Shapes, Duration: c.Duration.String(),
+		Conns: c.Conns, Runs: c.Runs, HitQuestions: c.HitQuestions,
 		Warmup: c.Warmup, Questions: c.Questions, Writes: c.Writes, CacheFill: c.CacheFill, RSSRequests: c.RSSRequests,
 		Idle: c.Idle.String(), Work: c.Work, Scenarios: sc}
 }

@@ -23,9 +23,13 @@ func runBudget(sendRate int) int64 { return int64(sendRate - warmBudget - 100) }
 
 // throughput compares cache-hit sends and greetings with the bare reference, round by round:
 // bare, cache hit, greeting, each for the configured duration (a service run may end sooner
-// at runBudget requests) with conns connections. Cache hits use the KB's account and a
-// question in its answer cache; greetings use a second account of the same data directory,
-// so that each has a key of its own.
+// at runBudget requests) with conns connections. Cache hits use the KB's account and
+// HitQuestions questions in its answer cache, spread over the connections; greetings use a
+// second account of the same data directory, so that each has a key of its own.
+//
+// Each run also reads the server's CPU time: a load generator costs CPU on the same cores, so
+// a rate share depends on the generator (wrk's bare rate is about twice this Go client's, and
+// its shares read lower), while the CPU a request costs the server does not.
 func (s *suite) throughput(ctx context.Context, k kbDir) (Through, error) {
 	cfg := s.cfg
 	t := Through{KBSize: k.meta.Size, Conns: cfg.Conns, Duration: cfg.Duration.String(), Rounds: cfg.Runs, Accounts: 2}
@@ -45,28 +49,36 @@ func (s *suite) throughput(ctx context.Context, k kbDir) (Through, error) {
 	t.SendRate = min(rate, greeter.SendRate)
 	client := newClient(cfg.Conns)
 	defer client.CloseIdleConnections()
-	q, err := s.cachedQuestion(ctx, client, dir, k.meta.APIKey)
+	qs, err := s.cachedQuestions(ctx, client, dir, k.meta.APIKey, cfg.HitQuestions)
 	if err != nil {
 		return t, err
 	}
-	t.Question = q.text
+	t.Question = qs[0].text
+	for _, q := range qs {
+		t.Questions = append(t.Questions, q.text)
+	}
 	ref, err := s.ref.start(ctx, filepath.Join(dir, "reference.log"), "bench", "reference", "--addr", "127.0.0.1:0")
 	if err != nil {
 		return t, err
 	}
 	defer ref.stop()
-	bare := []sendReq{newSendReq(ref.base, k.meta.APIKey, q.text)}
+	var bare, hits []sendReq
+	for _, q := range qs {
+		bare = append(bare, newSendReq(ref.base, k.meta.APIKey, q.text))
+		hits = append(hits, newSendReq("", k.meta.APIKey, q.text))
+	}
+	greet := []sendReq{newSendReq("", greeter.APIKey, greeting)}
 	hammer(ctx, client, min(time.Second, cfg.Duration/5), cfg.Conns, bare, 0) // warm-up
 
-	var hitShares, greetShares []float64
+	var hitShares, greetShares, hitCPUShares, greetCPUShares []float64
 	lat := make([][]time.Duration, 3)
 	for round := 1; round <= cfg.Runs; round++ {
 		runs := make([]loadRun, 3)
-		runs[0] = hammer(ctx, client, cfg.Duration, cfg.Conns, bare, 0)
-		if runs[1], err = s.serviceRun(ctx, client, dir, k.meta.APIKey, q.text, sourceCacheTenant, runBudget(rate)); err != nil {
+		runs[0] = measureCPU(ref.pid(), func() loadRun { return hammer(ctx, client, cfg.Duration, cfg.Conns, bare, 0) })
+		if runs[1], err = s.serviceRun(ctx, client, dir, hits, sourceCacheTenant, runBudget(rate)); err != nil {
 			return t, fmt.Errorf("cache hit, round %d: %w", round, err)
 		}
-		if runs[2], err = s.serviceRun(ctx, client, dir, greeter.APIKey, greeting, sourceCacheShared, runBudget(greeter.SendRate)); err != nil {
+		if runs[2], err = s.serviceRun(ctx, client, dir, greet, sourceCacheShared, runBudget(greeter.SendRate)); err != nil {
 			return t, fmt.Errorf("greeting, round %d: %w", round, err)
 		}
 		if ctx.Err() != nil {
@@ -75,6 +87,7 @@ func (s *suite) throughput(ctx context.Context, k kbDir) (Through, error) {
 		for i, r := range []*Rate{&t.Bare, &t.CacheHit, &t.Greeting} {
 			r.Rounds = append(r.Rounds, round2(runs[i].perSecond()))
 			r.RoundSeconds = append(r.RoundSeconds, round2(runs[i].elapsed.Seconds()))
+			r.CPURounds = append(r.CPURounds, round2(runs[i].cpuPerRequest()))
 			lat[i] = append(lat[i], runs[i].latencies...)
 			t.RateLimited += runs[i].limited
 			t.Failed += runs[i].failed
@@ -88,63 +101,94 @@ func (s *suite) throughput(ctx context.Context, k kbDir) (Through, error) {
 			return t, fmt.Errorf("round %d: the bare handler answered nothing (%s)", round, runs[0].firstFailure)
 		}
 		hitShares, greetShares = append(hitShares, h/b), append(greetShares, g/b)
-		s.logf("throughput round %d/%d: bare %.0f req/s, cache hit %.0f (%.1f%%, %.1f s), greeting %.0f (%.1f%%, %.1f s)",
-			round, cfg.Runs, b, h, 100*h/b, runs[1].elapsed.Seconds(), g, 100*g/b, runs[2].elapsed.Seconds())
+		bc, hc, gc := runs[0].cpuPerRequest(), runs[1].cpuPerRequest(), runs[2].cpuPerRequest()
+		if bc > 0 && hc > 0 && gc > 0 {
+			hitCPUShares, greetCPUShares = append(hitCPUShares, bc/hc), append(greetCPUShares, bc/gc)
+		}
+		s.logf("throughput round %d/%d: bare %.0f req/s (%.0f µs of CPU each), cache hit %.0f (%.1f%%, %.1f s, %.0f µs), "+
+			"greeting %.0f (%.1f%%, %.1f s, %.0f µs)", round, cfg.Runs, b, bc, h, 100*h/b, runs[1].elapsed.Seconds(), hc,
+			g, 100*g/b, runs[2].elapsed.Seconds(), gc)
 	}
 	for i, r := range []*Rate{&t.Bare, &t.CacheHit, &t.Greeting} {
 		r.PerSecond = round2(median(r.Rounds))
+		r.CPUPerRequest = round2(median(r.CPURounds))
 		r.Latency = summarize(lat[i])
 	}
 	t.HitShare, t.GreetingShare = round4(median(hitShares)), round4(median(greetShares))
+	if len(hitCPUShares) > 0 {
+		t.HitCPUShare, t.GreetingCPUShare = round4(median(hitCPUShares)), round4(median(greetCPUShares))
+	}
 	return t, nil
 }
 
-// serviceRun starts a fresh server on dir, checks that message is answered with source want,
-// warms up, and sends message with key for the configured duration or budget requests,
-// whichever ends first.
-func (s *suite) serviceRun(ctx context.Context, c *http.Client, dir, key, message, want string, budget int64) (loadRun, error) {
+// measureCPU runs run and notes the CPU time the process pid used meanwhile (none when it
+// cannot be read: on a platform without /proc).
+func measureCPU(pid int, run func() loadRun) loadRun {
+	before, ok := cpuTime(pid)
+	r := run()
+	if after, ok2 := cpuTime(pid); ok && ok2 {
+		r.cpu = after - before
+	}
+	return r
+}
+
+// serviceRun starts a fresh server on dir, checks that every request of reqs (made with an
+// empty base) is answered with source want, warms up, and sends them, spread over the
+// connections, for the configured duration or budget requests, whichever ends first.
+func (s *suite) serviceRun(ctx context.Context, c *http.Client, dir string, reqs []sendReq, want string, budget int64) (loadRun, error) {
 	srv, err := s.serve(ctx, dir)
 	if err != nil {
 		return loadRun{}, err
 	}
 	defer srv.stop()
 	defer c.CloseIdleConnections() // the next run's server has another port
-	req := newSendReq(srv.base, key, message)
-	if res := req.do(ctx, c, true); res.source != want {
-		return loadRun{}, fmt.Errorf("%q was answered %s, want source %s", message, outcome(res), want)
+	on := make([]sendReq, len(reqs))
+	for i, r := range reqs {
+		on[i] = r
+		on[i].url = srv.base + r.url
 	}
-	reqs := []sendReq{req}
-	hammer(ctx, c, min(time.Second, s.cfg.Duration/5), s.cfg.Conns, reqs, warmBudget)
-	run := hammer(ctx, c, s.cfg.Duration, s.cfg.Conns, reqs, budget)
-	if res := req.do(ctx, c, true); res.source != want {
-		return run, fmt.Errorf("after the run %q was answered %s, want source %s", message, outcome(res), want)
+	check := func(when string) error {
+		for _, r := range on {
+			if res := r.do(ctx, c, true); res.source != want {
+				return fmt.Errorf("%s%q was answered %s, want source %s", when, r.message(), outcome(res), want)
+			}
+		}
+		return nil
 	}
-	return run, nil
+	if err := check(""); err != nil {
+		return loadRun{}, err
+	}
+	hammer(ctx, c, min(time.Second, s.cfg.Duration/5), s.cfg.Conns, on, warmBudget)
+	run := measureCPU(srv.pid(), func() loadRun { return hammer(ctx, c, s.cfg.Duration, s.cfg.Conns, on, budget) })
+	return run, check("after the run ")
 }
 
-// cachedQuestion finds the first question of the pool the KB answers (source ai) and checks
-// that asking it again is a cache hit, on a server of its own.
-func (s *suite) cachedQuestion(ctx context.Context, c *http.Client, dir, key string) (question, error) {
+// cachedQuestions finds the first n questions of the pool the KB answers (source ai) and
+// checks that asking each again is a cache hit, on a server of its own.
+func (s *suite) cachedQuestions(ctx context.Context, c *http.Client, dir, key string, n int) ([]question, error) {
 	srv, err := s.serve(ctx, dir)
 	if err != nil {
-		return question{}, err
+		return nil, err
 	}
 	defer srv.stop()
 	defer c.CloseIdleConnections()
-	for _, q := range s.pool[:min(len(s.pool), 30)] {
+	var out []question
+	for _, q := range s.pool[:min(len(s.pool), 30*n)] {
 		first := newSendReq(srv.base, key, q.text).do(ctx, c, true)
 		if first.err != nil || first.status != http.StatusOK {
-			return q, fmt.Errorf("asking %q: %s", q.text, outcome(first))
+			return nil, fmt.Errorf("asking %q: %s", q.text, outcome(first))
 		}
 		if first.source != sourceAI {
 			continue
 		}
 		if again := newSendReq(srv.base, key, q.text).do(ctx, c, true); again.source != sourceCacheTenant {
-			return q, fmt.Errorf("%q asked again was answered %s, want %s", q.text, outcome(again), sourceCacheTenant)
+			return nil, fmt.Errorf("%q asked again was answered %s, want %s", q.text, outcome(again), sourceCacheTenant)
 		}
-		return q, nil
+		if out = append(out, q); len(out) == n {
+			return out, nil
+		}
 	}
-	return question{}, fmt.Errorf("none of the first questions got a built-in answer")
+	return nil, fmt.Errorf("%d of the first %d questions got a built-in answer, want %d", len(out), min(len(s.pool), 30*n), n)
 }
 
 // outcome describes a reply for an error message.

@@ -40,7 +40,7 @@ func (s *suite) writes(ctx context.Context, k kbDir) (Writes, error) {
 	phase := func(name string, next func(int) (question, bool)) WritesPhase {
 		p := WritesPhase{CacheBefore: entries}
 		cpu0, cpuOK := cpuTime(srv.pid())
-		as, elapsed := askAll(ctx, client, cfg.Conns, srv.base, k.meta.APIKey, next)
+		as, elapsed := askAll(ctx, client, cfg.Conns, srv.base, k.keyFor, next)
 		cpu1, cpuOK1 := cpuTime(srv.pid())
 		p.Asked, p.Sources, p.Seconds = len(as), tally(as), round2(elapsed.Seconds())
 		ai := p.Sources[sourceAI]

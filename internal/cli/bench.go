@@ -29,6 +29,9 @@ func cmdBench(ctx context.Context, args []string, env Env) error {
 	duration := fs.Duration("duration", d.Duration, "each throughput run")
 	conns := fs.Int("conns", d.Conns, "concurrent connections of the throughput, writes and rss scenarios")
 	runs := fs.Int("runs", d.Runs, "throughput rounds (bare, cache hit, greeting); medians are reported")
+	hitQuestions := fs.Int("hit-questions", d.HitQuestions, "distinct cached questions the cache-hit runs send, spread over the connections")
+	shapes := fs.String("shapes", strings.Join(d.Shapes, ","), "KB shapes of the latency scenario: mixed (one account, the three languages), "+
+		"languages (an account per language, each holding the size in its language)")
 	questions := fs.Int("questions", d.Questions, "measured cache-miss questions per KB in the latency scenario")
 	writes := fs.Int("writes", d.Writes, "questions of each measured phase of the writes scenario")
 	cacheFill := fs.Int("cache-fill", d.CacheFill, "cache entries before the second writes phase")
@@ -53,7 +56,7 @@ func cmdBench(ctx context.Context, args []string, env Env) error {
 	for _, f := range []struct {
 		name string
 		v    int
-	}{{"conns", *conns}, {"runs", *runs}, {"questions", *questions}, {"writes", *writes}, {"cache-fill", *cacheFill},
+	}{{"conns", *conns}, {"runs", *runs}, {"hit-questions", *hitQuestions}, {"questions", *questions}, {"writes", *writes}, {"cache-fill", *cacheFill},
 		{"rss-requests", *rssRequests}} {
 		if f.v < 1 {
 			return usagef("bench: --%s must be at least 1, not %d", f.name, f.v)
@@ -62,7 +65,7 @@ func cmdBench(ctx context.Context, args []string, env Env) error {
 	if *duration <= 0 || *idle < 0 {
 		return usagef("bench: --duration must be above zero and --idle not below it")
 	}
-	cfg := bench.Config{SVC: *svcPath, XQuAD: *xquad, Duration: *duration, Conns: *conns, Runs: *runs,
+	cfg := bench.Config{SVC: *svcPath, XQuAD: *xquad, Duration: *duration, Conns: *conns, Runs: *runs, HitQuestions: *hitQuestions,
 		Warmup: d.Warmup, Questions: *questions, Writes: *writes, CacheFill: *cacheFill, RSSRequests: *rssRequests,
 		Idle: *idle, Work: *work, Progress: env.Stderr, Command: strings.Join(append([]string{"svc", "bench"}, args...), " ")}
 	if *idle == 0 {
@@ -74,6 +77,9 @@ func cmdBench(ctx context.Context, args []string, env Env) error {
 	}
 	if *only != "" {
 		cfg.Only = splitList(*only)
+	}
+	if cfg.Shapes = splitList(*shapes); len(cfg.Shapes) == 0 {
+		return usagef("bench: --shapes: none of %s given", strings.Join(bench.Shapes, ", "))
 	}
 	if cfg.SVC == "" {
 		if cfg.SVC, err = os.Executable(); err != nil {

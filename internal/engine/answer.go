@@ -171,7 +171,7 @@ func (e *Engine) extractive(question, lg string, ph tonePhrases, ranked, cands [
 		DocIDs:       []int64{ex.docID},
 		Passages:     passages(cands),
 		InputTokens:  e.readTokens(question, ranked, ex),
-		OutputTokens: e.CountTokens(text),
+		OutputTokens: e.textTokens(text),
 	}
 }
 
@@ -179,7 +179,7 @@ func (e *Engine) extractive(question, lg string, ph tonePhrases, ranked, cands [
 // when it was built (the same counter on the same text), so it is only counted here when
 // the store has none.
 func (e *Engine) readTokens(question string, ranked []candidate, ex extract) int {
-	in := e.CountTokens(question)
+	in := e.textTokens(question)
 	read := ex.cands
 	if read == nil {
 		read = ranked
@@ -244,8 +244,8 @@ func (e *Engine) fallback(question string, ph tonePhrases) Answer {
 		Text:         ph.fallback,
 		DocIDs:       []int64{},
 		Passages:     []Passage{},
-		InputTokens:  e.CountTokens(question),
-		OutputTokens: e.CountTokens(ph.fallback),
+		InputTokens:  e.textTokens(question),
+		OutputTokens: e.textTokens(ph.fallback),
 	}
 }
 

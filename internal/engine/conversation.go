@@ -82,9 +82,9 @@ func (e *Engine) Summarize(_ context.Context, req SummaryRequest) (Summary, erro
 	if req.Previous != "" {
 		lines = strings.Split(req.Previous, "\n")
 	}
-	in := e.summaryTokens(req.Previous)
+	in := e.textTokens(req.Previous)
 	for _, t := range req.Turns {
-		in += e.summaryTokens(t.Text)
+		in += e.textTokens(t.Text)
 		text := strings.Join(strings.Fields(t.Text), " ")
 		if text == "" {
 			continue
@@ -102,16 +102,18 @@ func (e *Engine) Summarize(_ context.Context, req SummaryRequest) (Summary, erro
 		lines = lines[1:]
 	}
 	text := strings.Join(lines, "\n")
-	return Summary{Text: text, Calls: []Call{{Name: "summary", InputTokens: in, OutputTokens: e.summaryTokens(text)}}}, nil
+	return Summary{Text: text, Calls: []Call{{Name: "summary", InputTokens: in, OutputTokens: e.textTokens(text)}}}, nil
 }
 
-// summaryTokens is CountTokens for the texts of a fold. A conversation's summary is counted
-// twice, as the output of the fold that writes it and as the input (Previous) of the next;
-// and while sends run in parallel in one conversation (an API integration's), each folds
-// the turns that have left its window, the same turns as its neighbours. Counting them
-// again was most of a fold's time, so recent counts are remembered by their text: a lookup
-// with the same result.
-func (e *Engine) summaryTokens(s string) int {
+// textTokens is CountTokens for the texts a conversation's fold reads: its questions, its
+// replies and its summary. Each is counted once when it is billed (a question and its reply
+// when answered, a summary as the output of the fold that writes it) and again as the input
+// of the fold that takes it in; and while sends run in parallel in one conversation (an API
+// integration's), each folds the turns that have left its window, the same turns as its
+// neighbours. Counting them again was most of a fold's time, and a fold every fifth turn of a
+// conversation made the slowest new answers, so recent counts are remembered by their text: a
+// lookup with the same result.
+func (e *Engine) textTokens(s string) int {
 	if s == "" {
 		return 0
 	}

@@ -65,7 +65,8 @@ type Options struct {
 	MaxCards int
 }
 
-// summariesKept bounds the remembered token counts of folded texts (see summaryTokens).
+// summariesKept bounds the remembered token counts of questions, replies and summaries (see
+// textTokens): two a turn, so the turns of the last few hundred sends.
 const summariesKept = 1024
 
 // maxCards is SERVICE.md's limit of product cards per message.
@@ -82,7 +83,8 @@ type Engine struct {
 	tok   *tokencount.Counter
 	// sentences remembers the analysed sentences of recently read chunks.
 	sentences *sentenceMemo
-	// summaries remembers the token counts of recently folded texts (see summaryTokens).
+	// summaries remembers the token counts of recent questions, replies and summaries (see
+	// textTokens).
 	summaries *lru.Cache[string, int]
 }
 
@@ -196,8 +198,9 @@ func (e *Engine) CountTokens(s string) int {
 }
 
 // Forget drops what the engine remembers only to answer faster: the analysed sentences of
-// recent chunks and the token counts of folded texts. Answers stay the same; the next ones
-// analyse again. An idle server calls it before it returns its memory.
+// recent chunks and the token counts of recent questions, replies and summaries. Answers
+// stay the same; the next ones analyse again. An idle server calls it before it returns its
+// memory.
 func (e *Engine) Forget() {
 	e.sentences.purge()
 	e.summaries.Purge()

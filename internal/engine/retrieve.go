@@ -125,7 +125,7 @@ func (e *Engine) retrieve(ctx context.Context, accountID int64, question, lang s
 			}
 		}
 	}
-	hits, err := e.kb.SearchChunks(ctx, accountID, store.SearchQuery{Terms: poolTerms(sterms, st, e.opts.PoolChunks),
+	hits, err := e.kb.SearchChunks(ctx, accountID, store.SearchQuery{Terms: poolTerms(sterms, st, e.opts.PoolChunks, e.opts.Candidates),
 		Limit: e.opts.Candidates})
 	if err != nil {
 		return retrieval{}, fmt.Errorf("engine: search: %w", err)
@@ -227,7 +227,19 @@ func bestPerDoc(ranked []candidate, k int) []candidate {
 // thousands hold rarer ones; every chunk holding a kept word is still found and reranked on
 // all the terms. A small KB has lists shorter than poolChunks, so its candidates are what they
 // were.
-func poolTerms(terms []store.SearchTerm, st store.TermStats, poolChunks int) []store.SearchTerm {
+//
+// The term that crosses poolChunks is kept, unless the rarer ones already match candidates
+// chunks (a full pool) and it would take the pool past poolCeiling times poolChunks: in a KB
+// of 50,000 chunks in one language, "Nixon" and "seçil" matched 1,800 chunks and "taraf"
+// alone 14,500, so one common word made the search score eight times the chunks the bound
+// allows, and such questions were the slowest (BENCHMARKS.md, "Speed on other KBs").
+// poolCeiling bounds, in multiples of the pool's size, the chunks a search scores once the
+// pool is full. Measured on 50,000-chunk KBs (one account per language, and the bench's mixed
+// one): 3 changed no question's first or top-five page among the XQuAD dev questions and
+// took the slowest searches from 12.5 to 8 ms; 2 lost a few English questions' pages.
+const poolCeiling = 3
+
+func poolTerms(terms []store.SearchTerm, st store.TermStats, poolChunks, candidates int) []store.SearchTerm {
 	if poolChunks <= 0 || len(terms) < 2 {
 		return terms
 	}
@@ -239,11 +251,12 @@ func poolTerms(terms []store.SearchTerm, st store.TermStats, poolChunks int) []s
 	keep := make([]bool, len(terms))
 	matched := 0
 	for _, i := range byDF {
-		if matched >= poolChunks {
-			break
+		df := st.DocFreq[terms[i].Text]
+		if matched >= poolChunks || matched >= candidates && matched+df > poolCeiling*poolChunks {
+			break // the lists only grow from here
 		}
 		keep[i] = true
-		matched += st.DocFreq[terms[i].Text]
+		matched += df
 	}
 	out := make([]store.SearchTerm, 0, len(terms))
 	for i, t := range terms {

@@ -102,7 +102,8 @@ func TestRetrieveAccountsAreSeparate(t *testing.T) {
 }
 
 // poolTerms keeps the rarest terms until they match the pool's size, in the question's order,
-// and every term when their lists are short (a small KB) or pooling is off.
+// and every term when their lists are short (a small KB) or pooling is off; a term whose list
+// would take a full pool past poolCeiling times its size is left out.
 func TestPoolTerms(t *testing.T) {
 	st := store.TermStats{Chunks: 50000, DocFreq: map[string]int{"super": 6000, "bowl": 5000, "denver": 900,
 		"broncos": 400, "year": 9000, "zzz": 0}}
@@ -126,17 +127,21 @@ func TestPoolTerms(t *testing.T) {
 		want       string
 	}{
 		// 400 + 900 < 2000, so the next rarest (bowl, 5000) is kept too; super and year not.
-		{terms("year", "denver", "super", "bowl", "broncos"), 2000, "denver bowl broncos"},
+		{terms("year", "denver", "super", "bowl", "broncos"), 2500, "denver bowl broncos"},
+		// ... unless bowl's list would take the full pool (1,300 chunks) past 3 × 2000.
+		{terms("year", "denver", "super", "bowl", "broncos"), 2000, "denver broncos"},
 		{terms("year", "denver", "super", "bowl", "broncos"), -1, "year denver super bowl broncos"},
 		{terms("year", "denver"), 500, "denver"},
 		{terms("year"), 10, "year"},
-		// A term the KB lacks matches nothing and keeps the next.
+		// A term the KB lacks matches nothing and keeps the next; so does a pool short of
+		// candidates, however long the next list is.
 		{terms("zzz", "year", "super"), 2000, "zzz super"},
+		{terms("zzz", "year", "super"), 1000, "zzz super"},
 		// Short lists: every term.
 		{terms("denver", "broncos"), 2000, "denver broncos"},
 	}
 	for _, tc := range tests {
-		if got := names(poolTerms(tc.in, st, tc.poolChunks)); got != tc.want {
+		if got := names(poolTerms(tc.in, st, tc.poolChunks, 50)); got != tc.want {
 			t.Errorf("poolTerms(%s, %d) = %q, want %q", names(tc.in), tc.poolChunks, got, tc.want)
 		}
 	}

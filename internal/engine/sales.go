@@ -58,7 +58,7 @@ func (e *Engine) salesAnswer(ctx context.Context, req Request, lg string, ph ton
 	cards := sh.cards
 	var body, source string
 	var docIDs []int64
-	in := e.CountTokens(req.Question)
+	in := e.textTokens(req.Question)
 	if ex.text != "" {
 		in = e.readTokens(req.Question, r.ranked, ex)
 	}
@@ -99,7 +99,7 @@ func (e *Engine) salesAnswer(ctx context.Context, req Request, lg string, ph ton
 		Passages:     passages(cands),
 		Cards:        cards,
 		InputTokens:  in,
-		OutputTokens: e.CountTokens(text),
+		OutputTokens: e.textTokens(text),
 	}, nil
 }
 

@@ -212,3 +212,26 @@ func TestLeadsOnNotThroughAListOfQuestions(t *testing.T) {
 		t.Error("a question does not lead on to its answer")
 	}
 }
+
+// A question and its reply are counted when they are billed, and the fold that later takes
+// them into the conversation's summary finds those counts: it counts only its new summary.
+func TestFoldReusesBilledCounts(t *testing.T) {
+	t.Parallel()
+	e, acct := docsKB(t, Options{MinAnswerability: -1},
+		[3]string{"Shipping", "# Shipping\n\nEvery order ships within two working days from our Berlin warehouse.", "en"})
+	q := "How fast do orders ship?"
+	a := ask(t, e, acct, "en", q)
+	for _, s := range []string{q, a.Text} {
+		if n, ok := e.summaries.Get(s); !ok || n != e.CountTokens(s) {
+			t.Errorf("count of %q remembered: %d, %v; want %d", s, n, ok, e.CountTokens(s))
+		}
+	}
+	sm, err := e.Summarize(context.Background(), SummaryRequest{AccountID: acct, Lang: "en",
+		Turns: []Turn{{Role: "user", Text: q}, {Role: "assistant", Text: a.Text}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := e.CountTokens(q) + e.CountTokens(a.Text); sm.Calls[0].InputTokens != want {
+		t.Errorf("fold input = %d tokens, want %d", sm.Calls[0].InputTokens, want)
+	}
+}

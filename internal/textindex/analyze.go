@@ -97,7 +97,7 @@ func (a analyzer) queryTokens(toks []token) []Term {
 // store requires every query term to match (PostgreSQL's "&").
 func (a analyzer) analyzeToken(tok token, st *stemmer, query bool) []Term {
 	folded := fold(tok.text)
-	if folded == "" || IsStopWord(folded, a.lang) {
+	if _, stop := stopWords[a.lang][folded]; folded == "" || stop { // a.lang is normalised
 		return nil
 	}
 	if tok.hasDigit {

@@ -11,8 +11,8 @@ import "strings"
 // an umlaut and is left alone: mapping "neuen" to "neün" would stem to
 // "neun". The same vowel rule is used for "ae" and "oe" (Aloe).
 func germanUmlauts(word string) string {
-	if !strings.Contains(word, "e") {
-		return word
+	if !strings.Contains(word, "ae") && !strings.Contains(word, "oe") && !strings.Contains(word, "ue") {
+		return word // no digraph: most words, which need no copy
 	}
 	rs := []rune(word)
 	out := make([]rune, 0, len(rs))

@@ -23,3 +23,19 @@ func TestFold(t *testing.T) {
 		}
 	}
 }
+
+// The table of folded Latin letters gives what folding each letter on its own gives.
+func TestFoldedTable(t *testing.T) {
+	t.Parallel()
+	for r := rune(0x80); r < foldedEnd; r++ {
+		if got, want := fold(string(r)), foldRune(r); got != want {
+			t.Errorf("fold(%q) = %q, want %q", r, got, want)
+		}
+	}
+	for _, tt := range []struct{ in, want string }{{"düğün", "dugun"}, {"größe", "grosse"}, {"ışık", "isik"},
+		{"şirketin", "sirketin"}, {"ȋ", "i"}, {"ǿ", "o"}} {
+		if got := fold(tt.in); got != tt.want {
+			t.Errorf("fold(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

@@ -20,7 +20,8 @@ const minPrefixLen = 2
 
 // stemmer turns a lower-cased, unfolded word into its index form. It
 // owns a Snowball environment, so it must not be shared between
-// goroutines; each analysis call makes its own.
+// goroutines; each analysis call makes its own, and makes the environment
+// only when a word needs it (a text of stop words, or Turkish, never does).
 type stemmer struct {
 	lang      string
 	prefixLen int // Turkish only
@@ -28,7 +29,17 @@ type stemmer struct {
 }
 
 func newStemmer(lang string, prefixLen int) *stemmer {
-	return &stemmer{lang: lang, prefixLen: prefixLen, env: snowballstem.NewEnv("")}
+	return &stemmer{lang: lang, prefixLen: prefixLen}
+}
+
+// snowball returns the environment holding word.
+func (s *stemmer) snowball(word string) *snowballstem.Env {
+	if s.env == nil {
+		s.env = snowballstem.NewEnv(word)
+	} else {
+		s.env.SetCurrent(word)
+	}
+	return s.env
 }
 
 // stem returns the folded index form of word. English and German are
@@ -39,13 +50,13 @@ func (s *stemmer) stem(word string) string {
 	case langTR:
 		return truncateRunes(fold(word), s.prefixLen)
 	case langDE:
-		s.env.SetCurrent(word)
-		german.Stem(s.env)
-		return fold(s.env.Current())
+		env := s.snowball(word)
+		german.Stem(env)
+		return fold(env.Current())
 	default:
-		s.env.SetCurrent(word)
-		english.Stem(s.env)
-		return fold(s.env.Current())
+		env := s.snowball(word)
+		english.Stem(env)
+		return fold(env.Current())
 	}
 }
 
