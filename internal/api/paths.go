@@ -31,6 +31,13 @@ func browserPage(p string) bool {
 	return p == "/dashboard" || strings.HasPrefix(p, "/dashboard/") || strings.HasPrefix(p, "/demo/") || p == "/widget.js"
 }
 
+// nonCanonical reports whether p is not the path it resolves to and does not lead to a
+// browser page: cleanPath is computed once, as this runs before every request.
+func nonCanonical(p string) bool {
+	c := cleanPath(p)
+	return c != p && !browserPage(c)
+}
+
 // plainPaths answers a request whose path is not canonical ("/api/v1/embed/../chat/apiKey",
 // "//", "/./") as any path that names no endpoint, with the envelope's 404 not_found, unless
 // it leads to a browser page.
@@ -41,7 +48,7 @@ func browserPage(p string) bool {
 func (s *Server) plainPaths(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodConnect { // the router leaves CONNECT's path alone too
-			if p := r.URL.EscapedPath(); cleanPath(p) != p && !browserPage(cleanPath(p)) {
+			if p := r.URL.EscapedPath(); nonCanonical(p) {
 				s.writeError(w, r, errs.New(errs.NotFound,
 					`No such endpoint: the path has "." or ".." segments or an empty one, which are not resolved; send the path itself, such as /api/v1/chat/send.`))
 				return

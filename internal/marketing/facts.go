@@ -89,10 +89,7 @@ func (p *plan) passageFacts() []fact {
 				for _, q := range query {
 					score += termIn(q, terms)
 				}
-				onSubject := len(subject) == 0
-				for _, q := range subject {
-					onSubject = onSubject || termIn(q, terms) > 0
-				}
+				onSubject := len(subject) == 0 || slices.ContainsFunc(subject, func(q textindex.Term) bool { return termIn(q, terms) > 0 })
 				if matchAny(w, sellingWords) {
 					score += 0.4
 				}
