@@ -2,6 +2,7 @@ package account
 
 import (
 	"context"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"slices"
@@ -16,8 +17,9 @@ import (
 
 // Service creates, changes and authenticates accounts.
 type Service struct {
-	st  store.Store
-	now func() time.Time
+	st   store.Store
+	now  func() time.Time
+	keys *keyCache
 }
 
 // New returns a Service on st; now is the clock (time.Now when nil).
@@ -25,7 +27,7 @@ func New(st store.Store, now func() time.Time) *Service {
 	if now == nil {
 		now = time.Now
 	}
-	return &Service{st: st, now: now}
+	return &Service{st: st, now: now, keys: newKeyCache()}
 }
 
 // DefaultDailyAnswers is the daily unique-answer limit of each plan; 0 is unlimited.
@@ -286,14 +288,21 @@ func (s *Service) Authenticate(ctx context.Context, presented string) (Caller, e
 	if !WellFormed(presented) {
 		return Caller{}, errUnauthorized
 	}
-	// The key and its account are one read: authentication is on every request.
-	candidates, err := s.st.ActiveKeyAccounts(ctx, KeyPrefix(presented))
+	h := sha256.Sum256([]byte(presented))
+	found, ok, err := s.keys.remembered(ctx, s.st, h)
 	if err != nil {
 		return Caller{}, fmt.Errorf("authenticate: %w", err)
 	}
-	found, ok := matchHash(hashKey(presented), candidates, func(c store.KeyAccount) []byte { return c.Key.Hash })
 	if !ok {
-		return Caller{}, errUnauthorized
+		// The key and its account are one read: authentication is on every request.
+		candidates, err := s.st.ActiveKeyAccounts(ctx, KeyPrefix(presented))
+		if err != nil {
+			return Caller{}, fmt.Errorf("authenticate: %w", err)
+		}
+		if found, ok = matchHash(h[:], candidates, func(c store.KeyAccount) []byte { return c.Key.Hash }); !ok {
+			return Caller{}, errUnauthorized
+		}
+		s.keys.put(h, found)
 	}
 	key, a := found.Key, found.Account
 	// last_used_at is kept to the minute: a key used within the last minute needs no write,

@@ -554,6 +554,15 @@ type Accounts interface {
 	Ledger(ctx context.Context, accountID int64) ([]LedgerEntry, error)
 }
 
+// KeyFreshness is what a remembered KeyAccount is checked against (Keys.KeyFreshness).
+type KeyFreshness struct {
+	Status           string
+	LastUsedAt       time.Time
+	AccountUpdatedAt time.Time
+	BalanceMicro     int64
+	ReservedMicro    int64
+}
+
 // KeyAccount is a key and the account it belongs to, as read together.
 type KeyAccount struct {
 	Key     APIKey
@@ -567,6 +576,10 @@ type Keys interface {
 	ActiveKeysByPrefix(ctx context.Context, prefix string) ([]APIKey, error)
 	// ActiveKeyAccounts is ActiveKeysByPrefix with each key's account, read together.
 	ActiveKeyAccounts(ctx context.Context, prefix string) ([]KeyAccount, error)
+	// KeyFreshness reads what of a key and its account can change between two requests:
+	// the key's status and last use, the account's money and the time its settings last
+	// changed. ErrNotFound when the key is gone.
+	KeyFreshness(ctx context.Context, keyID int64) (KeyFreshness, error)
 	// RotateKey revokes every active key of the account and inserts key, in one transaction.
 	RotateKey(ctx context.Context, accountID int64, key *APIKey) error
 	GetKey(ctx context.Context, accountID, keyID int64) (APIKey, error)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"slices"
 
 	"svc/internal/store"
@@ -80,13 +81,24 @@ func (b *turnBatcher) run(s *Store) {
 			return
 		}
 		batch := []*turnReq{r}
+		yielded := false
 	more:
 		for len(batch) < maxTurnBatch {
 			select {
 			case r := <-b.reqs:
 				batch = append(batch, r)
 			default:
-				break more
+				if yielded {
+					break more
+				}
+				// Once the queue is empty, the handlers that are about to queue their turns
+				// get to run before the batch is written. Under load that made most batches
+				// one turn long, each paying a commit of its own; one yield moves them to
+				// several turns (under wrk -c32: a cache hit 196 -> 169-185 µs of server
+				// CPU). With nothing else to run it returns at once, so a lone turn waits for
+				// nothing.
+				yielded = true
+				runtime.Gosched()
 			}
 		}
 		for i, err := range b.write(s, batch) {

@@ -97,6 +97,22 @@ func (s *Store) ActiveKeyAccounts(ctx context.Context, prefix string) ([]store.K
 	return out, rows.Err()
 }
 
+// KeyFreshness reads the few columns a remembered key and account can have changed in: five
+// columns of two rows found by primary key, where ActiveKeyAccounts scans all twenty-five.
+func (s *Store) KeyFreshness(ctx context.Context, keyID int64) (store.KeyFreshness, error) {
+	var f store.KeyFreshness
+	var used sql.NullString
+	var updated string
+	err := s.r.QueryRowContext(ctx, `SELECT k.status, k.last_used_at, a.updated_at, a.balance_micro, a.reserved_micro
+		FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.id = ?`, keyID).
+		Scan(&f.Status, &used, &updated, &f.BalanceMicro, &f.ReservedMicro)
+	if err != nil {
+		return f, NotFound(err, "key freshness")
+	}
+	f.LastUsedAt, f.AccountUpdatedAt = NullTS(used), ParseTS(updated)
+	return f, nil
+}
+
 // RotateKey revokes the account's active keys and inserts the new one atomically, so there is
 // no instant at which both the old and the new key work.
 func (s *Store) RotateKey(ctx context.Context, accountID int64, key *store.APIKey) error {

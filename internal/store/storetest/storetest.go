@@ -273,6 +273,19 @@ func testKeyRotation(t *testing.T, s store.Store) {
 	if _, err := s.GetKey(ctx(), a.ID+1, nk.ID); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("key of another account: %v", err)
 	}
+	// What a remembered key is checked against: the key's state and the account's money and
+	// settings time, as the full read gives them; the old key is revoked, an unknown one gone.
+	f, err := s.KeyFreshness(ctx(), nk.ID)
+	if err != nil || f.Status != store.KeyActive || !f.LastUsedAt.Equal(now) || !f.AccountUpdatedAt.Equal(got.UpdatedAt) ||
+		f.BalanceMicro != got.BalanceMicro || f.ReservedMicro != got.ReservedMicro {
+		t.Fatalf("freshness: %v %+v, account %+v", err, f, got)
+	}
+	if f, err := s.KeyFreshness(ctx(), old.ID); err != nil || f.Status != store.KeyRevoked {
+		t.Fatalf("freshness of the rotated key: %v %+v", err, f)
+	}
+	if _, err := s.KeyFreshness(ctx(), nk.ID+1000); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("freshness of an unknown key: %v", err)
+	}
 	if err := s.RotateKey(ctx(), a.ID+50, &store.APIKey{Prefix: "svc_pk_00000000", Hash: []byte("x")}); !errors.Is(err, store.ErrNotFound) {
 		t.Fatalf("rotate unknown account: %v", err)
 	}
