@@ -50,7 +50,7 @@ rate() { # $1 url, $2 server pid: "2xx-requests-a-second microseconds-of-CPU-a-r
 }
 serve() { # $1 data dir: starts svc serve; sets base and svc_pid
   local p; p=$(port)
-  SVC_LOG_LEVEL=warn "$svc" serve --data "$1" --addr "127.0.0.1:$p" >"$work/serve.log" 2>&1 &
+  SVC_LOG_LEVEL=${SVC_LOG_LEVEL:-info} "$svc" serve --data "$1" --addr "127.0.0.1:$p" >"$work/serve.log" 2>&1 &
   svc_pid=$!
   for _ in $(seq 100); do curl -sf "http://127.0.0.1:$p/readyz" >/dev/null && break; sleep 0.1; done
   base="http://127.0.0.1:$p"
