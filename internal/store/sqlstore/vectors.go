@@ -273,22 +273,37 @@ func (s *Store) DeleteOtherModels(ctx context.Context, accountID int64, keep str
 }
 
 // chunksByIDBatch bounds the ids bound in one query of ChunksByID.
-const chunksByIDBatch = 500
+const chunksByIDBatch = 512
+
+// idListSize is the length of an IN list holding n ids: the next power of two from 8, the
+// rest of the list padded with 0, which no row has as its id. A query of each length is a
+// statement of its own in a pool's cache, so lists of any length share seven.
+func idListSize(n int) int {
+	size := 8
+	for size < n {
+		size *= 2
+	}
+	return size
+}
 
 // ChunksByID reads the chunks among ids that are the account's, as SearchChunks returns
 // them, and puts them in the order of ids.
 func (s *Store) ChunksByID(ctx context.Context, accountID int64, ids []int64) ([]store.ChunkHit, error) {
 	byID := make(map[int64]store.ChunkHit, len(ids))
 	for batch := range slices.Chunk(ids, chunksByIDBatch) {
-		args := make([]any, 0, len(batch)+1)
+		size := idListSize(len(batch))
+		args := make([]any, 0, size+1)
 		args = append(args, accountID)
 		for _, id := range batch {
 			args = append(args, id)
 		}
+		for len(args) < size+1 {
+			args = append(args, int64(0))
+		}
 		if err := s.readHits(ctx, byID, `SELECT c.id, c.document_id, d.type, d.title, d.url, d.lang, c.heading, c.text,
 			c.terms, c.tokens, p.name, p.url, p.price, p.category, p.image
 			FROM chunks c JOIN documents d ON d.id = c.document_id LEFT JOIN products p ON p.document_id = d.id
-			WHERE c.account_id = ? AND c.id IN (`+Placeholders(len(batch))+`)`, args); err != nil {
+			WHERE c.account_id = ? AND c.id IN (`+Placeholders(size)+`)`, args); err != nil {
 			return nil, err
 		}
 	}
