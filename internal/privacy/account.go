@@ -22,10 +22,10 @@ type AccountStore interface {
 // What accounting needs is kept: a record of the deleted account (id, name, plan, final
 // balance) and every ledger row it had, unchanged, in the ledger archive; the rows sum to
 // the final balance, so a balance refunded, written off or owed stays explained. Everything
-// else (keys, conversations and messages, the knowledge base, sites and crawls, embed tokens,
-// dashboard users and sessions, notices, cache, reservations, usage events and daily totals)
-// is deleted. Ids are never handed out again, so the archive can never be confused with a
-// newer account.
+// else (keys, conversations and messages, the knowledge base and its chunks' vectors, sites
+// and crawls, embed tokens, dashboard users and sessions, notices, cache, reservations, usage
+// events and daily totals) is deleted. Ids are never handed out again, so the archive can
+// never be confused with a newer account.
 func DeleteAccount(ctx context.Context, st AccountStore, accountID int64, confirm string) (store.AccountDeletion, error) {
 	a, err := st.GetAccount(ctx, accountID)
 	if errors.Is(err, store.ErrNotFound) {

@@ -882,6 +882,7 @@ type Store interface {
 	Monitoring
 	LedgerChecker
 	Privacy
+	Vectors
 	Ping(ctx context.Context) error
 	Close() error
 }

@@ -107,7 +107,7 @@ func seedDemo(t *testing.T, dir string, conversations int) (a store.Account, del
 // table of the schema holds a row and goes through the copy: a cached answer with its terms
 // and documents, a charge's provider calls, a fallback reply and its rating, a queued
 // notice, a site with a crawled page, a dashboard user with a session (BYTEA/BLOB hashes)
-// and an invitation, and a deleted account with its archived ledger.
+// and an invitation, two chunks' vectors, and a deleted account with its archived ledger.
 func seedEveryTable(t *testing.T, st store.Store, acct int64) (deletedID int64) {
 	t.Helper()
 	ctx := context.Background()
@@ -167,6 +167,22 @@ func seedEveryTable(t *testing.T, st store.Store, acct int64) (deletedID int64) 
 		Kind: store.AuthInvite, CreatedAt: now, ExpiresAt: now.Add(time.Hour)}); err != nil {
 		t.Fatal(err)
 	}
+	// Two chunks' vectors (BLOB/BYTEA, every byte value) and their model's row.
+	todo, err := st.ChunksToEmbed(ctx, acct, "bge-m3", 0, 2)
+	if err != nil || len(todo) != 2 {
+		t.Fatalf("chunks to embed: %v %v", todo, err)
+	}
+	vecs := make([]store.ChunkVector, len(todo))
+	for i, c := range todo {
+		data := make([]byte, 256)
+		for k := range data {
+			data[k] = byte(k + i)
+		}
+		vecs[i] = store.ChunkVector{ChunkID: c.ID, Dim: 64, Encoding: "f32", Data: data}
+	}
+	if n, err := st.PutChunkVectors(ctx, acct, "bge-m3", vecs); err != nil || n != 2 {
+		t.Fatalf("put vectors: %d %v", n, err)
+	}
 	gone, _ := storetest.NewAccount(t, st, "deleted", 0)
 	if _, err := st.AddBalance(ctx, gone.ID, 3_000, "balance add"); err != nil {
 		t.Fatal(err)
@@ -193,6 +209,8 @@ type answers struct {
 	Convs    []store.ConversationRow
 	Messages []store.Message
 	Search   [][]int64
+	Vectors  []store.StoredVector
+	Status   store.EmbeddingStatus
 }
 
 func read(t *testing.T, st store.Store, acct int64) answers {
@@ -229,6 +247,15 @@ func read(t *testing.T, st store.Store, acct int64) answers {
 			ids[i] = h.ChunkID
 		}
 		a.Search = append(a.Search, ids)
+	}
+	if err := st.ChunkVectors(ctx, acct, "bge-m3", func(v store.StoredVector) error {
+		a.Vectors = append(a.Vectors, v)
+		return nil
+	}); err != nil || len(a.Vectors) != 2 {
+		t.Fatalf("vectors: %d %v", len(a.Vectors), err)
+	}
+	if a.Status, err = st.EmbeddingStatus(ctx, acct); err != nil {
+		t.Fatal(err)
 	}
 	return a
 }
@@ -313,6 +340,9 @@ func TestRoundTrip(t *testing.T) {
 		}
 		if !reflect.DeepEqual(got.Search, want.Search) {
 			t.Errorf("%s: search %v, want %v", name, got.Search, want.Search)
+		}
+		if !reflect.DeepEqual(got.Vectors, want.Vectors) || !reflect.DeepEqual(got.Status, want.Status) {
+			t.Errorf("%s: vectors %+v %+v, want %+v %+v", name, got.Vectors, got.Status, want.Vectors, want.Status)
 		}
 		// New records take new ids, never a deleted account's: the id counters went along.
 		n, _ := storetest.NewAccount(t, st, "after the copy", 0)
