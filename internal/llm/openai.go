@@ -3,7 +3,6 @@ package llm
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"time"
@@ -25,7 +24,7 @@ func newOpenAI(cfg Config, now func() time.Time) *openAIClient {
 	if cfg.APIKey != "" {
 		header.Set("Authorization", "Bearer "+cfg.APIKey)
 	}
-	return &openAIClient{post: endpoint(cfg, ProviderOpenAI, "chat/completions", header, openAIErrorMessage, now), model: cfg.Model}
+	return &openAIClient{post: endpoint(cfg, ProviderOpenAI, "chat/completions", header, remote.JSONErrorMessage, now), model: cfg.Model}
 }
 
 // openAIRequest is the body of POST /chat/completions.
@@ -112,26 +111,4 @@ func (c *openAIClient) body(req Request) openAIRequest {
 		b.ResponseFormat = &openAIResponseFormat{Type: "json_object"}
 	}
 	return b
-}
-
-// openAIErrorMessage takes the message out of {"error":{"message",...}}, or out of
-// {"error":"text"}, which some compatible servers answer instead.
-func openAIErrorMessage(raw []byte) string {
-	var body struct {
-		Error json.RawMessage `json:"error"`
-	}
-	if json.Unmarshal(raw, &body) != nil || len(body.Error) == 0 {
-		return ""
-	}
-	var text string
-	if json.Unmarshal(body.Error, &text) == nil {
-		return text
-	}
-	var obj struct {
-		Message string `json:"message"`
-	}
-	if json.Unmarshal(body.Error, &obj) != nil {
-		return ""
-	}
-	return obj.Message
 }

@@ -98,3 +98,22 @@ func TestPostSendsHeadersAndDecodes(t *testing.T) {
 		t.Errorf("headers %v", seen)
 	}
 }
+
+func TestJSONErrorMessage(t *testing.T) {
+	t.Parallel()
+	tests := []struct{ body, want string }{
+		{`{"error":{"message":"Rate limit reached","type":"requests","code":null}}`, "Rate limit reached"},
+		{`{"error":"model \"bge-m3\" not found, try pulling it first"}`, `model "bge-m3" not found, try pulling it first`},
+		{`{"error":"batch size 40 > maximum allowed batch size 32","error_type":"Validation"}`, "batch size 40 > maximum allowed batch size 32"},
+		{`{"message":"invalid request: model is required"}`, "invalid request: model is required"},
+		{`{"detail":"Invalid API key"}`, "Invalid API key"},
+		{`{"detail":[{"msg":"field required"}]}`, ""},
+		{`<html><body>Bad Gateway</body></html>`, ""},
+		{`{"error":{"code":500}}`, ""},
+	}
+	for _, tc := range tests {
+		if got := JSONErrorMessage([]byte(tc.body)); got != tc.want {
+			t.Errorf("%s: got %q, want %q", tc.body, got, tc.want)
+		}
+	}
+}
