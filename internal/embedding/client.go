@@ -57,7 +57,7 @@ type client struct {
 }
 
 func build(cfg Config, clk circuit.Clock) (*client, error) {
-	cfg, cn, err := cfg.normalized()
+	cfg, err := cfg.normalized()
 	if err != nil || cfg.Provider == ProviderNone {
 		return nil, err
 	}
@@ -66,10 +66,10 @@ func build(cfg Config, clk circuit.Clock) (*client, error) {
 	c.prefix[Query], c.prefix[Document] = cfg.QueryPrefix, cfg.DocumentPrefix
 	switch cfg.Provider {
 	case ProviderOpenAI:
-		c.g = cn.guard("embeddings", clk)
+		c.g = cfg.guard("embedding", cfg.Provider, "embeddings", clk)
 		c.wire = openAIWire(c.g, cfg.Model)
 	case ProviderOllama:
-		c.g = cn.guard("api/embed", clk)
+		c.g = cfg.guard("embedding", cfg.Provider, "api/embed", clk)
 		c.wire = ollamaWire(c.g, cfg.Model)
 	}
 	return c, nil

@@ -143,26 +143,22 @@ func TestEmbedBatches(t *testing.T) {
 
 func TestEmbedRetriesHonouringRetryAfter(t *testing.T) {
 	t.Parallel()
-	for _, provider := range embedProviders {
-		t.Run(provider, func(t *testing.T) {
-			t.Parallel()
-			fake := embedtest.Start(t, embedtest.Options{APIKey: testKey})
-			fake.Push(embedtest.Fault{Status: 429, RetryAfter: "2"}, embedtest.Fault{Status: 503})
-			clk := circuittest.NewClock()
-			c := newEmbedder(t, fake, provider, clk, nil)
-			res, err := c.Embed(context.Background(), []string{"refund"}, Query)
-			if err != nil || len(res.Vectors) != 1 {
-				t.Fatalf("Embed: %v", err)
-			}
-			// The header's 2 s, then the first backoff step (the fake jitter takes the top).
-			if got := clk.Slept(); !slices.Equal(got, []time.Duration{2 * time.Second, time.Second}) {
-				t.Errorf("slept %v", got)
-			}
-			if n := fake.CallCount(); n != 3 {
-				t.Errorf("%d calls, want 3", n)
-			}
-		})
-	}
+	eachProvider(t, embedProviders, func(t *testing.T, provider string, fake *embedtest.Server) {
+		fake.Push(embedtest.Fault{Status: 429, RetryAfter: "2"}, embedtest.Fault{Status: 503})
+		clk := circuittest.NewClock()
+		c := newEmbedder(t, fake, provider, clk, nil)
+		res, err := c.Embed(context.Background(), []string{"refund"}, Query)
+		if err != nil || len(res.Vectors) != 1 {
+			t.Fatalf("Embed: %v", err)
+		}
+		// The header's 2 s, then the first backoff step (the fake jitter takes the top).
+		if got := clk.Slept(); !slices.Equal(got, []time.Duration{2 * time.Second, time.Second}) {
+			t.Errorf("slept %v", got)
+		}
+		if n := fake.CallCount(); n != 3 {
+			t.Errorf("%d calls, want 3", n)
+		}
+	})
 }
 
 func TestEmbedErrors(t *testing.T) {
@@ -198,16 +194,7 @@ func TestEmbedErrors(t *testing.T) {
 			fake.Push(tc.faults...)
 			c := newEmbedder(t, fake, ProviderOpenAI, circuittest.NewClock(), func(cfg *Config) { cfg.MaxRetries = tc.retries })
 			_, err := c.Embed(context.Background(), tc.texts, tc.kind)
-			e := asError(t, err)
-			if e.Status != tc.wantStatus || errors.Is(err, ErrUnavailable) != tc.unavailable || e.Provider != ProviderOpenAI {
-				t.Errorf("err %v: status %d, unavailable %v; want %d, %v", err, e.Status, errors.Is(err, ErrUnavailable), tc.wantStatus, tc.unavailable)
-			}
-			if tc.cause != nil && !errors.Is(err, tc.cause) {
-				t.Errorf("err %v, want %v", err, tc.cause)
-			}
-			if n := fake.CallCount(); n != tc.wantCalls {
-				t.Errorf("%d calls, want %d", n, tc.wantCalls)
-			}
+			expectFailure(t, err, fake, failure{ProviderOpenAI, tc.wantStatus, tc.unavailable, tc.cause, tc.wantCalls})
 		})
 	}
 }
@@ -225,28 +212,24 @@ func TestEmbedOpenAIWithoutIndexesReadsInOrder(t *testing.T) {
 
 func TestEmbedDimensionIsLockedByTheFirstAnswer(t *testing.T) {
 	t.Parallel()
-	for _, provider := range embedProviders {
-		t.Run(provider, func(t *testing.T) {
-			t.Parallel()
-			fake := embedtest.Start(t, embedtest.Options{APIKey: testKey})
-			c := newEmbedder(t, fake, provider, circuittest.NewClock(), nil)
-			ctx := context.Background()
-			if res, err := c.Embed(ctx, []string{"refund"}, Document); err != nil || res.Dim != embedtest.Dim {
-				t.Fatalf("first: dim %d, %v", res.Dim, err)
-			}
-			fake.Push(embedtest.Fault{Dim: 128}) // the model behind the endpoint changed
-			res, err := c.Embed(ctx, []string{"shipping"}, Document)
-			if !errors.Is(err, ErrDimensionMismatch) || errors.Is(err, ErrUnavailable) || len(res.Vectors) != 0 {
-				t.Fatalf("err %v with %d vectors, want ErrDimensionMismatch and nothing to store", err, len(res.Vectors))
-			}
-			if res.Dim != embedtest.Dim {
-				t.Errorf("Dim %d, want the locked %d", res.Dim, embedtest.Dim)
-			}
-			if _, err := c.Embed(ctx, []string{"shipping"}, Document); err != nil {
-				t.Errorf("the right dimension again: %v", err)
-			}
-		})
-	}
+	eachProvider(t, embedProviders, func(t *testing.T, provider string, fake *embedtest.Server) {
+		c := newEmbedder(t, fake, provider, circuittest.NewClock(), nil)
+		ctx := context.Background()
+		if res, err := c.Embed(ctx, []string{"refund"}, Document); err != nil || res.Dim != embedtest.Dim {
+			t.Fatalf("first: dim %d, %v", res.Dim, err)
+		}
+		fake.Push(embedtest.Fault{Dim: 128}) // the model behind the endpoint changed
+		res, err := c.Embed(ctx, []string{"shipping"}, Document)
+		if !errors.Is(err, ErrDimensionMismatch) || errors.Is(err, ErrUnavailable) || len(res.Vectors) != 0 {
+			t.Fatalf("err %v with %d vectors, want ErrDimensionMismatch and nothing to store", err, len(res.Vectors))
+		}
+		if res.Dim != embedtest.Dim {
+			t.Errorf("Dim %d, want the locked %d", res.Dim, embedtest.Dim)
+		}
+		if _, err := c.Embed(ctx, []string{"shipping"}, Document); err != nil {
+			t.Errorf("the right dimension again: %v", err)
+		}
+	})
 	t.Run("ExpectDim", func(t *testing.T) {
 		t.Parallel()
 		fake := embedtest.Start(t, embedtest.Options{})
@@ -274,22 +257,18 @@ func TestEmbedKeepsWhatWasEmbeddedBeforeAFailure(t *testing.T) {
 
 func TestEmbedEstimatesTokensTheProviderDidNotReport(t *testing.T) {
 	t.Parallel()
-	for _, provider := range embedProviders {
-		t.Run(provider, func(t *testing.T) {
-			t.Parallel()
-			fake := embedtest.Start(t, embedtest.Options{})
-			fake.Push(embedtest.Fault{NoUsage: true})
-			c := newEmbedder(t, fake, provider, circuittest.NewClock(), nil)
-			res, err := c.Embed(context.Background(), []string{"Where is my parcel?"}, Query)
-			if err != nil {
-				t.Fatal(err)
-			}
-			// o200k_base: "Where", " is", " my", " parcel", "?".
-			if res.Tokens != 5 || !res.TokensEstimated {
-				t.Errorf("tokens %d (estimated %v), want the o200k count 5", res.Tokens, res.TokensEstimated)
-			}
-		})
-	}
+	eachProvider(t, embedProviders, func(t *testing.T, provider string, fake *embedtest.Server) {
+		fake.Push(embedtest.Fault{NoUsage: true})
+		c := newEmbedder(t, fake, provider, circuittest.NewClock(), nil)
+		res, err := c.Embed(context.Background(), []string{"Where is my parcel?"}, Query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// o200k_base: "Where", " is", " my", " parcel", "?".
+		if res.Tokens != 5 || !res.TokensEstimated {
+			t.Errorf("tokens %d (estimated %v), want the o200k count 5", res.Tokens, res.TokensEstimated)
+		}
+	})
 }
 
 func TestBreakerOpensAndHalfOpens(t *testing.T) {
@@ -346,28 +325,24 @@ func TestBreakerIgnoresBadRequests(t *testing.T) {
 
 func TestTimeoutIsUnavailableWithinBoundedTime(t *testing.T) {
 	t.Parallel()
-	for _, provider := range embedProviders {
-		t.Run(provider, func(t *testing.T) {
-			t.Parallel()
-			fake := embedtest.Start(t, embedtest.Options{APIKey: testKey})
-			fake.SetDefault(embedtest.Fault{Delay: time.Minute}) // hangs
-			c := newEmbedder(t, fake, provider, circuittest.NewClock(), func(cfg *Config) {
-				cfg.Timeout, cfg.MaxRetries = 100*time.Millisecond, 2
-			})
-			start := time.Now()
-			_, err := c.Embed(context.Background(), []string{"refund"}, Query)
-			if !errors.Is(err, ErrTimeout) || !errors.Is(err, ErrUnavailable) || errors.Is(err, context.DeadlineExceeded) {
-				t.Errorf("err %v, want a timeout that is ErrUnavailable and not the caller's deadline", err)
-			}
-			// Three attempts of 100 ms; the backoff waits are the fake clock's.
-			if d := time.Since(start); d > 3*time.Second {
-				t.Errorf("took %v", d)
-			}
-			if n := fake.CallCount(); n != 3 {
-				t.Errorf("%d attempts, want 3", n)
-			}
+	eachProvider(t, embedProviders, func(t *testing.T, provider string, fake *embedtest.Server) {
+		fake.SetDefault(embedtest.Fault{Delay: time.Minute}) // hangs
+		c := newEmbedder(t, fake, provider, circuittest.NewClock(), func(cfg *Config) {
+			cfg.Timeout, cfg.MaxRetries = 100*time.Millisecond, 2
 		})
-	}
+		start := time.Now()
+		_, err := c.Embed(context.Background(), []string{"refund"}, Query)
+		if !errors.Is(err, ErrTimeout) || !errors.Is(err, ErrUnavailable) || errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("err %v, want a timeout that is ErrUnavailable and not the caller's deadline", err)
+		}
+		// Three attempts of 100 ms; the backoff waits are the fake clock's.
+		if d := time.Since(start); d > 3*time.Second {
+			t.Errorf("took %v", d)
+		}
+		if n := fake.CallCount(); n != 3 {
+			t.Errorf("%d attempts, want 3", n)
+		}
+	})
 }
 
 func TestCallerDeadlineEndsTheRetries(t *testing.T) {

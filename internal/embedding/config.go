@@ -48,58 +48,53 @@ const (
 	DefaultBreakerCooldown = 30 * time.Second
 )
 
+// Endpoint is what embedding and rerank settings share: where the provider is, the
+// credential, the model, and how hard to try it.
+type Endpoint struct {
+	// BaseURL is required with a provider: "https://api.openai.com/v1",
+	// "http://localhost:11434" (Ollama), "http://vllm:8000/v1"; "http://tei:8080",
+	// "https://api.cohere.com/v2", "https://api.jina.ai/v1" for rerankers.
+	BaseURL string
+	// APIKey is sent as a Bearer token when not empty; local servers want none.
+	APIKey string
+	// Model is required for embeddings, where it also labels every vector made, and by
+	// RerankCohere; TEI serves one model and is not told it (it only names it in logs).
+	Model string
+	// Timeout bounds one attempt (the caller's context bounds the call); MaxRetries counts
+	// the attempts after the first, as given (0 or less: none); BreakerFailures calls failed
+	// in a row, retries and all, open the breaker for BreakerCooldown, then one probe goes.
+	// HTTPClient is optional: the default has no overall timeout of its own.
+	Timeout         time.Duration
+	MaxRetries      int
+	BreakerFailures int
+	BreakerCooldown time.Duration
+	HTTPClient      *http.Client
+}
+
 // Config selects an embedding provider and how hard to try it. Fields left zero take their
 // defaults, except MaxRetries.
 type Config struct {
 	Provider string // ProviderNone (or ""), ProviderOpenAI or ProviderOllama
-	// BaseURL is required with a provider: "https://api.openai.com/v1",
-	// "http://localhost:11434" (Ollama), "http://vllm:8000/v1".
-	BaseURL string
-	// APIKey is sent as a Bearer token when not empty.
-	APIKey string
-	// Model is required with a provider; it also labels every vector made.
-	Model string
+	Endpoint
 	// QueryPrefix and DocumentPrefix are put before every text of their Kind, for models
 	// trained with them ("query: " and "passage: " for e5, "search_query: " and
 	// "search_document: " for nomic-embed). Empty for most models.
 	QueryPrefix, DocumentPrefix string
-	// Timeout bounds each attempt, not the whole call: the caller's context does that.
-	Timeout time.Duration
-	// MaxRetries is the number of attempts after the first, as given: 0 (or less) is none.
-	MaxRetries int
 	// BatchSize bounds the texts of one request (1 to MaxBatchSize), BatchChars their
 	// characters; a single longer text is sent alone.
 	BatchSize, BatchChars int
 	// ExpectDim, when not 0, is the dimension every answer must have (the stored vectors'),
 	// checked from the first answer on; 0 takes the first answer's.
 	ExpectDim int
-	// BreakerFailures is how many calls (each with its retries) must fail in a row before the
-	// breaker opens; BreakerCooldown how long it stays open before one probe goes through.
-	BreakerFailures int
-	BreakerCooldown time.Duration
-	// HTTPClient is optional; the default has no overall timeout, since Timeout and the
-	// caller's context govern every attempt.
-	HTTPClient *http.Client
 }
 
 // RerankConfig selects a rerank provider and how hard to try it. Fields left zero take their
 // defaults, except MaxRetries.
 type RerankConfig struct {
 	Provider string // RerankNone (or ""), RerankTEI or RerankCohere
-	// BaseURL is required with a provider: "http://tei:8080", "https://api.cohere.com/v2",
-	// "https://api.jina.ai/v1".
-	BaseURL string
-	APIKey  string // sent as a Bearer token when not empty
-	// Model is required by RerankCohere; TEI serves one model and is not told it (it only
-	// names the reranker in logs).
-	Model      string
-	Timeout    time.Duration
-	MaxRetries int
+	Endpoint
 	// BatchSize bounds the documents of one request (1 to MaxRerankBatchSize).
-	BatchSize       int
-	BreakerFailures int
-	BreakerCooldown time.Duration
-	HTTPClient      *http.Client
+	BatchSize int
 }
 
 // ConfigError is a setting that is wrong. Field names the Config or RerankConfig field
@@ -112,41 +107,34 @@ type ConfigError struct {
 
 func (e *ConfigError) Error() string { return "embedding: " + e.Field + " " + e.Problem }
 
-// conn is what embedding and rerank providers share: where, who, and how hard to try.
-type conn struct {
-	api, provider, baseURL, apiKey, model string
-	timeout                               time.Duration
-	maxRetries                            int
-	breakerFailures                       int
-	breakerCooldown                       time.Duration
-	client                                *http.Client
-}
-
-// check validates c and fills in its defaults.
-func (c *conn) check(defaultTimeout time.Duration, needModel bool) error {
-	if c.baseURL == "" {
-		return &ConfigError{"BaseURL", "is required with provider " + c.provider}
+// normalize validates e for provider and fills in its defaults.
+func (e *Endpoint) normalize(provider string, defaultTimeout time.Duration, needModel bool) error {
+	// Keys pasted into environment files often carry a trailing newline; no key has spaces.
+	e.BaseURL, e.APIKey, e.Model = strings.TrimSpace(e.BaseURL), strings.TrimSpace(e.APIKey), strings.TrimSpace(e.Model)
+	if e.BaseURL == "" {
+		return &ConfigError{"BaseURL", "is required with provider " + provider}
 	}
-	if err := remote.CheckBaseURL(c.baseURL); err != nil {
+	if err := remote.CheckBaseURL(e.BaseURL); err != nil {
 		return &ConfigError{"BaseURL", "is wrong: " + err.Error()}
 	}
-	if needModel && c.model == "" {
-		return &ConfigError{"Model", "is required with provider " + c.provider}
+	if needModel && e.Model == "" {
+		return &ConfigError{"Model", "is required with provider " + provider}
 	}
-	if c.timeout <= 0 {
-		c.timeout = defaultTimeout
-	}
-	c.maxRetries = max(c.maxRetries, 0)
-	if c.breakerFailures <= 0 {
-		c.breakerFailures = DefaultBreakerFailures
-	}
-	if c.breakerCooldown <= 0 {
-		c.breakerCooldown = DefaultBreakerCooldown
-	}
-	if c.client == nil {
-		c.client = remote.DefaultHTTPClient()
+	e.Timeout = positiveOr(e.Timeout, defaultTimeout)
+	e.MaxRetries = max(e.MaxRetries, 0)
+	e.BreakerFailures = positiveOr(e.BreakerFailures, DefaultBreakerFailures)
+	e.BreakerCooldown = positiveOr(e.BreakerCooldown, DefaultBreakerCooldown)
+	if e.HTTPClient == nil {
+		e.HTTPClient = remote.DefaultHTTPClient()
 	}
 	return nil
+}
+
+func positiveOr[T int | time.Duration](v, def T) T {
+	if v > 0 {
+		return v
+	}
+	return def
 }
 
 // guard is one endpoint of a provider behind retries and a breaker: one call counts once for
@@ -159,20 +147,19 @@ type guard struct {
 	retry   circuit.Retry
 }
 
-func (c *conn) guard(path string, clk circuit.Clock) *guard {
+func (e *Endpoint) guard(api, provider, path string, clk circuit.Clock) *guard {
 	header := http.Header{}
-	// Local servers (Ollama, TEI) want no key, and get no Authorization header.
-	if c.apiKey != "" {
-		header.Set("Authorization", "Bearer "+c.apiKey)
+	if e.APIKey != "" {
+		header.Set("Authorization", "Bearer "+e.APIKey)
 	}
 	return &guard{
-		post: remote.NewEndpoint(remote.Options{API: c.api, Provider: c.provider, Client: c.client, BaseURL: c.baseURL,
-			Path: path, Header: header, Secret: c.apiKey, Timeout: c.timeout, Now: clk.Now, Message: remote.JSONErrorMessage}),
-		api:     c.api,
-		name:    c.provider,
-		breaker: circuit.NewBreaker(c.breakerFailures, c.breakerCooldown, clk.Now),
-		retry: circuit.Retry{MaxRetries: c.maxRetries, Clock: clk, Stopped: func(ctx context.Context) error {
-			return remote.Canceled(c.api, c.provider, ctx)
+		post: remote.NewEndpoint(remote.Options{API: api, Provider: provider, Client: e.HTTPClient, BaseURL: e.BaseURL,
+			Path: path, Header: header, Secret: e.APIKey, Timeout: e.Timeout, Now: clk.Now, Message: remote.JSONErrorMessage}),
+		api:     api,
+		name:    provider,
+		breaker: circuit.NewBreaker(e.BreakerFailures, e.BreakerCooldown, clk.Now),
+		retry: circuit.Retry{MaxRetries: e.MaxRetries, Clock: clk, Stopped: func(ctx context.Context) error {
+			return remote.Canceled(api, provider, ctx)
 		}},
 	}
 }
@@ -191,81 +178,63 @@ func (g *guard) failed(format string, args ...any) error {
 	return g.post.Failed(fmt.Errorf(format, args...))
 }
 
-// trimmed is the provider name as compared: case and spaces do not matter.
-func trimmed(provider string) string { return strings.ToLower(strings.TrimSpace(provider)) }
-
 // Validate reports the first wrong setting of c as a *ConfigError.
 func (c Config) Validate() error {
-	_, _, err := c.normalized()
+	_, err := c.normalized()
 	return err
 }
 
-// normalized validates c and fills in the defaults; none reports ProviderNone.
-func (c Config) normalized() (Config, conn, error) {
-	c.Provider = trimmed(c.Provider)
-	cn := conn{api: "embedding", provider: c.Provider, baseURL: strings.TrimSpace(c.BaseURL),
-		apiKey: strings.TrimSpace(c.APIKey), model: strings.TrimSpace(c.Model), timeout: c.Timeout,
-		maxRetries: c.MaxRetries, breakerFailures: c.BreakerFailures, breakerCooldown: c.BreakerCooldown, client: c.HTTPClient}
+// normalized validates c and fills in the defaults; a Provider of none is ProviderNone.
+func (c Config) normalized() (Config, error) {
+	c.Provider = strings.ToLower(strings.TrimSpace(c.Provider))
 	switch c.Provider {
 	case "", ProviderNone:
 		c.Provider = ProviderNone
-		return c, cn, nil
+		return c, nil
 	case ProviderOpenAI, ProviderOllama:
 	default:
-		return c, cn, &ConfigError{"Provider", fmt.Sprintf("must be %s, %s or %s, not %q", ProviderNone, ProviderOpenAI, ProviderOllama, c.Provider)}
+		return c, &ConfigError{"Provider", fmt.Sprintf("must be %s, %s or %s, not %q", ProviderNone, ProviderOpenAI, ProviderOllama, c.Provider)}
 	}
-	if err := cn.check(DefaultTimeout, true); err != nil {
-		return c, cn, err
+	if err := c.normalize(c.Provider, DefaultTimeout, true); err != nil {
+		return c, err
 	}
-	switch {
-	case c.BatchSize == 0:
-		c.BatchSize = DefaultBatchSize
-	case c.BatchSize < 0 || c.BatchSize > MaxBatchSize:
-		return c, cn, &ConfigError{"BatchSize", fmt.Sprintf("must be from 1 to %d", MaxBatchSize)}
+	if c.BatchSize < 0 || c.BatchSize > MaxBatchSize {
+		return c, &ConfigError{"BatchSize", fmt.Sprintf("must be from 1 to %d", MaxBatchSize)}
 	}
-	switch {
-	case c.BatchChars == 0:
-		c.BatchChars = DefaultBatchChars
-	case c.BatchChars < 0:
-		return c, cn, &ConfigError{"BatchChars", "must be positive"}
+	if c.BatchChars < 0 {
+		return c, &ConfigError{"BatchChars", "must be positive"}
 	}
 	if c.ExpectDim < 0 {
-		return c, cn, &ConfigError{"ExpectDim", "must not be negative"}
+		return c, &ConfigError{"ExpectDim", "must not be negative"}
 	}
-	c.BaseURL, c.APIKey, c.Model, c.Timeout, c.MaxRetries = cn.baseURL, cn.apiKey, cn.model, cn.timeout, cn.maxRetries
-	c.BreakerFailures, c.BreakerCooldown, c.HTTPClient = cn.breakerFailures, cn.breakerCooldown, cn.client
-	return c, cn, nil
+	c.BatchSize = positiveOr(c.BatchSize, DefaultBatchSize)
+	c.BatchChars = positiveOr(c.BatchChars, DefaultBatchChars)
+	return c, nil
 }
 
 // Validate reports the first wrong setting of c as a *ConfigError.
 func (c RerankConfig) Validate() error {
-	_, _, err := c.normalized()
+	_, err := c.normalized()
 	return err
 }
 
-func (c RerankConfig) normalized() (RerankConfig, conn, error) {
-	c.Provider = trimmed(c.Provider)
-	cn := conn{api: "rerank", provider: c.Provider, baseURL: strings.TrimSpace(c.BaseURL),
-		apiKey: strings.TrimSpace(c.APIKey), model: strings.TrimSpace(c.Model), timeout: c.Timeout,
-		maxRetries: c.MaxRetries, breakerFailures: c.BreakerFailures, breakerCooldown: c.BreakerCooldown, client: c.HTTPClient}
+// normalized validates c and fills in the defaults; a Provider of none is RerankNone.
+func (c RerankConfig) normalized() (RerankConfig, error) {
+	c.Provider = strings.ToLower(strings.TrimSpace(c.Provider))
 	switch c.Provider {
 	case "", RerankNone:
 		c.Provider = RerankNone
-		return c, cn, nil
+		return c, nil
 	case RerankTEI, RerankCohere:
 	default:
-		return c, cn, &ConfigError{"Provider", fmt.Sprintf("must be %s, %s or %s, not %q", RerankNone, RerankTEI, RerankCohere, c.Provider)}
+		return c, &ConfigError{"Provider", fmt.Sprintf("must be %s, %s or %s, not %q", RerankNone, RerankTEI, RerankCohere, c.Provider)}
 	}
-	if err := cn.check(DefaultRerankTimeout, c.Provider == RerankCohere); err != nil {
-		return c, cn, err
+	if err := c.normalize(c.Provider, DefaultRerankTimeout, c.Provider == RerankCohere); err != nil {
+		return c, err
 	}
-	switch {
-	case c.BatchSize == 0:
-		c.BatchSize = DefaultRerankBatchSize
-	case c.BatchSize < 0 || c.BatchSize > MaxRerankBatchSize:
-		return c, cn, &ConfigError{"BatchSize", fmt.Sprintf("must be from 1 to %d", MaxRerankBatchSize)}
+	if c.BatchSize < 0 || c.BatchSize > MaxRerankBatchSize {
+		return c, &ConfigError{"BatchSize", fmt.Sprintf("must be from 1 to %d", MaxRerankBatchSize)}
 	}
-	c.BaseURL, c.APIKey, c.Model, c.Timeout, c.MaxRetries = cn.baseURL, cn.apiKey, cn.model, cn.timeout, cn.maxRetries
-	c.BreakerFailures, c.BreakerCooldown, c.HTTPClient = cn.breakerFailures, cn.breakerCooldown, cn.client
-	return c, cn, nil
+	c.BatchSize = positiveOr(c.BatchSize, DefaultRerankBatchSize)
+	return c, nil
 }

@@ -16,17 +16,17 @@ func TestConfigValidation(t *testing.T) {
 	}{
 		{"none", Config{}, ""},
 		{"none spelled out", Config{Provider: " None "}, ""},
-		{"openai", Config{Provider: "openai", BaseURL: "https://api.openai.com/v1", Model: "text-embedding-3-small", APIKey: key}, ""},
-		{"ollama", Config{Provider: "OLLAMA", BaseURL: "http://localhost:11434", Model: "bge-m3"}, ""},
-		{"unknown provider", Config{Provider: "gemini", BaseURL: "http://x", Model: "m"}, "Provider"},
-		{"no base URL", Config{Provider: "openai", Model: "m"}, "BaseURL"},
-		{"relative base URL", Config{Provider: "ollama", BaseURL: "localhost:11434", Model: "m"}, "BaseURL"},
-		{"base URL with a key in the query", Config{Provider: "openai", BaseURL: "https://x.example/v1?key=" + key, Model: "m"}, "BaseURL"},
-		{"no model", Config{Provider: "ollama", BaseURL: "http://localhost:11434"}, "Model"},
-		{"batch too large", Config{Provider: "ollama", BaseURL: "http://h", Model: "m", BatchSize: MaxBatchSize + 1}, "BatchSize"},
-		{"negative batch", Config{Provider: "ollama", BaseURL: "http://h", Model: "m", BatchSize: -1}, "BatchSize"},
-		{"negative chars", Config{Provider: "ollama", BaseURL: "http://h", Model: "m", BatchChars: -1}, "BatchChars"},
-		{"negative dimension", Config{Provider: "ollama", BaseURL: "http://h", Model: "m", ExpectDim: -1}, "ExpectDim"},
+		{"openai", Config{Provider: "openai", Endpoint: Endpoint{BaseURL: "https://api.openai.com/v1", Model: "text-embedding-3-small", APIKey: key}}, ""},
+		{"ollama", Config{Provider: "OLLAMA", Endpoint: Endpoint{BaseURL: "http://localhost:11434", Model: "bge-m3"}}, ""},
+		{"unknown provider", Config{Provider: "gemini", Endpoint: Endpoint{BaseURL: "http://x", Model: "m"}}, "Provider"},
+		{"no base URL", Config{Provider: "openai", Endpoint: Endpoint{Model: "m"}}, "BaseURL"},
+		{"relative base URL", Config{Provider: "ollama", Endpoint: Endpoint{BaseURL: "localhost:11434", Model: "m"}}, "BaseURL"},
+		{"base URL with a key in the query", Config{Provider: "openai", Endpoint: Endpoint{BaseURL: "https://x.example/v1?key=" + key, Model: "m"}}, "BaseURL"},
+		{"no model", Config{Provider: "ollama", Endpoint: Endpoint{BaseURL: "http://localhost:11434"}}, "Model"},
+		{"batch too large", Config{Provider: "ollama", Endpoint: Endpoint{BaseURL: "http://h", Model: "m"}, BatchSize: MaxBatchSize + 1}, "BatchSize"},
+		{"negative batch", Config{Provider: "ollama", Endpoint: Endpoint{BaseURL: "http://h", Model: "m"}, BatchSize: -1}, "BatchSize"},
+		{"negative chars", Config{Provider: "ollama", Endpoint: Endpoint{BaseURL: "http://h", Model: "m"}, BatchChars: -1}, "BatchChars"},
+		{"negative dimension", Config{Provider: "ollama", Endpoint: Endpoint{BaseURL: "http://h", Model: "m"}, ExpectDim: -1}, "ExpectDim"},
 	}
 	for _, tc := range tests {
 		err := tc.cfg.Validate()
@@ -50,12 +50,12 @@ func TestRerankConfigValidation(t *testing.T) {
 		field string
 	}{
 		{"none", RerankConfig{}, ""},
-		{"tei needs no model", RerankConfig{Provider: "tei", BaseURL: "http://tei:8080"}, ""},
-		{"cohere", RerankConfig{Provider: "cohere", BaseURL: "https://api.cohere.com/v2", Model: "rerank-v3.5"}, ""},
-		{"cohere without model", RerankConfig{Provider: "cohere", BaseURL: "https://api.jina.ai/v1"}, "Model"},
+		{"tei needs no model", RerankConfig{Provider: "tei", Endpoint: Endpoint{BaseURL: "http://tei:8080"}}, ""},
+		{"cohere", RerankConfig{Provider: "cohere", Endpoint: Endpoint{BaseURL: "https://api.cohere.com/v2", Model: "rerank-v3.5"}}, ""},
+		{"cohere without model", RerankConfig{Provider: "cohere", Endpoint: Endpoint{BaseURL: "https://api.jina.ai/v1"}}, "Model"},
 		{"tei without base URL", RerankConfig{Provider: "tei"}, "BaseURL"},
-		{"unknown", RerankConfig{Provider: "voyage", BaseURL: "http://x", Model: "m"}, "Provider"},
-		{"batch too large", RerankConfig{Provider: "tei", BaseURL: "http://x", BatchSize: MaxRerankBatchSize + 1}, "BatchSize"},
+		{"unknown", RerankConfig{Provider: "voyage", Endpoint: Endpoint{BaseURL: "http://x", Model: "m"}}, "Provider"},
+		{"batch too large", RerankConfig{Provider: "tei", Endpoint: Endpoint{BaseURL: "http://x"}, BatchSize: MaxRerankBatchSize + 1}, "BatchSize"},
 	}
 	for _, tc := range tests {
 		checkConfigError(t, tc.name, tc.cfg.Validate(), tc.field, "")
@@ -85,7 +85,7 @@ func checkConfigError(t *testing.T, name string, err error, field, secret string
 
 func TestConfigDefaults(t *testing.T) {
 	t.Parallel()
-	got, _, err := Config{Provider: "ollama", BaseURL: " http://h:11434 ", Model: " bge-m3 ", APIKey: " k\n", MaxRetries: -2}.normalized()
+	got, err := Config{Provider: "ollama", Endpoint: Endpoint{BaseURL: " http://h:11434 ", Model: " bge-m3 ", APIKey: " k\n", MaxRetries: -2}}.normalized()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +94,7 @@ func TestConfigDefaults(t *testing.T) {
 		got.BreakerFailures != DefaultBreakerFailures || got.BreakerCooldown != DefaultBreakerCooldown || got.HTTPClient == nil {
 		t.Errorf("defaults %+v", got)
 	}
-	r, _, err := RerankConfig{Provider: "tei", BaseURL: "http://t"}.normalized()
+	r, err := RerankConfig{Provider: "tei", Endpoint: Endpoint{BaseURL: "http://t"}}.normalized()
 	if err != nil || r.Timeout != DefaultRerankTimeout || r.BatchSize != DefaultRerankBatchSize {
 		t.Errorf("rerank defaults %+v, %v", r, err)
 	}

@@ -23,11 +23,11 @@ type reranker struct {
 }
 
 func buildReranker(cfg RerankConfig, clk circuit.Clock) (*reranker, error) {
-	cfg, cn, err := cfg.normalized()
+	cfg, err := cfg.normalized()
 	if err != nil || cfg.Provider == RerankNone {
 		return nil, err
 	}
-	r := &reranker{g: cn.guard("rerank", clk), batchSize: cfg.BatchSize}
+	r := &reranker{g: cfg.guard("rerank", cfg.Provider, "rerank", clk), batchSize: cfg.BatchSize}
 	switch cfg.Provider {
 	case RerankTEI:
 		r.wire = teiWire(r.g)

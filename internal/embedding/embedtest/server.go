@@ -9,11 +9,12 @@
 package embedtest
 
 import (
+	"io"
 	"net/http"
-	"net/http/httptest"
-	"sync"
 	"testing"
 	"time"
+
+	"svc/internal/remote/remotetest"
 )
 
 // Protocols a Call can arrive in.
@@ -77,19 +78,15 @@ type Options struct {
 	MaxRerankBatch int
 }
 
-// Server is a running fake provider. It is safe for concurrent use.
+// Server is a running fake provider. It is safe for concurrent use. Close, URL, Push (faults
+// that meet the next calls, in order), SetDefault (the fault of every call once the queue is
+// empty: Fault{Status: 503} is a provider that is down until SetDefault(Fault{}) brings it
+// back), Calls and CallCount are remotetest.Fake's.
 type Server struct {
-	srv      *httptest.Server
+	*remotetest.Fake[Call, Fault]
 	concepts *Concepts
 	apiKey   string
 	maxBatch int
-	done     chan struct{}
-	once     sync.Once
-
-	mu     sync.Mutex
-	calls  []Call
-	faults []Fault
-	always Fault
 }
 
 // New starts a fake provider; Close stops it. It panics if the embedded concept dictionary
@@ -99,16 +96,16 @@ func New(opts Options) *Server {
 	if err != nil {
 		panic(err)
 	}
-	s := &Server{concepts: concepts, apiKey: opts.APIKey, maxBatch: opts.MaxRerankBatch, done: make(chan struct{})}
+	s := &Server{concepts: concepts, apiKey: opts.APIKey, maxBatch: opts.MaxRerankBatch}
 	if s.maxBatch <= 0 {
 		s.maxBatch = DefaultMaxRerankBatch
 	}
 	mux := http.NewServeMux()
-	mux.HandleFunc("POST /v1/embeddings", s.openAI)
-	mux.HandleFunc("POST /api/embed", s.ollama)
-	mux.HandleFunc("POST /rerank", s.tei)
-	mux.HandleFunc("POST /v1/rerank", s.cohere)
-	s.srv = httptest.NewServer(mux)
+	mux.HandleFunc("POST /v1/embeddings", s.handle(s.openAI()))
+	mux.HandleFunc("POST /api/embed", s.handle(s.ollama()))
+	mux.HandleFunc("POST /rerank", s.handle(s.tei()))
+	mux.HandleFunc("POST /v1/rerank", s.handle(s.cohere()))
+	s.Fake = remotetest.NewFake[Call](mux, Fault{}, nil)
 	return s
 }
 
@@ -120,30 +117,17 @@ func Start(t testing.TB, opts Options) *Server {
 	return s
 }
 
-// Close stops the server. Answers still waiting out a Delay are abandoned rather than
-// waited for, so a test never hangs on its own slow fault.
-func (s *Server) Close() {
-	s.once.Do(func() {
-		close(s.done)
-		s.srv.CloseClientConnections()
-		s.srv.Close()
-	})
-}
-
-// URL is the server's root, e.g. "http://127.0.0.1:41234".
-func (s *Server) URL() string { return s.srv.URL }
-
 // OpenAIBaseURL is the base URL of the OpenAI-compatible embeddings: the root plus "/v1".
-func (s *Server) OpenAIBaseURL() string { return s.srv.URL + "/v1" }
+func (s *Server) OpenAIBaseURL() string { return s.URL() + "/v1" }
 
 // OllamaBaseURL is the base URL of the Ollama embeddings: the root.
-func (s *Server) OllamaBaseURL() string { return s.srv.URL }
+func (s *Server) OllamaBaseURL() string { return s.URL() }
 
 // TEIBaseURL is the base URL of the TEI reranker: the root.
-func (s *Server) TEIBaseURL() string { return s.srv.URL }
+func (s *Server) TEIBaseURL() string { return s.URL() }
 
 // CohereBaseURL is the base URL of the Cohere-compatible reranker: the root plus "/v1".
-func (s *Server) CohereBaseURL() string { return s.srv.URL + "/v1" }
+func (s *Server) CohereBaseURL() string { return s.URL() + "/v1" }
 
 // Concepts is the dictionary the server's vectors come from.
 func (s *Server) Concepts() *Concepts { return s.concepts }
@@ -151,66 +135,55 @@ func (s *Server) Concepts() *Concepts { return s.concepts }
 // Vector is the vector the server answers for text.
 func (s *Server) Vector(text string) []float32 { return s.concepts.Vector(text) }
 
-// Push queues faults that meet the next calls, in order; a zero Fault answers normally.
-func (s *Server) Push(faults ...Fault) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.faults = append(s.faults, faults...)
+// protocol is one wire protocol of the fake.
+type protocol struct {
+	name string
+	// parse reads body into c and says why the real service would refuse it ("" if not).
+	parse func(body []byte, c *Call) (status int, problem string)
+	// refuse writes the protocol's error body.
+	refuse func(w http.ResponseWriter, status int, message string)
+	// answer is the success body.
+	answer func(c Call, f Fault) any
 }
 
-// SetDefault sets the fault of every call once the queue is empty: Fault{Status: 503} is a
-// provider that is down until SetDefault(Fault{}) brings it back.
-func (s *Server) SetDefault(f Fault) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.always = f
-}
+// maxBody bounds what the fake reads, so a runaway test fails instead of eating memory.
+const maxBody = 8 << 20
 
-// Calls returns a copy of every call received so far, in arrival order.
-func (s *Server) Calls() []Call {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]Call(nil), s.calls...)
-}
-
-// CallCount is len(Calls()) without the copy.
-func (s *Server) CallCount() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.calls)
-}
-
-// accept records c and takes its fault, or refuses it for a wrong key (answering 401 and
-// reporting false).
-func (s *Server) accept(w http.ResponseWriter, r *http.Request, c Call, refuse func(status int, msg string)) (Fault, bool) {
-	s.mu.Lock()
-	s.calls = append(s.calls, c)
-	f := s.always
-	if len(s.faults) > 0 {
-		f, s.faults = s.faults[0], s.faults[1:]
+// handle serves one protocol: the call recorded, the key checked, then the next fault, then
+// the service's own refusal, then the answer.
+func (s *Server) handle(p protocol) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
+		c := Call{Protocol: p.name, Header: r.Header.Clone(), Body: body}
+		status, problem := http.StatusBadRequest, "could not read the body"
+		if err == nil {
+			status, problem = p.parse(body, &c)
+		}
+		s.Record(c)
+		if s.apiKey != "" && r.Header.Get("Authorization") != "Bearer "+s.apiKey {
+			// Like the real services, the message never repeats the key that was sent.
+			p.refuse(w, http.StatusUnauthorized, "invalid api key")
+			return
+		}
+		f := s.Next(c)
+		if !s.Wait(r, f.Delay) {
+			return
+		}
+		if f.RetryAfter != "" {
+			w.Header().Set("Retry-After", f.RetryAfter)
+		}
+		switch {
+		case f.Status >= 400:
+			p.refuse(w, f.Status, f.message())
+		case f.Body != "":
+			w.Header().Set("Content-Type", "application/json")
+			_, _ = w.Write([]byte(f.Body))
+		case problem != "":
+			p.refuse(w, status, problem)
+		default:
+			writeJSON(w, http.StatusOK, p.answer(c, f))
+		}
 	}
-	s.mu.Unlock()
-	if s.apiKey != "" && r.Header.Get("Authorization") != "Bearer "+s.apiKey {
-		// Like the real services, the message never repeats the key that was sent.
-		refuse(http.StatusUnauthorized, "invalid api key")
-		return Fault{}, false
-	}
-	if !s.wait(r, f.Delay) {
-		return Fault{}, false
-	}
-	if f.RetryAfter != "" {
-		w.Header().Set("Retry-After", f.RetryAfter)
-	}
-	if f.Status >= 400 {
-		refuse(f.Status, f.message())
-		return Fault{}, false
-	}
-	if f.Body != "" {
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write([]byte(f.Body))
-		return Fault{}, false
-	}
-	return f, true
 }
 
 func (f Fault) message() string {
@@ -218,22 +191,4 @@ func (f Fault) message() string {
 		return f.Message
 	}
 	return http.StatusText(f.Status)
-}
-
-// wait sleeps d unless the client leaves or the server closes first; it reports whether the
-// answer should still be written.
-func (s *Server) wait(r *http.Request, d time.Duration) bool {
-	if d <= 0 {
-		return true
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-r.Context().Done():
-		return false
-	case <-s.done:
-		return false
-	}
 }

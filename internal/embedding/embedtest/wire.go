@@ -3,20 +3,10 @@ package embedtest
 import (
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"slices"
 	"strings"
 )
-
-// maxBody bounds what the fake reads, so a runaway test fails instead of eating memory.
-const maxBody = 8 << 20
-
-// readBody reads the request body for a Call of protocol.
-func readBody(r *http.Request, protocol string) (Call, error) {
-	body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
-	return Call{Protocol: protocol, Header: r.Header.Clone(), Body: body}, err
-}
 
 // texts reads a JSON string or array of strings (OpenAI's and Ollama's input); Cohere's
 // documents may also be objects with a text field.
