@@ -32,9 +32,9 @@ var ErrCrossOriginRedirect = errors.New("redirect to another origin refused")
 
 // Options describe one endpoint of a provider.
 type Options struct {
-	API      string // what is called, for messages and the User-Agent: "llm", "embedding", "rerank"
-	Provider string // the provider's name in messages
-	Client   *http.Client
+	API      string       // what is called, for messages and the User-Agent: "llm", "embedding", "rerank"
+	Provider string       // the provider's name in messages
+	Client   *http.Client // nil: DefaultHTTPClient
 	BaseURL  string
 	Path     string // resolved against BaseURL (ResolveEndpoint)
 	// Header is sent with every request: authentication, versions. Content-Type, Accept and
@@ -89,6 +89,9 @@ func NewEndpoint(o Options) *Endpoint {
 		return e
 	}
 	e.url = u.String()
+	if o.Client == nil {
+		o.Client = DefaultHTTPClient()
+	}
 	c := *o.Client
 	next := o.Client.CheckRedirect
 	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
