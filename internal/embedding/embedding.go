@@ -5,10 +5,10 @@
 // provider (circuit breaker), checks every vector, and caches query vectors per account. It
 // knows nothing of knowledge bases, stores or billing: it reports the tokens a call used.
 //
-// Every failure is an *Error. errors.Is(err, ErrUnavailable) tells an outage (timeouts, 429,
-// 5xx, broken connections, the open breaker), on which callers degrade to keyword search,
-// from a request or answer that is wrong (a 4xx, an unknown model, a vector of the wrong
-// dimension), which trying again will not mend.
+// Every failure of Embed and Rerank is an *Error. errors.Is(err, ErrUnavailable) tells an
+// outage (timeouts, 429, 5xx, broken connections, the open breaker), on which callers
+// degrade to keyword search, from a request or answer that is wrong (a 4xx, an unknown
+// model, a vector of the wrong dimension), which trying again will not mend.
 package embedding
 
 import (
@@ -55,10 +55,9 @@ type Result struct {
 
 // Embedder turns texts into vectors. Implementations are safe for concurrent use.
 type Embedder interface {
-	// Embed embeds texts, in batches. It is all or nothing for the caller that wants it so,
-	// but not wasteful: on an error, Result holds the vectors of the texts embedded before the
-	// failure (a prefix of texts, in order) and the tokens they used, so that a background
-	// job can keep them and bill them. No text may be empty.
+	// Embed embeds texts, in batches. On an error, Result still holds the vectors of the
+	// texts embedded before the failure (a prefix of texts, in order) and the tokens they
+	// used, so that a background job can keep them and bill them. No text may be empty.
 	Embed(ctx context.Context, texts []string, kind Kind) (Result, error)
 }
 
