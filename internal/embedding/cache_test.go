@@ -194,3 +194,19 @@ func TestCacheWaiterMayGiveUp(t *testing.T) {
 		t.Errorf("the vector was not kept: %+v, %v", got, err)
 	}
 }
+
+// BenchmarkCacheHit is what a repeated question's vector costs.
+func BenchmarkCacheHit(b *testing.B) {
+	g := &gate{entered: make(chan struct{}), release: make(chan struct{})}
+	close(g.release)
+	cache := NewCache(g, "m", CacheOptions{})
+	ctx := context.Background()
+	if _, err := cache.Query(ctx, 1, "Wo ist mein Paket?"); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if got, _ := cache.Query(ctx, 1, "Wo ist mein Paket?"); !got.Cached {
+			b.Fatal("miss")
+		}
+	}
+}

@@ -2,6 +2,7 @@ package embedtest
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -116,5 +117,19 @@ func TestParseConceptsRejectsBadLines(t *testing.T) {
 		if _, err := ParseConcepts(tsv); err == nil {
 			t.Errorf("%q accepted", tsv)
 		}
+	}
+}
+
+// BenchmarkVector is what a fake embedding costs per chunk of about 600 bytes, for
+// benchmarks that embed tens of thousands of chunks through the fake.
+func BenchmarkVector(b *testing.B) {
+	c, err := LoadConcepts()
+	if err != nil {
+		b.Fatal(err)
+	}
+	chunk := strings.Repeat("Reimbursement policy: items sent back within 30 days are reimbursed in full. ", 8)
+	b.SetBytes(int64(len(chunk)))
+	for b.Loop() {
+		c.Vector(chunk)
 	}
 }
