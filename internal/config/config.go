@@ -61,6 +61,8 @@ type Config struct {
 	// PublicURLFromAddr is set by Validate when PublicURL was not given and is
 	// "http://" + Addr: a guess, right only where the server listens on that address.
 	PublicURLFromAddr bool
+	// Semantic holds the embedding and rerank settings (semantic.go).
+	Semantic
 }
 
 // DefaultHoldTTL is SVC_HOLD_TTL's default, billing's rule.
@@ -132,6 +134,11 @@ func Load(getenv func(string) string) (Config, error) {
 		RedisPrefix:  strings.TrimSpace(getenv("SVC_REDIS_PREFIX")),
 		HoldTTL:      DefaultHoldTTL,
 	}
+	sem, err := loadSemantic(getenv)
+	if err != nil {
+		return c, err
+	}
+	c.Semantic = sem
 	if v := getenv("SVC_CRAWL_INTERVAL"); v != "" {
 		d, err := parseInterval(v)
 		if err != nil {
@@ -305,6 +312,9 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("SVC_HOLD_TTL must be at least 1s (default %s); keep it above the slowest answer", DefaultHoldTTL)
 	}
 	if err := c.validateMetrics(); err != nil {
+		return err
+	}
+	if err := c.validateSemantic(); err != nil {
 		return err
 	}
 	return c.validateRedis()

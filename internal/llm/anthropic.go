@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"svc/internal/nultext"
+	"svc/internal/remote"
 )
 
 // anthropicVersion is the Messages API version asked for; the official SDKs send it too.
@@ -16,24 +17,15 @@ const anthropicVersion = "2023-06-01"
 
 // anthropicClient speaks the Anthropic Messages API.
 type anthropicClient struct {
-	post    *poster
-	model   string
-	apiKey  string
-	timeout time.Duration
-	now     func() time.Time
+	post  *remote.Endpoint
+	model string
 }
 
 func newAnthropic(cfg Config, now func() time.Time) *anthropicClient {
 	header := http.Header{}
 	header.Set("X-Api-Key", cfg.APIKey)
 	header.Set("Anthropic-Version", anthropicVersion)
-	return &anthropicClient{
-		post:    newPoster(cfg.HTTPClient, cfg.BaseURL, "v1/messages", header),
-		model:   cfg.Model,
-		apiKey:  cfg.APIKey,
-		timeout: cfg.Timeout,
-		now:     now,
-	}
+	return &anthropicClient{post: endpoint(cfg, ProviderAnthropic, "v1/messages", header, anthropicMessage, now), model: cfg.Model}
 }
 
 // anthropicRequest is the body of POST /v1/messages.
@@ -69,18 +61,12 @@ type anthropicResponse struct {
 
 func (c *anthropicClient) Complete(ctx context.Context, req Request) (Response, error) {
 	if err := validate(req); err != nil {
-		return Response{}, invalid(ProviderAnthropic, err)
+		return Response{}, c.post.Failed(err)
 	}
 	body := c.body(req)
-	attempt, cancel := context.WithTimeout(ctx, c.timeout)
-	defer cancel()
-	ans, err := c.post.post(attempt, body)
 	var out anthropicResponse
-	if err == nil && ans.status < 400 {
-		err = ans.decode(&out)
-	}
-	if err != nil || ans.status >= 400 {
-		return Response{}, c.fail(ctx, attempt, ans, err)
+	if err := c.post.Post(ctx, body, &out); err != nil {
+		return Response{}, err
 	}
 	var text strings.Builder
 	for _, block := range out.Content {
@@ -120,17 +106,6 @@ func (c *anthropicClient) body(req Request) anthropicRequest {
 		b.System = []anthropicText{{Type: "text", Text: system}}
 	}
 	return b
-}
-
-// fail maps a failed exchange to *Error.
-func (c *anthropicClient) fail(caller, attempt context.Context, ans answer, err error) error {
-	if cerr := contextError(ProviderAnthropic, caller, attempt, c.timeout); cerr != nil {
-		return cerr
-	}
-	if ans.status >= 400 {
-		return statusError(ProviderAnthropic, c.apiKey, ans.status, ans.header, anthropicMessage(ans.body), c.now())
-	}
-	return otherError(ProviderAnthropic, c.apiKey, err)
 }
 
 // anthropicMessage takes the message out of {"type":"error","error":{"type","message"}},

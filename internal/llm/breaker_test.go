@@ -45,7 +45,7 @@ func TestBreakerOpensFailsFastAndRecovers(t *testing.T) {
 			}
 
 			// After the cooldown one probe goes through; it succeeds and closes the breaker.
-			clk.advance(time.Minute)
+			clk.Advance(time.Minute)
 			fake.SetScript(func(llmtest.Call) llmtest.Step { return llmtest.Step{Text: "back"} })
 			resp, err := c.Complete(ctx, ask("hi"))
 			if err != nil || resp.Text != "back" {
@@ -75,7 +75,7 @@ func TestBreakerFailedProbeReopens(t *testing.T) {
 	for range 2 {
 		_, _ = c.Complete(ctx, ask("hi"))
 	}
-	clk.advance(10 * time.Second)
+	clk.Advance(10 * time.Second)
 	if _, err := c.Complete(ctx, ask("hi")); errors.Is(err, ErrCircuitOpen) || asError(t, err).Status != 500 {
 		t.Fatalf("probe: %v", err)
 	}
@@ -115,7 +115,7 @@ func TestBreakerSuccessResetsTheCount(t *testing.T) {
 		}
 		return Response{Text: "ok"}, nil
 	})
-	b := newBreaker(next, "p", 3, time.Minute, newFakeClock().now)
+	b := newBreaker(next, "p", 3, time.Minute, newFakeClock().Now)
 	ctx := context.Background()
 	for _, f := range []bool{true, true, false, true, true, false} {
 		fail.Store(f)
@@ -138,12 +138,12 @@ func TestBreakerLetsOneProbeAtATime(t *testing.T) {
 		<-release
 		return Response{Text: "ok"}, nil
 	})
-	b := newBreaker(next, "p", 1, time.Second, clk.now)
+	b := newBreaker(next, "p", 1, time.Second, clk.Now)
 	ctx := context.Background()
 	if _, err := b.Complete(ctx, ask("hi")); err == nil {
 		t.Fatal("first call should fail")
 	}
-	clk.advance(time.Second)
+	clk.Advance(time.Second)
 
 	var wg sync.WaitGroup
 	wg.Go(func() {

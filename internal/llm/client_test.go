@@ -298,7 +298,7 @@ func TestNonConformingOpenAIErrorBodyKeepsStatus(t *testing.T) {
 		_, _ = w.Write([]byte(`{"error":"model is loading"}`))
 	}))
 	t.Cleanup(srv.Close)
-	c, err := build(Config{Provider: ProviderOpenAI, BaseURL: srv.URL + "/v1", MaxRetries: -1}, newFakeClock().clock())
+	c, err := build(Config{Provider: ProviderOpenAI, BaseURL: srv.URL + "/v1", MaxRetries: -1}, newFakeClock().Clock())
 	if err != nil {
 		t.Fatal(err)
 	}

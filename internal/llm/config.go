@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"strings"
 	"time"
+
+	"svc/internal/circuit"
+	"svc/internal/remote"
 )
 
 // Providers, by wire protocol. "openai" covers every server that speaks Chat Completions.
@@ -67,10 +69,10 @@ type Config struct {
 // the circuit breaker, so that one Complete call counts once for the breaker however many
 // attempts it took.
 func New(cfg Config) (Client, error) {
-	return build(cfg, realClock())
+	return build(cfg, circuit.RealClock())
 }
 
-func build(cfg Config, clk clock) (Client, error) {
+func build(cfg Config, clk circuit.Clock) (Client, error) {
 	cfg, err := cfg.normalized()
 	if err != nil {
 		return nil, err
@@ -78,12 +80,12 @@ func build(cfg Config, clk clock) (Client, error) {
 	var provider Client
 	switch cfg.Provider {
 	case ProviderOpenAI:
-		provider = newOpenAI(cfg, clk.now)
+		provider = newOpenAI(cfg, clk.Now)
 	case ProviderAnthropic:
-		provider = newAnthropic(cfg, clk.now)
+		provider = newAnthropic(cfg, clk.Now)
 	}
 	retries := newRetrier(provider, cfg.Provider, cfg.MaxRetries, clk)
-	return newBreaker(retries, cfg.Provider, cfg.BreakerFailures, cfg.BreakerCooldown, clk.now), nil
+	return newBreaker(retries, cfg.Provider, cfg.BreakerFailures, cfg.BreakerCooldown, clk.Now), nil
 }
 
 // normalized validates cfg and fills in the defaults. Errors never quote the API key.
@@ -108,8 +110,8 @@ func (c Config) normalized() (Config, error) {
 	default:
 		return c, fmt.Errorf("llm: unknown provider %q (want %q or %q)", c.Provider, ProviderOpenAI, ProviderAnthropic)
 	}
-	if err := checkBaseURL(c.BaseURL); err != nil {
-		return c, err
+	if err := remote.CheckBaseURL(c.BaseURL); err != nil {
+		return c, fmt.Errorf("llm: %w", err)
 	}
 	if c.Timeout <= 0 {
 		c.Timeout = DefaultTimeout
@@ -122,35 +124,15 @@ func (c Config) normalized() (Config, error) {
 		c.BreakerCooldown = DefaultBreakerCooldown
 	}
 	if c.HTTPClient == nil {
-		c.HTTPClient = defaultHTTPClient()
+		c.HTTPClient = remote.DefaultHTTPClient()
 	}
 	return c, nil
 }
 
-// checkBaseURL accepts an absolute http(s) URL. The message names only the scheme and host
-// problem, since a URL can carry credentials.
-func checkBaseURL(raw string) error {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return errors.New("llm: base URL does not parse")
-	}
-	if u.Scheme != "http" && u.Scheme != "https" {
-		return errors.New("llm: base URL must start with http:// or https://")
-	}
-	if u.Host == "" {
-		return errors.New("llm: base URL has no host")
-	}
-	if u.RawQuery != "" || u.Fragment != "" {
-		return errors.New("llm: base URL must not have a query or fragment")
-	}
-	return nil
-}
-
-// defaultHTTPClient owns its transport, so that nothing else that tunes
-// http.DefaultTransport changes how we talk to providers.
-func defaultHTTPClient() *http.Client {
-	if t, ok := http.DefaultTransport.(*http.Transport); ok {
-		return &http.Client{Transport: t.Clone()}
-	}
-	return &http.Client{Transport: http.DefaultTransport}
+// endpoint is the provider's one URL, as both clients post to it.
+func endpoint(cfg Config, provider, path string, header http.Header, message func([]byte) string, now func() time.Time) *remote.Endpoint {
+	return remote.NewEndpoint(remote.Options{
+		API: api, Provider: provider, Client: cfg.HTTPClient, BaseURL: cfg.BaseURL, Path: path,
+		Header: header, Secret: cfg.APIKey, Timeout: cfg.Timeout, Now: now, Message: message,
+	})
 }

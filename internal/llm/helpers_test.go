@@ -1,68 +1,18 @@
 package llm
 
 import (
-	"context"
 	"errors"
-	"sync"
 	"testing"
 	"time"
 
+	"svc/internal/circuit/circuittest"
 	"svc/internal/llm/llmtest"
 )
 
 const testKey = "sk-test-0123456789abcdef"
 
-// fakeClock stands in for time in the retrier and the breaker: sleeping is recorded and
-// advances the clock instantly, and jitter always picks the top of its range so waits are
-// predictable.
-type fakeClock struct {
-	mu     sync.Mutex
-	t      time.Time
-	sleeps []time.Duration
-	limits []time.Duration
-}
-
-func newFakeClock() *fakeClock { return &fakeClock{t: time.Now()} }
-
-func (f *fakeClock) clock() clock {
-	return clock{now: f.now, sleep: f.sleep, jitter: f.jitter}
-}
-
-func (f *fakeClock) now() time.Time {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.t
-}
-
-func (f *fakeClock) sleep(ctx context.Context, d time.Duration) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.sleeps = append(f.sleeps, d)
-	f.t = f.t.Add(d)
-	return nil
-}
-
-func (f *fakeClock) jitter(limit time.Duration) time.Duration {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.limits = append(f.limits, limit)
-	return limit
-}
-
-func (f *fakeClock) advance(d time.Duration) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	f.t = f.t.Add(d)
-}
-
-func (f *fakeClock) slept() []time.Duration {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([]time.Duration(nil), f.sleeps...)
-}
+// newFakeClock is a clock that never sleeps (circuittest.Clock).
+func newFakeClock() *circuittest.Clock { return circuittest.NewClock() }
 
 // baseURL is where each provider's client finds the fake.
 func baseURL(fake *llmtest.Server, provider string) string {
@@ -74,13 +24,13 @@ func baseURL(fake *llmtest.Server, provider string) string {
 
 // newTestClient builds the full stack (provider, retries, breaker) against the fake, with the
 // fake clock. tweak adjusts the Config before it is built.
-func newTestClient(t *testing.T, fake *llmtest.Server, provider string, clk *fakeClock, tweak func(*Config)) Client {
+func newTestClient(t *testing.T, fake *llmtest.Server, provider string, clk *circuittest.Clock, tweak func(*Config)) Client {
 	t.Helper()
 	cfg := Config{Provider: provider, BaseURL: baseURL(fake, provider), APIKey: testKey, Timeout: 5 * time.Second, MaxRetries: 2}
 	if tweak != nil {
 		tweak(&cfg)
 	}
-	c, err := build(cfg, clk.clock())
+	c, err := build(cfg, clk.Clock())
 	if err != nil {
 		t.Fatalf("build: %v", err)
 	}

@@ -7,10 +7,12 @@ package llm
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"time"
+
+	"svc/internal/remote"
 )
+
+// api names these clients in errors and in the User-Agent.
+const api = "llm"
 
 // Roles of the messages of a Request.
 const (
@@ -54,23 +56,15 @@ type Client interface {
 	Complete(ctx context.Context, req Request) (Response, error)
 }
 
-// ErrCircuitOpen is returned without calling the provider while the circuit breaker is open.
-var ErrCircuitOpen = errors.New("llm: provider circuit open")
+// ErrCircuitOpen is the cause of a call refused without calling the provider while the
+// circuit breaker is open.
+var ErrCircuitOpen = remote.ErrCircuitOpen
 
-// Error is a failed provider call.
-type Error struct {
-	Provider   string
-	Status     int           // HTTP status; 0 for transport errors and timeouts
-	RetryAfter time.Duration // from the Retry-After header, when the provider sent one
-	Retryable  bool          // 408, 409, 429, 5xx, transport errors and per-attempt timeouts
-	Err        error
-}
+// ErrTimeout is the cause of an attempt that ran out of Config.Timeout while the caller's
+// context was still live. It is its own sentinel, not context.DeadlineExceeded, so that a
+// caller testing for its own deadline is never misled by ours; such errors are Retryable.
+var ErrTimeout = remote.ErrTimeout
 
-func (e *Error) Error() string {
-	if e.Status != 0 {
-		return fmt.Sprintf("llm %s: status %d: %v", e.Provider, e.Status, e.Err)
-	}
-	return fmt.Sprintf("llm %s: %v", e.Provider, e.Err)
-}
-
-func (e *Error) Unwrap() error { return e.Err }
+// Error is a failed provider call: its Status, RetryAfter and whether it is Retryable (408,
+// 409, 429, 5xx, transport errors and per-attempt timeouts); its message never holds the key.
+type Error = remote.Error

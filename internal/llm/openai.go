@@ -3,22 +3,19 @@ package llm
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"net/http"
 	"time"
 
 	"svc/internal/nultext"
+	"svc/internal/remote"
 )
 
 // openAIClient speaks Chat Completions, the one protocol that OpenAI, Ollama, vLLM,
 // llama.cpp and most gateways share; the newer Responses API is OpenAI's alone.
 type openAIClient struct {
-	post    *poster
-	model   string
-	apiKey  string
-	timeout time.Duration
-	now     func() time.Time
+	post  *remote.Endpoint
+	model string
 }
 
 func newOpenAI(cfg Config, now func() time.Time) *openAIClient {
@@ -27,13 +24,7 @@ func newOpenAI(cfg Config, now func() time.Time) *openAIClient {
 	if cfg.APIKey != "" {
 		header.Set("Authorization", "Bearer "+cfg.APIKey)
 	}
-	return &openAIClient{
-		post:    newPoster(cfg.HTTPClient, cfg.BaseURL, "chat/completions", header),
-		model:   cfg.Model,
-		apiKey:  cfg.APIKey,
-		timeout: cfg.Timeout,
-		now:     now,
-	}
+	return &openAIClient{post: endpoint(cfg, ProviderOpenAI, "chat/completions", header, remote.JSONErrorMessage, now), model: cfg.Model}
 }
 
 // openAIRequest is the body of POST /chat/completions.
@@ -74,21 +65,15 @@ type openAIResponse struct {
 
 func (c *openAIClient) Complete(ctx context.Context, req Request) (Response, error) {
 	if err := validate(req); err != nil {
-		return Response{}, invalid(ProviderOpenAI, err)
+		return Response{}, c.post.Failed(err)
 	}
 	body := c.body(req)
-	attempt, cancel := context.WithTimeout(ctx, c.timeout)
-	defer cancel()
-	ans, err := c.post.post(attempt, body)
 	var out openAIResponse
-	if err == nil && ans.status < 400 {
-		err = ans.decode(&out)
-	}
-	if err != nil || ans.status >= 400 {
-		return Response{}, c.fail(ctx, attempt, ans, err)
+	if err := c.post.Post(ctx, body, &out); err != nil {
+		return Response{}, err
 	}
 	if len(out.Choices) == 0 {
-		return Response{}, &Error{Provider: ProviderOpenAI, Err: errors.New("response has no choices")}
+		return Response{}, c.post.Failed(errors.New("response has no choices"))
 	}
 	choice := out.Choices[0]
 	return Response{
@@ -126,37 +111,4 @@ func (c *openAIClient) body(req Request) openAIRequest {
 		b.ResponseFormat = &openAIResponseFormat{Type: "json_object"}
 	}
 	return b
-}
-
-// fail maps a failed exchange to *Error.
-func (c *openAIClient) fail(caller, attempt context.Context, ans answer, err error) error {
-	if cerr := contextError(ProviderOpenAI, caller, attempt, c.timeout); cerr != nil {
-		return cerr
-	}
-	if ans.status >= 400 {
-		return statusError(ProviderOpenAI, c.apiKey, ans.status, ans.header, openAIErrorMessage(ans.body), c.now())
-	}
-	return otherError(ProviderOpenAI, c.apiKey, err)
-}
-
-// openAIErrorMessage takes the message out of {"error":{"message",...}}, or out of
-// {"error":"text"}, which some compatible servers answer instead.
-func openAIErrorMessage(raw []byte) string {
-	var body struct {
-		Error json.RawMessage `json:"error"`
-	}
-	if json.Unmarshal(raw, &body) != nil || len(body.Error) == 0 {
-		return ""
-	}
-	var text string
-	if json.Unmarshal(body.Error, &text) == nil {
-		return text
-	}
-	var obj struct {
-		Message string `json:"message"`
-	}
-	if json.Unmarshal(body.Error, &obj) != nil {
-		return ""
-	}
-	return obj.Message
 }

@@ -11,30 +11,8 @@ import (
 	"testing"
 
 	"svc/internal/llm/llmtest"
+	"svc/internal/remote"
 )
-
-func TestEndpointResolvesLikeTheSDKs(t *testing.T) {
-	t.Parallel()
-	tests := []struct{ base, path, want string }{
-		{"https://api.openai.com/v1", "chat/completions", "https://api.openai.com/v1/chat/completions"},
-		{"https://api.openai.com/v1/", "chat/completions", "https://api.openai.com/v1/chat/completions"},
-		{"http://localhost:11434/v1", "chat/completions", "http://localhost:11434/v1/chat/completions"},
-		{"http://localhost:8080", "chat/completions", "http://localhost:8080/chat/completions"},
-		{"http://localhost:8080/", "chat/completions", "http://localhost:8080/chat/completions"},
-		{"https://gw.example/openai/deploy", "chat/completions", "https://gw.example/openai/deploy/chat/completions"},
-		{"https://api.anthropic.com", "v1/messages", "https://api.anthropic.com/v1/messages"},
-		{"https://api.anthropic.com/", "v1/messages", "https://api.anthropic.com/v1/messages"},
-		{"https://gw.example/anthropic", "v1/messages", "https://gw.example/anthropic/v1/messages"},
-		// As with the SDK, Anthropic's base must not end in /v1 itself.
-		{"https://api.anthropic.com/v1", "v1/messages", "https://api.anthropic.com/v1/v1/messages"},
-	}
-	for _, tc := range tests {
-		u, err := endpoint(tc.base, tc.path)
-		if err != nil || u.String() != tc.want {
-			t.Errorf("endpoint(%q, %q) = %v, %v; want %s", tc.base, tc.path, u, err, tc.want)
-		}
-	}
-}
 
 func TestBaseURLWithTrailingSlash(t *testing.T) {
 	t.Parallel()
@@ -65,7 +43,7 @@ func serve(t *testing.T, h http.HandlerFunc) (*httptest.Server, *atomic.Int32) {
 // direct builds a client for provider at base, with no retries.
 func direct(t *testing.T, provider, base string) Client {
 	t.Helper()
-	c, err := build(Config{Provider: provider, BaseURL: base, APIKey: testKey, MaxRetries: -1}, newFakeClock().clock())
+	c, err := build(Config{Provider: provider, BaseURL: base, APIKey: testKey, MaxRetries: -1}, newFakeClock().Clock())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,7 +96,7 @@ func TestRedirectsStayOnTheProvidersOrigin(t *testing.T) {
 			})
 			_, err := direct(t, provider, away.URL).Complete(context.Background(), ask("hi"))
 			e := asError(t, err)
-			if !errors.Is(err, errCrossOriginRedirect) || e.Retryable {
+			if !errors.Is(err, remote.ErrCrossOriginRedirect) || e.Retryable {
 				t.Errorf("err %v (retryable %v), want a refused redirect, not retried", err, e.Retryable)
 			}
 			if reached.Load() != 0 || leaked.Load() {
@@ -199,14 +177,14 @@ func TestOversizedResponseIsRefused(t *testing.T) {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write([]byte(`{"choices":[{"message":{"content":"`))
 		chunk := []byte(strings.Repeat("x", 1<<16))
-		for range maxResponseBytes/len(chunk) + 1 {
+		for range remote.MaxResponseBytes/len(chunk) + 1 {
 			if _, err := w.Write(chunk); err != nil {
 				return
 			}
 		}
 	})
 	_, err := direct(t, ProviderOpenAI, srv.URL).Complete(context.Background(), ask("hi"))
-	if e := asError(t, err); !errors.Is(err, errResponseTooLarge) || e.Retryable {
+	if e := asError(t, err); !errors.Is(err, remote.ErrResponseTooLarge) || e.Retryable {
 		t.Errorf("err %v (retryable %v)", err, e.Retryable)
 	}
 }

@@ -34,11 +34,6 @@ func validate(req Request) error {
 	return nil
 }
 
-// invalid wraps a validation failure; it is never retried and never trips the breaker.
-func invalid(provider string, err error) *Error {
-	return &Error{Provider: provider, Err: err}
-}
-
 // withJSONInstruction appends the instruction to the system text.
 func withJSONInstruction(system string) string {
 	if strings.TrimSpace(system) == "" {

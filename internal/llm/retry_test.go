@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"svc/internal/circuit"
 	"svc/internal/llm/llmtest"
 )
 
@@ -24,7 +25,7 @@ func TestRetryHonoursRetryAfter(t *testing.T) {
 			if resp.Text != "after the wait" {
 				t.Errorf("text %q", resp.Text)
 			}
-			if got := clk.slept(); !slices.Equal(got, []time.Duration{time.Second}) {
+			if got := clk.Slept(); !slices.Equal(got, []time.Duration{time.Second}) {
 				t.Errorf("slept %v, want [1s] as the header said", got)
 			}
 			if n := fake.CallCount(); n != 2 {
@@ -49,7 +50,7 @@ func TestRetryServerErrorsWithBackoff(t *testing.T) {
 				t.Errorf("text %q after %d calls", resp.Text, fake.CallCount())
 			}
 			// The fake jitter picks the top of the range: 500ms, then 1s.
-			if got := clk.slept(); !slices.Equal(got, []time.Duration{500 * time.Millisecond, time.Second}) {
+			if got := clk.Slept(); !slices.Equal(got, []time.Duration{500 * time.Millisecond, time.Second}) {
 				t.Errorf("slept %v", got)
 			}
 		})
@@ -155,8 +156,8 @@ func TestCallerCancellationIsNotRetried(t *testing.T) {
 				if e := asError(t, err); e.Retryable {
 					t.Error("caller cancellation marked retryable")
 				}
-				if n := fake.CallCount(); n != 1 || len(clk.slept()) != 0 {
-					t.Errorf("%d calls and sleeps %v, want one call and no retry", n, clk.slept())
+				if n := fake.CallCount(); n != 1 || len(clk.Slept()) != 0 {
+					t.Errorf("%d calls and sleeps %v, want one call and no retry", n, clk.Slept())
 				}
 			})
 		}
@@ -176,8 +177,8 @@ func TestRetryStopsWhenTheWaitPassesTheDeadline(t *testing.T) {
 	if e.Status != 429 || e.RetryAfter != 20*time.Second {
 		t.Errorf("err %+v, want the provider's 429 at once", e)
 	}
-	if len(clk.slept()) != 0 || fake.CallCount() != 1 || time.Since(start) > 2*time.Second {
-		t.Errorf("slept %v, %d calls", clk.slept(), fake.CallCount())
+	if len(clk.Slept()) != 0 || fake.CallCount() != 1 || time.Since(start) > 2*time.Second {
+		t.Errorf("slept %v, %d calls", clk.Slept(), fake.CallCount())
 	}
 }
 
@@ -186,33 +187,13 @@ func TestRetryWaitIsCancelledWithTheCaller(t *testing.T) {
 	fail := clientFunc(func(context.Context, Request) (Response, error) {
 		return Response{}, &Error{Provider: "p", Status: 503, Retryable: true, RetryAfter: 10 * time.Second}
 	})
-	r := newRetrier(fail, "p", 3, clock{now: time.Now, sleep: sleep, jitter: jitter})
+	r := newRetrier(fail, "p", 3, circuit.RealClock())
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(50*time.Millisecond, cancel)
 	start := time.Now()
 	_, err := r.Complete(ctx, ask("hi"))
 	if !errors.Is(err, context.Canceled) || time.Since(start) > 5*time.Second {
 		t.Errorf("err %v after %v", err, time.Since(start))
-	}
-}
-
-func TestBackoffGrowsAndIsCapped(t *testing.T) {
-	clk := newFakeClock()
-	r := newRetrier(nil, "p", 10, clk.clock())
-	want := []time.Duration{500 * time.Millisecond, time.Second, 2 * time.Second, 4 * time.Second, 8 * time.Second, 8 * time.Second, 8 * time.Second}
-	for attempt, w := range want {
-		if got := r.wait(attempt, 0); got != w {
-			t.Errorf("attempt %d: wait %v, want %v", attempt, got, w)
-		}
-	}
-	if got := r.wait(0, 2*time.Minute); got != 30*time.Second {
-		t.Errorf("Retry-After of 2m waited %v, want the 30s cap", got)
-	}
-	if got := r.wait(5, 3*time.Second); got != 3*time.Second {
-		t.Errorf("Retry-After of 3s waited %v", got)
-	}
-	if got := jitter(time.Second); got < 0 || got > time.Second {
-		t.Errorf("real jitter %v out of [0, 1s]", got)
 	}
 }
 

@@ -36,7 +36,7 @@ func (s *Server) anthropic(w http.ResponseWriter, r *http.Request) {
 			c.Messages = append(c.Messages, Message{Role: m.Role, Content: text(m.Content)})
 		}
 	}
-	seq := s.record(c)
+	seq := s.Record(c)
 
 	key := r.Header.Get("X-Api-Key")
 	switch {
@@ -72,8 +72,8 @@ func (s *Server) anthropic(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 
-	st := s.next(c)
-	if !s.wait(r, st.Delay) {
+	st := s.Next(c)
+	if !s.Wait(r, st.Delay) {
 		return
 	}
 	if st.RetryAfter != "" {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"time"
+
+	"svc/internal/remote/remotetest"
 )
 
 type openAIRequest struct {
@@ -45,7 +47,7 @@ func (s *Server) openAI(w http.ResponseWriter, r *http.Request) {
 			c.Messages = append(c.Messages, Message{Role: m.Role, Content: content})
 		}
 	}
-	seq := s.record(c)
+	seq := s.Record(c)
 
 	switch {
 	case r.Method != http.MethodPost:
@@ -66,15 +68,15 @@ func (s *Server) openAI(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
-	st := s.next(c)
-	if !s.wait(r, st.Delay) {
+	st := s.Next(c)
+	if !s.Wait(r, st.Delay) {
 		return
 	}
 	if st.RetryAfter != "" {
 		w.Header().Set("Retry-After", st.RetryAfter)
 	}
 	if st.Status >= 400 {
-		openAIError(w, st.Status, openAIErrorType(st.Status), "", errorMessage(st, st.Status))
+		openAIError(w, st.Status, remotetest.OpenAIErrorType(st.Status), "", errorMessage(st, st.Status))
 		return
 	}
 	in, out := promptTokens(c, st.InputTokens), outputTokens(st)
@@ -113,15 +115,4 @@ func openAIError(w http.ResponseWriter, status int, typ, code, message string) {
 	writeJSON(w, status, map[string]any{
 		"error": map[string]any{"message": message, "type": typ, "param": nil, "code": c},
 	})
-}
-
-func openAIErrorType(status int) string {
-	switch {
-	case status == http.StatusTooManyRequests:
-		return "rate_limit_exceeded"
-	case status >= 500:
-		return "server_error"
-	default:
-		return "invalid_request_error"
-	}
 }

@@ -6,10 +6,10 @@ package llmtest
 
 import (
 	"net/http"
-	"net/http/httptest"
-	"sync"
 	"testing"
 	"time"
+
+	"svc/internal/remote/remotetest"
 )
 
 // Protocols a Call can arrive in.
@@ -73,31 +73,24 @@ type Options struct {
 	Default Step
 }
 
-// Server is a running fake provider. It is safe for concurrent use.
+// Server is a running fake provider. It is safe for concurrent use. Close, URL, Push,
+// SetScript, SetDefault, Calls and CallCount are remotetest.Fake's.
 type Server struct {
-	srv    *httptest.Server
+	*remotetest.Fake[Call, Step]
 	apiKey string
-	done   chan struct{}
-	once   sync.Once
-
-	mu      sync.Mutex
-	calls   []Call
-	queue   []Step
-	script  func(Call) Step
-	deflt   Step
-	counter int
 }
 
 // New starts a fake provider; Close stops it.
 func New(opts Options) *Server {
-	s := &Server{apiKey: opts.APIKey, script: opts.Script, deflt: opts.Default, done: make(chan struct{})}
-	if s.deflt == (Step{}) {
-		s.deflt = Step{Text: "ok"}
+	s := &Server{apiKey: opts.APIKey}
+	deflt := opts.Default
+	if deflt == (Step{}) {
+		deflt = Step{Text: "ok"}
 	}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/v1/chat/completions", s.openAI)
 	mux.HandleFunc("/v1/messages", s.anthropic)
-	s.srv = httptest.NewServer(mux)
+	s.Fake = remotetest.NewFake(mux, deflt, opts.Script)
 	return s
 }
 
@@ -109,97 +102,11 @@ func Start(t testing.TB, opts Options) *Server {
 	return s
 }
 
-// Close stops the server. Answers still waiting out a Delay are abandoned rather than waited
-// for, so a test never hangs on its own slow step.
-func (s *Server) Close() {
-	s.once.Do(func() {
-		close(s.done)
-		s.srv.CloseClientConnections()
-		s.srv.Close()
-	})
-}
-
-// URL is the server's root, e.g. "http://127.0.0.1:41234".
-func (s *Server) URL() string { return s.srv.URL }
-
 // OpenAIBaseURL is the base URL the OpenAI client wants: the root plus "/v1".
-func (s *Server) OpenAIBaseURL() string { return s.srv.URL + "/v1" }
+func (s *Server) OpenAIBaseURL() string { return s.URL() + "/v1" }
 
 // AnthropicBaseURL is the base URL the Anthropic client wants: the root, since it adds "/v1".
-func (s *Server) AnthropicBaseURL() string { return s.srv.URL }
-
-// Push queues steps that answer the next calls in order, before any Script or Default.
-func (s *Server) Push(steps ...Step) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.queue = append(s.queue, steps...)
-}
-
-// SetScript replaces the Script; nil falls back to the Default step.
-func (s *Server) SetScript(script func(Call) Step) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.script = script
-}
-
-// Calls returns a copy of every call received so far, in arrival order.
-func (s *Server) Calls() []Call {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return append([]Call(nil), s.calls...)
-}
-
-// CallCount is len(Calls()) without the copy.
-func (s *Server) CallCount() int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return len(s.calls)
-}
-
-// record stores the call and returns its sequence number.
-func (s *Server) record(c Call) int {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.calls = append(s.calls, c)
-	s.counter++
-	return s.counter
-}
-
-// next picks the step for an accepted call. The script runs outside the lock so that it may
-// itself call Calls or Push.
-func (s *Server) next(c Call) Step {
-	s.mu.Lock()
-	if len(s.queue) > 0 {
-		st := s.queue[0]
-		s.queue = s.queue[1:]
-		s.mu.Unlock()
-		return st
-	}
-	script, deflt := s.script, s.deflt
-	s.mu.Unlock()
-	if script != nil {
-		return script(c)
-	}
-	return deflt
-}
-
-// wait sleeps d unless the client leaves or the server closes first; it reports whether the
-// answer should still be written.
-func (s *Server) wait(r *http.Request, d time.Duration) bool {
-	if d <= 0 {
-		return true
-	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return true
-	case <-r.Context().Done():
-		return false
-	case <-s.done:
-		return false
-	}
-}
+func (s *Server) AnthropicBaseURL() string { return s.URL() }
 
 // tokens approximates a token count deterministically: a token per 4 bytes, rounded up.
 func tokens(texts ...string) int {

@@ -1,9 +1,10 @@
-package llm
+package remote
 
 import (
 	"context"
 	"errors"
 	"net/http"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -25,7 +26,7 @@ func TestParseRetryAfter(t *testing.T) {
 		{"bad milliseconds fall back", map[string]string{"Retry-After": "3", "Retry-After-Ms": "soon"}, 3 * time.Second},
 		{"negative", map[string]string{"Retry-After": "-5"}, 0},
 		{"garbage", map[string]string{"Retry-After": "later"}, 0},
-		{"huge", map[string]string{"Retry-After": "1e30"}, maxRetryAfter},
+		{"huge", map[string]string{"Retry-After": "1e30"}, MaxRetryAfter},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -33,7 +34,7 @@ func TestParseRetryAfter(t *testing.T) {
 			for k, v := range tc.header {
 				h.Set(k, v)
 			}
-			if got := parseRetryAfter(h, now); got != tc.want {
+			if got := ParseRetryAfter(h, now); got != tc.want {
 				t.Errorf("got %v, want %v", got, tc.want)
 			}
 		})
@@ -49,7 +50,7 @@ func TestStatusErrors(t *testing.T) {
 		{408, true}, {409, true}, {429, true}, {500, true}, {502, true}, {503, true}, {529, true},
 	}
 	for _, tc := range tests {
-		e := statusError("openai", "", tc.status, nil, "", time.Now())
+		e := statusError("llm", "openai", "", tc.status, nil, "", time.Now())
 		if e.Retryable != tc.retryable || e.Status != tc.status {
 			t.Errorf("%d: %+v", tc.status, e)
 		}
@@ -61,27 +62,38 @@ func TestStatusErrors(t *testing.T) {
 
 func TestCleanRedactsAndShortens(t *testing.T) {
 	const key = "sk-abc123"
-	got := clean("bad key sk-abc123\n  given, sk-abc123 again", key)
+	got := Clean("bad key sk-abc123\n  given, sk-abc123 again", key)
 	if strings.Contains(got, key) || got != "bad key [redacted] given, [redacted] again" {
 		t.Errorf("got %q", got)
 	}
-	long := clean(strings.Repeat("ü", 400), "")
+	long := Clean(strings.Repeat("ü", 400), "")
 	if len(long) > maxMessageBytes+len("…") || !strings.HasSuffix(long, "…") || !strings.HasPrefix(long, "ü") {
 		t.Errorf("long message %d bytes: %q", len(long), long[:10])
 	}
 }
 
-func TestContextErrorPrefersTheCaller(t *testing.T) {
+func TestFailSaysWhichContextEnded(t *testing.T) {
+	e := NewEndpoint(Options{API: "t", Provider: "p", Client: DefaultHTTPClient(), BaseURL: "http://x.example", Timeout: time.Hour})
+	broken := &url.Error{Op: "Post", URL: "http://x.example", Err: errors.New("connection refused")}
+
 	caller, cancel := context.WithCancelCause(context.Background())
 	attempt, cancelAttempt := context.WithTimeout(caller, time.Hour)
 	defer cancelAttempt()
-	if contextError("p", caller, attempt, time.Hour) != nil {
-		t.Fatal("live contexts gave an error")
+	if err := e.fail(caller, attempt, answer{}, broken); !err.Retryable || errors.Is(err, context.Canceled) || errors.Is(err, ErrTimeout) {
+		t.Errorf("live contexts: %v, want the retryable transport error", err)
 	}
+
+	expired, cancelExpired := context.WithTimeout(context.Background(), 0)
+	defer cancelExpired()
+	if err := e.fail(context.Background(), expired, answer{}, broken); !err.Retryable || !errors.Is(err, ErrTimeout) ||
+		errors.Is(err, context.DeadlineExceeded) || !errors.Is(err, ErrUnavailable) {
+		t.Errorf("attempt timed out: %v, want a retryable ErrTimeout that is not the caller's deadline", err)
+	}
+
 	shutdown := errors.New("shutting down")
 	cancel(shutdown)
-	err := contextError("p", caller, attempt, time.Hour)
-	if !errors.Is(err, context.Canceled) || !errors.Is(err, shutdown) {
-		t.Errorf("err %v, want both context.Canceled and the cause", err)
+	err := e.fail(caller, attempt, answer{}, broken)
+	if !errors.Is(err, context.Canceled) || !errors.Is(err, shutdown) || err.Retryable || errors.Is(err, ErrUnavailable) {
+		t.Errorf("err %v, want both context.Canceled and the cause, not retryable", err)
 	}
 }

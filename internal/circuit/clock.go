@@ -1,4 +1,4 @@
-package llm
+package circuit
 
 import (
 	"context"
@@ -6,16 +6,17 @@ import (
 	"time"
 )
 
-// clock holds what tests replace, so that retry and breaker tests neither sleep nor depend
-// on chance: time, sleeping and randomness.
-type clock struct {
-	now    func() time.Time
-	sleep  func(ctx context.Context, d time.Duration) error
-	jitter func(limit time.Duration) time.Duration // uniform in [0, limit]
+// Clock holds what tests replace, so that retry and breaker tests neither sleep nor depend on
+// chance: time, sleeping and randomness.
+type Clock struct {
+	Now    func() time.Time
+	Sleep  func(ctx context.Context, d time.Duration) error // waits d or until ctx is done
+	Jitter func(limit time.Duration) time.Duration          // uniform in [0, limit]
 }
 
-func realClock() clock {
-	return clock{now: time.Now, sleep: sleep, jitter: jitter}
+// RealClock is the wall clock, a timer and math/rand.
+func RealClock() Clock {
+	return Clock{Now: time.Now, Sleep: sleep, Jitter: jitter}
 }
 
 // sleep waits d or until ctx is done, whichever comes first.

@@ -1,4 +1,4 @@
-package llm
+package remote
 
 import (
 	"context"
@@ -15,44 +15,35 @@ import (
 	"unicode/utf8"
 )
 
-// ErrTimeout is the cause of an attempt that ran out of Config.Timeout while the caller's
-// context was still live. It is its own sentinel, not context.DeadlineExceeded, so that a
-// caller testing for its own deadline is never misled by ours; such errors are Retryable.
-var ErrTimeout = errors.New("llm: attempt timed out")
-
 // maxMessageBytes bounds the provider's message kept in an error: enough to diagnose, not
 // enough to drag a whole HTML error page into the logs.
 const maxMessageBytes = 300
 
-// maxRetryAfter clamps absurd Retry-After values before they become durations.
-const maxRetryAfter = 24 * time.Hour
+// MaxRetryAfter clamps absurd Retry-After values before they become durations.
+const MaxRetryAfter = 24 * time.Hour
 
-// contextError says why an attempt ended when one of the contexts did: the caller's (returned
-// as is, never retried) or the per-attempt timeout (retried). It returns nil when neither
-// context is done, so the provider's own error decides.
-func contextError(provider string, caller, attempt context.Context, timeout time.Duration) error {
+// fail maps a failed exchange to *Error: the caller's context, then the attempt's timeout,
+// then the provider's HTTP answer, then the transport.
+func (e *Endpoint) fail(caller, attempt context.Context, ans answer, err error) *Error {
 	if caller.Err() != nil {
-		return canceled(provider, caller)
+		return Canceled(e.api, e.provider, caller)
 	}
 	if attempt.Err() != nil {
-		return &Error{Provider: provider, Retryable: true, Err: fmt.Errorf("%w after %s", ErrTimeout, timeout)}
+		return e.errorf(true, "%w after %s", ErrTimeout, e.timeout)
 	}
-	return nil
-}
-
-// canceled wraps the caller's context error so errors.Is finds context.Canceled or
-// context.DeadlineExceeded, and also the cause the caller gave, if any.
-func canceled(provider string, ctx context.Context) *Error {
-	err := ctx.Err()
-	if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, err) {
-		err = fmt.Errorf("%w: %w", err, cause)
+	if ans.status >= 400 {
+		var message string
+		if e.message != nil {
+			message = e.message(ans.body)
+		}
+		return statusError(e.api, e.provider, e.secret, ans.status, ans.header, message, e.now())
 	}
-	return &Error{Provider: provider, Err: err}
+	return &Error{API: e.api, Provider: e.provider, Retryable: transient(err), Err: &redacted{msg: Clean(err.Error(), e.secret), err: err}}
 }
 
 // statusError is an HTTP error answer of the provider.
-func statusError(provider, apiKey string, status int, header http.Header, message string, now time.Time) *Error {
-	message = clean(message, apiKey)
+func statusError(api, provider, secret string, status int, header http.Header, message string, now time.Time) *Error {
+	message = Clean(message, secret)
 	if message == "" {
 		message = http.StatusText(status)
 	}
@@ -60,23 +51,23 @@ func statusError(provider, apiKey string, status int, header http.Header, messag
 		message = "error response"
 	}
 	return &Error{
+		API:        api,
 		Provider:   provider,
 		Status:     status,
-		RetryAfter: parseRetryAfter(header, now),
-		Retryable:  retryableStatus(status),
+		RetryAfter: ParseRetryAfter(header, now),
+		Retryable:  RetryableStatus(status),
 		Err:        errors.New(message),
 	}
 }
 
-// otherError is a failure with no HTTP answer: the connection, or a body that could not be
-// read or decoded.
-func otherError(provider, apiKey string, err error) *Error {
-	return &Error{Provider: provider, Retryable: transient(err), Err: &redacted{msg: clean(err.Error(), apiKey), err: err}}
+// errorf is a failure of this endpoint with no HTTP status.
+func (e *Endpoint) errorf(retryable bool, format string, args ...any) *Error {
+	return &Error{API: e.api, Provider: e.provider, Retryable: retryable, Err: fmt.Errorf(format, args...)}
 }
 
-// retryableStatus lists the answers that say "not now" rather than "not this": timeouts,
+// RetryableStatus lists the answers that say "not now" rather than "not this": timeouts,
 // conflicts, rate limits and server trouble (including Anthropic's 529 overloaded).
-func retryableStatus(status int) bool {
+func RetryableStatus(status int) bool {
 	return status == http.StatusRequestTimeout || status == http.StatusConflict ||
 		status == http.StatusTooManyRequests || status >= 500
 }
@@ -85,7 +76,7 @@ func retryableStatus(status int) bool {
 // broke off. A 200 whose JSON does not decode is not one, nor a redirect refused for
 // leaving the provider's origin: sending it again would not help.
 func transient(err error) bool {
-	if errors.Is(err, errCrossOriginRedirect) {
+	if errors.Is(err, ErrCrossOriginRedirect) {
 		return false
 	}
 	var ue *url.Error
@@ -94,10 +85,10 @@ func transient(err error) bool {
 		errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF)
 }
 
-// parseRetryAfter reads how long the provider asked us to wait: retry-after-ms (OpenAI's
+// ParseRetryAfter reads how long the provider asked us to wait: retry-after-ms (OpenAI's
 // finer-grained header) wins over Retry-After, which is seconds or an HTTP date. Zero means
 // the provider did not say, or said something unreadable.
-func parseRetryAfter(h http.Header, now time.Time) time.Duration {
+func ParseRetryAfter(h http.Header, now time.Time) time.Duration {
 	if h == nil {
 		return 0
 	}
@@ -119,22 +110,22 @@ func parseRetryAfter(h http.Header, now time.Time) time.Duration {
 	return 0
 }
 
-// clampWait turns nanoseconds into a duration in [0, maxRetryAfter]; NaN and negatives are 0.
+// clampWait turns nanoseconds into a duration in [0, MaxRetryAfter]; NaN and negatives are 0.
 func clampWait(ns float64) time.Duration {
 	if math.IsNaN(ns) || ns <= 0 {
 		return 0
 	}
-	if ns >= float64(maxRetryAfter) {
-		return maxRetryAfter
+	if ns >= float64(MaxRetryAfter) {
+		return MaxRetryAfter
 	}
 	return time.Duration(ns)
 }
 
-// clean makes a provider or transport message safe to log: the API key removed wherever it
+// Clean makes a provider or transport message safe to log: the secret removed wherever it
 // appears (a gateway may echo the request), one line, and short.
-func clean(msg, apiKey string) string {
-	if apiKey != "" {
-		msg = strings.ReplaceAll(msg, apiKey, "[redacted]")
+func Clean(msg, secret string) string {
+	if secret != "" {
+		msg = strings.ReplaceAll(msg, secret, "[redacted]")
 	}
 	msg = strings.Join(strings.Fields(msg), " ")
 	if len(msg) > maxMessageBytes {
