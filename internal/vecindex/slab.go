@@ -2,6 +2,8 @@ package vecindex
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/x448/float16"
 )
@@ -242,4 +244,28 @@ func (s *slab) scan(q *query, acc *accept, top *topK) {
 			}
 		}
 	}
+}
+
+// clone copies the slots keep accepts (all when keep is nil) into a new slab
+// with its own arrays.
+func (s *slab) clone(keep func(int) bool) slab {
+	c := slab{enc: s.enc, dim: s.dim, langNames: slices.Clone(s.langNames), langIdx: maps.Clone(s.langIdx)}
+	d := s.dim
+	for i := range s.len() {
+		if keep != nil && !keep(i) {
+			continue
+		}
+		c.ids = append(c.ids, s.ids[i])
+		c.langs = append(c.langs, s.langs[i])
+		switch s.enc {
+		case Float32:
+			c.f32 = append(c.f32, s.f32[i*d:(i+1)*d]...)
+		case Float16:
+			c.f16 = append(c.f16, s.f16[i*d:(i+1)*d]...)
+		case Int8:
+			c.i8 = append(c.i8, s.i8[i*d:(i+1)*d]...)
+			c.scale = append(c.scale, s.scale[i])
+		}
+	}
+	return c
 }
