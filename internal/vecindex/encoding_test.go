@@ -4,6 +4,8 @@ import (
 	"errors"
 	"math"
 	"testing"
+
+	"github.com/x448/float16"
 )
 
 func TestEncodeRoundTripBounds(t *testing.T) {
@@ -100,5 +102,18 @@ func TestParseEncoding(t *testing.T) {
 	}
 	if _, err := ParseEncoding("int4"); err == nil {
 		t.Error("int4 accepted")
+	}
+}
+
+func TestHalfToFloat(t *testing.T) {
+	t.Parallel()
+	for h := range 1 << 16 {
+		if (h>>10)&0x1f == 0x1f {
+			continue // infinities and NaNs are never stored
+		}
+		want := float16.Frombits(uint16(h)).Float32()
+		if got := halfToFloat(uint16(h)); got != want && !(got == 0 && want == 0) {
+			t.Fatalf("%#04x: %v, library says %v", h, got, want)
+		}
 	}
 }

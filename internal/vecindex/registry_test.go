@@ -32,6 +32,18 @@ func (s *fakeStore) put(t *testing.T, account, id int64, lang string, v []float3
 	s.mu.Unlock()
 }
 
+func (s *fakeStore) del(account, id int64) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	rows := s.rows[account][:0]
+	for _, r := range s.rows[account] {
+		if r.ID != id {
+			rows = append(rows, r)
+		}
+	}
+	s.rows[account] = rows
+}
+
 func (s *fakeStore) load(ctx context.Context, account int64, model string) iter.Seq2[Entry, error] {
 	return func(yield func(Entry, error) bool) {
 		s.loads.Add(1)
@@ -367,12 +379,16 @@ func TestRegistryConcurrentSearchAndWrite(t *testing.T) {
 		})
 	}
 	wg.Go(func() {
+		// As the embedding worker will: commit to the store, then tell the
+		// registry.
 		for i := 300; i < 900; i++ {
+			s.put(t, 1, int64(i), "en", vs[i])
 			if err := r.Add(1, "m", int64(i), "en", vs[i]); err != nil {
 				t.Error(err)
 				return
 			}
 			if i%3 == 0 {
+				s.del(1, int64(i-300))
 				r.Remove(1, "m", int64(i-300))
 			}
 		}

@@ -131,22 +131,16 @@ func (s *slab) bytes() int64 {
 	return b
 }
 
-// query is a search vector prepared for the slab's encoding: Int8 indexes
-// compare int8 with int8 (the query quantized like the stored vectors), the
-// others compare in float32.
+// query is a search vector prepared for the slab's encoding. Every encoding
+// keeps the query in float32 and widens the stored side: quantizing the query
+// too (int8 × int8, 15% faster in a scan) cost int8 0.3 points of recall@10
+// (BENCHMARKS.md, "Vector search").
 type query struct {
-	f32   []float32
-	i8    []int8
-	scale float32
+	f32 []float32
 }
 
 func (s *slab) prepare(unit []float32) query {
-	q := query{f32: unit}
-	if s.enc == Int8 {
-		q.i8 = make([]int8, len(unit))
-		q.scale = quantizeInt8(unit, q.i8)
-	}
-	return q
+	return query{f32: unit}
 }
 
 // score is the cosine similarity of the query and slot i.
@@ -158,7 +152,7 @@ func (s *slab) score(q *query, i int) float32 {
 	case Float16:
 		return dotF32F16(q.f32, s.f16[i*d:(i+1)*d])
 	default:
-		return q.scale * s.scale[i] * float32(dotI8(q.i8, s.i8[i*d:(i+1)*d]))
+		return s.scale[i] * dotF32I8(q.f32, s.i8[i*d:(i+1)*d])
 	}
 }
 
@@ -169,12 +163,7 @@ func (s *slab) scorePair(a, b int) float32 {
 	case Float32:
 		return dotF32(s.f32[a*d:(a+1)*d], s.f32[b*d:(b+1)*d])
 	case Float16:
-		var sum float32
-		va, vb := s.f16[a*d:(a+1)*d], s.f16[b*d:(b+1)*d]
-		for j := range va {
-			sum += float16.Frombits(va[j]).Float32() * float16.Frombits(vb[j]).Float32()
-		}
-		return sum
+		return dotF16(s.f16[a*d:(a+1)*d], s.f16[b*d:(b+1)*d])
 	default:
 		return s.scale[a] * s.scale[b] * float32(dotI8(s.i8[a*d:(a+1)*d], s.i8[b*d:(b+1)*d]))
 	}
@@ -240,7 +229,7 @@ func (s *slab) scan(q *query, acc *accept, top *topK) {
 	case Int8:
 		for i := range n {
 			if acc.everyone || acc.ok(s, i) {
-				keep(i, q.scale*s.scale[i]*float32(dotI8(q.i8, s.i8[i*d:(i+1)*d])))
+				keep(i, s.scale[i]*dotF32I8(q.f32, s.i8[i*d:(i+1)*d]))
 			}
 		}
 	}
