@@ -14,11 +14,25 @@ import (
 // first. lang is the question's language; it decides how the question is analyzed, and the
 // question's own language is detected when lang is not tr, en or de.
 func (e *Engine) Retrieve(ctx context.Context, accountID int64, question, lang string, k int) ([]Passage, error) {
+	ps, _, _, err := e.RetrieveSpent(ctx, accountID, question, lang, k)
+	return ps, err
+}
+
+// RetrieveSpent is Retrieve with what its search by meaning spent on embedding the question
+// (the model and its tokens; none when there was no search or the embedding was
+// remembered), for the caller to bill. With Options.Semantic the passages are the keyword
+// and meaning rankings fused, in any language of the KB.
+func (e *Engine) RetrieveSpent(ctx context.Context, accountID int64, question, lang string, k int) ([]Passage, string, int, error) {
 	r, err := e.retrieve(ctx, accountID, question, questionLang(lang, question))
 	if err != nil {
-		return nil, err
+		return nil, "", 0, err
 	}
-	return e.fusedPassages(&r, k), nil
+	var model string
+	var tokens int
+	if r.sem != nil {
+		model, tokens = r.sem.model, r.sem.tokens
+	}
+	return e.fusedPassages(&r, k), model, tokens, nil
 }
 
 // retrieval is the outcome of retrieve: the analyzed question and its ranked candidates,
