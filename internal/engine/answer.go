@@ -47,6 +47,14 @@ type Answer struct {
 	// model's threshold is the fallback, whatever it would have quoted.
 	Answerability float64
 	Features      Features
+	// Grounded reports that the KB holds a passage for the question in some language: the
+	// reply is confident, or a chunk found by meaning stands out (semanticPick) in a language
+	// the built-in engine does not quote. A model may answer from Passages then.
+	Grounded bool
+	// EmbeddingModel and EmbeddingTokens are what the search by meaning spent on embedding
+	// the question (0 when its embedding was remembered): billed as an embedding event.
+	EmbeddingModel  string
+	EmbeddingTokens int
 }
 
 // Answer retrieves passages for the question and composes an extractive reply: the best one
@@ -61,6 +69,7 @@ func (e *Engine) Answer(ctx context.Context, req Request) (Answer, error) {
 	}
 	a.Question = req.Question
 	a.Sources = Sources(a.DocIDs, a.Passages, a.Cards)
+	a.Grounded = a.Grounded || a.Confident
 	return a, err
 }
 
@@ -78,14 +87,18 @@ func (e *Engine) Evidence(ctx context.Context, accountID int64, question, lg str
 		return "", err
 	}
 	cands := bestPerDoc(r.ranked, e.opts.AnswerPassages)
-	if e.hopeless(&r, cands) {
-		return "", nil
+	var ex extract
+	if !e.hopeless(&r, cands) {
+		ex = e.extract(&r, lg, 0)
 	}
-	ex := e.extract(&r, lg, 0)
-	if _, _, ok := e.assess(&r, cands, ex); !ok {
-		return "", nil
+	if _, _, ok := e.assess(&r, cands, ex); ok {
+		return evidenceOf(ex), nil
 	}
-	return evidenceOf(ex), nil
+	if pick, ok := e.semanticPick(&r, lg); ok {
+		_, ex := e.semanticAnswer(question, lg, phrasesFor(lg, ""), &r, pick)
+		return evidenceOf(ex), nil
+	}
+	return "", nil
 }
 
 // leadReserve is the room a reply keeps for its lead-in when the quote's length is chosen,
@@ -140,16 +153,39 @@ func (e *Engine) answer(ctx context.Context, req Request) (Answer, error) {
 	if !ok {
 		ex = extract{}
 	}
+	sem := func(a Answer) Answer { // what the search by meaning adds to any reply
+		if r.sem != nil {
+			a.EmbeddingModel, a.EmbeddingTokens = r.sem.model, r.sem.tokens
+			if !a.Confident {
+				_, a.Grounded = e.semanticPick(&r, "")
+				if a.Grounded {
+					a.Passages = e.fusedPassages(&r, e.opts.AnswerPassages)
+				}
+			}
+		}
+		return a
+	}
 	if req.SalesMode {
 		a, err := e.salesAnswer(ctx, req, lg, ph, &r, cands, ex)
+		if err == nil && !a.Confident && ex.text == "" {
+			if pick, ok := e.semanticPick(&r, lg); ok {
+				a, ex = e.semanticAnswer(req.Question, lg, ph, &r, pick)
+			}
+		}
 		a.Evidence = evidenceOf(ex)
 		a.Answerability, a.Features = score, feats
-		return a, err
+		return sem(a), err
 	}
 	if ex.text == "" {
+		if pick, ok := e.semanticPick(&r, lg); ok {
+			a, ex := e.semanticAnswer(req.Question, lg, ph, &r, pick)
+			a.Evidence = evidenceOf(ex)
+			a.Answerability, a.Features = score, feats
+			return sem(a), nil
+		}
 		a := e.fallback(req.Question, ph)
 		a.Answerability, a.Features = score, feats
-		return a, nil
+		return sem(a), nil
 	}
 	a := e.extractive(req.Question, lg, ph, r.ranked, cands, ex)
 	if over := utf8.RuneCountInString(a.Text) - e.opts.MaxReply; over > 0 {
@@ -159,7 +195,10 @@ func (e *Engine) answer(ctx context.Context, req Request) (Answer, error) {
 	}
 	a.Evidence = evidenceOf(ex)
 	a.Answerability, a.Features = score, feats
-	return a, nil
+	if r.sem != nil {
+		a.Passages = e.fusedPassages(&r, e.opts.AnswerPassages)
+	}
+	return sem(a), nil
 }
 
 // extractive wraps the extracted sentences in the lead-in and the source line.

@@ -18,6 +18,8 @@ type Searcher interface {
 	SectionChunks(ctx context.Context, accountID, chunkID int64, reach int) ([]store.ChunkHit, error)
 	TermStats(ctx context.Context, accountID int64, terms []store.SearchTerm) (store.TermStats, error)
 	Products(ctx context.Context, accountID int64, q store.ProductQuery) ([]store.ChunkHit, error)
+	// ChunksByID reads the chunks a search by meaning found, in the order of ids.
+	ChunksByID(ctx context.Context, accountID int64, ids []int64) ([]store.ChunkHit, error)
 }
 
 // Options tune the engine. The zero value gives the defaults, which were measured on the
@@ -63,6 +65,20 @@ type Options struct {
 	// MaxCards is the most product cards a Sales Mode answer carries. Default and most: 8,
 	// the limit of SERVICE.md.
 	MaxCards int
+	// Semantic is retrieval by meaning beside the keyword index (issue 25); nil answers
+	// from the keyword index alone.
+	Semantic Semantic
+	// MinSimilarity is the least cosine similarity of the question and the chunk found by
+	// meaning that a question the keyword evidence does not answer is answered from; 0 takes
+	// the default. Each embedding model has its own scale.
+	MinSimilarity float64
+	// MinStandOut is how far (semanticRead.z) the nearest chunk by meaning must stand above
+	// the others for a question the keyword evidence does not answer to be answered from it;
+	// 0 takes the default, measured on the tuning half (see semantic_answer.go).
+	MinStandOut float64
+	// MinRerank is the reranker's score the best chunk must reach instead, when a reranker
+	// ran; 0 takes the default.
+	MinRerank float64
 }
 
 // summariesKept bounds the remembered token counts of questions, replies and summaries (see

@@ -14,11 +14,25 @@ import (
 // first. lang is the question's language; it decides how the question is analyzed, and the
 // question's own language is detected when lang is not tr, en or de.
 func (e *Engine) Retrieve(ctx context.Context, accountID int64, question, lang string, k int) ([]Passage, error) {
+	ps, _, _, err := e.RetrieveSpent(ctx, accountID, question, lang, k)
+	return ps, err
+}
+
+// RetrieveSpent is Retrieve with what its search by meaning spent on embedding the question
+// (the model and its tokens; none when there was no search or the embedding was
+// remembered), for the caller to bill. With Options.Semantic the passages are the keyword
+// and meaning rankings fused, in any language of the KB.
+func (e *Engine) RetrieveSpent(ctx context.Context, accountID int64, question, lang string, k int) ([]Passage, string, int, error) {
 	r, err := e.retrieve(ctx, accountID, question, questionLang(lang, question))
 	if err != nil {
-		return nil, err
+		return nil, "", 0, err
 	}
-	return passages(bestPerDoc(r.ranked, k)), nil
+	var model string
+	var tokens int
+	if r.sem != nil {
+		model, tokens = r.sem.model, r.sem.tokens
+	}
+	return e.fusedPassages(&r, k), model, tokens, nil
 }
 
 // retrieval is the outcome of retrieve: the analyzed question and its ranked candidates,
@@ -45,6 +59,8 @@ type retrieval struct {
 	// intent is readIntent's reading of the question, read once for retrieval and every
 	// product the arbitration weighs.
 	intent *intentReading
+	// sem is what retrieval by meaning found; nil without Options.Semantic.
+	sem *semanticRead
 }
 
 // intentReading is what readIntent returns, for one question in one language.
@@ -84,6 +100,30 @@ type bestRead struct {
 // stored terms; the second splits only the best Analyze candidates into sentences, which is
 // where the time goes.
 func (e *Engine) retrieve(ctx context.Context, accountID int64, question, lang string) (retrieval, error) {
+	if e.opts.Semantic == nil {
+		return e.retrieveKeywords(ctx, accountID, question, lang)
+	}
+	vc := e.semanticSearch(ctx, accountID, question)
+	r, err := e.retrieveKeywords(ctx, accountID, question, lang)
+	v := <-vc
+	if err != nil {
+		return r, err
+	}
+	if v.err != nil { // the implementation degrades by itself: this is the store's error
+		return r, fmt.Errorf("engine: search by meaning: %w", v.err)
+	}
+	if r.question == "" {
+		r.question = question
+	}
+	if err := e.attachVectors(ctx, accountID, &r, v.vs); err != nil {
+		return r, err
+	}
+	e.rerank(ctx, question, r.sem)
+	return r, nil
+}
+
+// retrieveKeywords is retrieve by the keyword index alone.
+func (e *Engine) retrieveKeywords(ctx context.Context, accountID int64, question, lang string) (retrieval, error) {
 	qa := analyzeQuestion(question, lang)
 	e.ablateQuestion(&qa, question, lang)
 	if len(qa.terms) == 0 {

@@ -22,6 +22,10 @@ type kbContext struct {
 	numbers  map[string]bool
 	links    []string
 	evidence string // the built-in engine's evidence for the standalone question
+	// embedModel and embedTokens are what the searches by meaning spent embedding the
+	// questions, billed with the reply.
+	embedModel  string
+	embedTokens int
 }
 
 func (c *kbContext) empty() bool { return len(c.passages) == 0 && len(c.cards) == 0 }
@@ -36,10 +40,12 @@ func (e *Engine) gather(ctx context.Context, req engine.Request, pl plan) (*kbCo
 	if err != nil {
 		return nil, err
 	}
-	c := &kbContext{numbers: map[string]bool{}, evidence: base.Evidence}
-	if !base.Confident && len(base.Cards) == 0 && len(pl.Queries) == 0 {
-		// The built-in engine's evidence test found nothing that covers the question, and no
-		// planner offered other wording: a model would only be paid to say so.
+	c := &kbContext{numbers: map[string]bool{}, evidence: base.Evidence, embedModel: base.EmbeddingModel,
+		embedTokens: base.EmbeddingTokens}
+	if !base.Grounded && len(base.Cards) == 0 && len(pl.Queries) == 0 {
+		// Neither the built-in engine's evidence test nor the search by meaning found
+		// anything that covers the question (in any language of the KB), and no planner
+		// offered other wording: a model would only be paid to say so.
 		return c, nil
 	}
 	// The built-in answer already retrieved the standalone question's passages; only the
@@ -60,9 +66,12 @@ func (e *Engine) gather(ctx context.Context, req engine.Request, pl plan) (*kbCo
 	}
 	add(base.Passages)
 	for _, q := range queries {
-		got, err := e.base.Retrieve(ctx, req.AccountID, q, req.Lang, e.opts.Passages)
+		got, model, tokens, err := e.base.RetrieveSpent(ctx, req.AccountID, q, req.Lang, e.opts.Passages)
 		if err != nil {
 			return nil, err
+		}
+		if tokens > 0 {
+			c.embedModel, c.embedTokens = model, c.embedTokens+tokens
 		}
 		add(got)
 	}

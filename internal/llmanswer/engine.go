@@ -43,6 +43,9 @@ func New(client llm.Client, base *engine.Engine, kb engine.Searcher, opts Option
 // turnOut is one answer in progress: the calls made so far, which are what it costs.
 type turnOut struct {
 	calls []engine.Call
+	// embedModel and embedTokens are the searches by meaning's question embeddings.
+	embedModel  string
+	embedTokens int
 }
 
 func (t *turnOut) add(name string, r llm.Response) {
@@ -52,6 +55,7 @@ func (t *turnOut) add(name string, r llm.Response) {
 // finish totals the calls into the answer.
 func (t *turnOut) finish(a engine.Answer) engine.Answer {
 	a.Calls = t.calls
+	a.EmbeddingModel, a.EmbeddingTokens = t.embedModel, t.embedTokens
 	a.InputTokens, a.OutputTokens = 0, 0
 	for _, c := range t.calls {
 		a.InputTokens += c.InputTokens
@@ -113,6 +117,7 @@ func (e *Engine) answer(ctx context.Context, req engine.Request) (engine.Answer,
 	if err != nil {
 		return engine.Answer{}, err
 	}
+	out.embedModel, out.embedTokens = ctxt.embedModel, ctxt.embedTokens
 	if !pl.Answerable || ctxt.empty() {
 		return out.finish(e.fallback(req)), nil
 	}

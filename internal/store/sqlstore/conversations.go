@@ -14,7 +14,7 @@ const apiScope = "api"
 
 // OpenConversation returns the account's conversation, creating it on first use.
 func (s *Store) OpenConversation(ctx context.Context, accountID int64, lang string) (store.Conversation, error) {
-	c, err := s.getConversation(ctx, s.r, accountID)
+	c, err := s.getConversation(pointRead(ctx), s.r, accountID)
 	if err == nil {
 		return c, nil
 	}
@@ -364,7 +364,7 @@ func scanCacheEntry(row interface{ Scan(...any) error }) (store.CacheEntry, erro
 // CachedAnswer looks up the account's cached answer for a normalised question; an entry whose
 // evidence was flagged not_helpful is no answer.
 func (s *Store) CachedAnswer(ctx context.Context, accountID int64, lang, key string) (store.CacheEntry, error) {
-	c, err := scanCacheEntry(s.r.QueryRowContext(ctx, `SELECT `+cacheColumns+` FROM answer_cache e
+	c, err := scanCacheEntry(s.r.QueryRowContext(pointRead(ctx), `SELECT `+cacheColumns+` FROM answer_cache e
 		WHERE e.account_id = ? AND e.lang = ? AND e.qkey = ? AND `+notFlagged, accountID, lang, key))
 	if err != nil {
 		return c, NotFound(err, "cached answer")

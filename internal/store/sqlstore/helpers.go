@@ -94,3 +94,10 @@ func Cancelled(ctx context.Context, err error) error {
 func Placeholders(n int) string {
 	return strings.TrimSuffix(strings.Repeat("?,", n), ",")
 }
+
+// pointRead is the context of a read by key that finishes in microseconds (the key with its
+// account, the API conversation, the KB's totals, a cached answer: every send makes them).
+// For a context that can end, the SQLite driver and database/sql each start a goroutine per
+// statement that waits to interrupt it; for these reads that was most of their cost beside
+// SQLite, and nothing would be gained by interrupting one.
+func pointRead(ctx context.Context) context.Context { return context.WithoutCancel(ctx) }

@@ -77,7 +77,7 @@ func (s *Store) HasChunksOf(ctx context.Context, accountID int64, types []string
 // its chunks are all gone, and its version counts still.
 func (s *Store) KBState(ctx context.Context, accountID int64) (store.KBState, error) {
 	st := store.KBState{Chunks: map[string]int{}}
-	rows, err := s.r.QueryContext(ctx, `SELECT type, chunks, version FROM kb_stats WHERE account_id = ?`, accountID)
+	rows, err := s.r.QueryContext(pointRead(ctx), `SELECT type, chunks, version FROM kb_stats WHERE account_id = ?`, accountID)
 	if err != nil {
 		return st, fmt.Errorf("kb state: %w", err)
 	}

@@ -77,7 +77,7 @@ func qualify(alias, columns string) string {
 // ActiveKeyAccounts returns candidate keys with their accounts in one read (authentication
 // made two on every request).
 func (s *Store) ActiveKeyAccounts(ctx context.Context, prefix string) ([]store.KeyAccount, error) {
-	rows, err := s.r.QueryContext(ctx, keyAccountQuery, prefix, store.KeyActive)
+	rows, err := s.r.QueryContext(pointRead(ctx), keyAccountQuery, prefix, store.KeyActive)
 	if err != nil {
 		return nil, fmt.Errorf("keys by prefix: %w", err)
 	}
@@ -103,7 +103,7 @@ func (s *Store) KeyFreshness(ctx context.Context, keyID int64) (store.KeyFreshne
 	var f store.KeyFreshness
 	var used sql.NullString
 	var updated string
-	err := s.r.QueryRowContext(ctx, `SELECT k.status, k.last_used_at, a.updated_at, a.balance_micro, a.reserved_micro
+	err := s.r.QueryRowContext(pointRead(ctx), `SELECT k.status, k.last_used_at, a.updated_at, a.balance_micro, a.reserved_micro
 		FROM api_keys k JOIN accounts a ON a.id = k.account_id WHERE k.id = ?`, keyID).
 		Scan(&f.Status, &used, &updated, &f.BalanceMicro, &f.ReservedMicro)
 	if err != nil {

@@ -1,0 +1,210 @@
+package engine
+
+import (
+	"math"
+	"strings"
+	"unicode/utf8"
+
+	"svc/internal/store"
+	"svc/internal/textindex"
+)
+
+// The defaults of Options.MinSimilarity, MinStandOut and MinRerank. The reranker's scores
+// are relevance on a 0-1 scale (TEI's sigmoid, Cohere's and Jina's relevance_score), so its
+// bar sits at even odds. Without a reranker two readings must agree: the similarity itself,
+// whose scale is each model's own (so it is a setting: SVC_EMBED_MIN_SIMILARITY), and how
+// far the nearest chunk stands above the question's other hits in standard deviations, which
+// is scale-free but alone lets a question on nothing the KB holds through whenever one
+// chunk shares a stray word with it. Both were chosen on the tuning half of the paraphrase
+// and unanswerable questions of the demo KB with the fake embedder's vectors
+// (semantic_test.go) and checked on the other half; BENCHMARKS.md has the figures.
+const (
+	defaultMinSimilarity = 0.47
+	defaultMinStandOut   = 1.5
+	defaultMinRerank     = 0.5
+)
+
+func (e *Engine) minSimilarity() float64 {
+	if e.opts.MinSimilarity != 0 {
+		return e.opts.MinSimilarity
+	}
+	return defaultMinSimilarity
+}
+
+func (e *Engine) minStandOut() float64 {
+	if e.opts.MinStandOut != 0 {
+		return e.opts.MinStandOut
+	}
+	return defaultMinStandOut
+}
+
+func (e *Engine) minRerank() float64 {
+	if e.opts.MinRerank != 0 {
+		return e.opts.MinRerank
+	}
+	return defaultMinRerank
+}
+
+// semanticPick is the chunk found by meaning that a reply may stand on when the keyword
+// evidence answers nothing: the best one, when the evidence for it stands out (the
+// reranker's score when one ran, else how far its similarity stands above the rest). With
+// lang set only a chunk in that language counts, and the rest of the list it must stand out
+// from is that language's too: the built-in engine quotes, and quotes only the question's
+// language; a model writes the reply and may read a page in any language (lang "").
+func (e *Engine) semanticPick(r *retrieval, lang string) (vecCand, bool) {
+	s := r.sem
+	if s == nil || len(s.cands) == 0 || r.unseenName() {
+		return vecCand{}, false
+	}
+	cands := s.cands
+	if lang != "" {
+		cands = make([]vecCand, 0, len(s.cands))
+		for _, c := range s.cands {
+			if c.hit.Lang == lang || c.hit.Lang == "" {
+				cands = append(cands, c)
+			}
+		}
+		if len(cands) == 0 {
+			return vecCand{}, false
+		}
+	}
+	best := cands[0]
+	if s.reranked && !math.IsNaN(best.rerank) {
+		return best, best.rerank >= e.minRerank()
+	}
+	z := s.z
+	if lang != "" {
+		z = standOut(cands)
+	}
+	return best, best.cos >= e.minSimilarity() && z >= e.minStandOut()
+}
+
+// semanticQuote is what a reply quotes of a chunk found by meaning: its sentences from the
+// first, within room characters (at least the first sentence), leaving out a Q&A entry's
+// question line and heading lines, which the source line names.
+func semanticQuote(h store.ChunkHit, lang string, room int) string {
+	text := h.Text
+	if h.DocType == store.DocQA && strings.HasPrefix(text, h.Title) {
+		text = strings.TrimPrefix(text, h.Title)
+	}
+	var b strings.Builder
+	n := 0
+	for _, sp := range splitSentences(text, lang) {
+		s := strings.TrimSpace(sp.text)
+		if s == "" || strings.HasPrefix(s, "#") {
+			continue
+		}
+		c := utf8.RuneCountInString(s)
+		if n > 0 && n+1+c > room {
+			break
+		}
+		if n > 0 {
+			b.WriteByte(' ')
+			n++
+		}
+		b.WriteString(s)
+		n += c
+	}
+	return b.String()
+}
+
+// semanticAnswer is the reply that quotes the chunk found by meaning.
+func (e *Engine) semanticAnswer(question, lg string, ph tonePhrases, r *retrieval, pick vecCand) (Answer, extract) {
+	src := sourceLine(lg, &pick.hit)
+	room := min(e.opts.MaxReplyChars, e.opts.MaxReply-leadReserve-utf8.RuneCountInString(src)-2)
+	quote := semanticQuote(pick.hit, lg, max(room, minQuote))
+	ex := extract{text: quote, docID: pick.hit.DocID}
+	text := ph.leadFor(question, quote) + " " + quote + "\n" + src
+	in := e.textTokens(question)
+	if pick.hit.Tokens > 0 {
+		in += pick.hit.Tokens
+	} else {
+		in += e.CountTokens(pick.hit.Text)
+	}
+	h := pick.hit
+	ps := []Passage{{ChunkID: h.ChunkID, DocID: h.DocID, DocType: h.DocType, Title: h.Title, URL: h.URL,
+		Lang: h.Lang, Text: h.Text, Score: pick.cos, Product: h.Product}}
+	for _, p := range e.fusedPassages(r, e.opts.AnswerPassages) {
+		if p.DocID != h.DocID && len(ps) < e.opts.AnswerPassages {
+			ps = append(ps, p)
+		}
+	}
+	return Answer{
+		Text:         text,
+		Confident:    true,
+		DocIDs:       []int64{h.DocID},
+		Passages:     ps,
+		InputTokens:  in,
+		OutputTokens: e.textTokens(text),
+	}, ex
+}
+
+// rrfK is reciprocal rank fusion's constant (Cormack et al., 2009): a candidate scores
+// 1/(rrfK + rank) in each list it is in.
+const rrfK = 60
+
+// fusedPassages lists at most k passages, one a document, from the keyword ranking and the
+// search by meaning fused by reciprocal rank, in any language: what a model reads.
+func (e *Engine) fusedPassages(r *retrieval, k int) []Passage {
+	kw := bestPerDoc(r.ranked, max(k, rerankTop))
+	if r.sem == nil || len(r.sem.cands) == 0 {
+		return passages(bestPerDoc(r.ranked, k))
+	}
+	type fused struct {
+		p     Passage
+		score float64
+	}
+	byDoc := map[int64]*fused{}
+	var order []int64
+	add := func(p Passage, rank int) {
+		f, ok := byDoc[p.DocID]
+		if !ok {
+			f = &fused{p: p}
+			byDoc[p.DocID] = f
+			order = append(order, p.DocID)
+		}
+		f.score += 1 / float64(rrfK+rank+1)
+	}
+	for i := range kw {
+		add(kw[i].passage(), i)
+	}
+	seen := map[int64]bool{}
+	rank := 0
+	for _, c := range r.sem.cands {
+		if seen[c.hit.DocID] {
+			continue
+		}
+		seen[c.hit.DocID] = true
+		h := c.hit
+		add(Passage{ChunkID: h.ChunkID, DocID: h.DocID, DocType: h.DocType, Title: h.Title, URL: h.URL,
+			Lang: h.Lang, Text: h.Text, Score: c.cos, Product: h.Product}, rank)
+		rank++
+	}
+	out := make([]Passage, 0, len(order))
+	for _, d := range order {
+		out = append(out, byDoc[d].p)
+	}
+	scores := make(map[int64]float64, len(byDoc))
+	for d, f := range byDoc {
+		scores[d] = f.score
+	}
+	sortStableBy(out, func(a, b Passage) bool { return scores[a.DocID] > scores[b.DocID] })
+	if len(out) > k {
+		out = out[:k]
+	}
+	return out
+}
+
+// unseenName reports whether the question names something (a capitalised word, or one with a
+// digit) that no chunk of the account holds: "the current price of Bitcoin" in
+// a shop's KB. Meaning finds the nearest page to anything, here the shipping costs, while a
+// name the KB never wrote says the question is about something else. (A German noun is
+// capitalised too, and counts alike: one the KB never uses is as telling.)
+func (r *retrieval) unseenName() bool {
+	for _, n := range textindex.NameTerms(r.question, r.q.lang) {
+		if n, ok := r.docFreq[n]; ok && n == 0 || !ok && r.docFreq != nil {
+			return true
+		}
+	}
+	return false
+}
