@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"svc/internal/billing"
 	"svc/internal/embedding"
 )
 
@@ -22,8 +23,12 @@ type Semantic struct {
 	EmbedDocumentPrefix string        // SVC_EMBED_DOCUMENT_PREFIX: before every chunk, e.g. "passage: "
 	EmbedTimeout        time.Duration // SVC_EMBED_TIMEOUT: one provider attempt
 	EmbedBatchSize      int           // SVC_EMBED_BATCH_SIZE: texts a request
-	// EmbedPricePerMTok is SVC_EMBED_PRICE_PER_MTOK: micro-USD per million embedding tokens,
-	// what an embedding usage event is charged at (0, the default, meters without charging).
+	// EmbedQueryTimeout is SVC_EMBED_QUERY_TIMEOUT: how long a visitor's question waits for
+	// its embedding (retries included) before the answer is searched by keywords alone.
+	EmbedQueryTimeout time.Duration
+	// EmbedPricePerMTok is SVC_EMBED_PRICE_PER_MTOK, given in USD per million embedding
+	// tokens ("0.02") and held in micro-USD (20000): what an embedding usage event is charged
+	// at (0, the default, meters without charging).
 	EmbedPricePerMTok int64
 	RerankProvider    string        // SVC_RERANK_PROVIDER: none (default), tei or cohere
 	RerankBaseURL     string        // SVC_RERANK_BASE_URL: required with a provider
@@ -32,9 +37,13 @@ type Semantic struct {
 	RerankTimeout     time.Duration // SVC_RERANK_TIMEOUT: one provider attempt
 }
 
-// MaxEmbedPricePerMTok bounds SVC_EMBED_PRICE_PER_MTOK at 1,000 USD per million tokens: a
-// larger number is far more likely a unit mistake (USD per token) than a price.
-const MaxEmbedPricePerMTok = 1_000 * 1_000_000
+// MaxEmbedPricePerMTok bounds SVC_EMBED_PRICE_PER_MTOK at 1,000 USD per million tokens
+// (in micro-USD): a larger number is far more likely a unit mistake than a price.
+const MaxEmbedPricePerMTok = 1_000 * billing.MicroPerUSD
+
+// DefaultEmbedQueryTimeout bounds a question's embedding: well inside the 5 s an answer
+// must take during a provider outage, and above a local model's usual 10–100 ms.
+const DefaultEmbedQueryTimeout = 2 * time.Second
 
 // loadSemantic reads the semantic-retrieval variables with their defaults.
 func loadSemantic(getenv func(string) string) (Semantic, error) {
@@ -48,6 +57,7 @@ func loadSemantic(getenv func(string) string) (Semantic, error) {
 		EmbedQueryPrefix:    getenv("SVC_EMBED_QUERY_PREFIX"),
 		EmbedDocumentPrefix: getenv("SVC_EMBED_DOCUMENT_PREFIX"),
 		EmbedTimeout:        embedding.DefaultTimeout,
+		EmbedQueryTimeout:   DefaultEmbedQueryTimeout,
 		EmbedBatchSize:      embedding.DefaultBatchSize,
 		RerankProvider:      or(strings.ToLower(strings.TrimSpace(getenv("SVC_RERANK_PROVIDER"))), embedding.RerankNone),
 		RerankBaseURL:       strings.TrimSpace(getenv("SVC_RERANK_BASE_URL")),
@@ -67,6 +77,13 @@ func loadSemantic(getenv func(string) string) (Semantic, error) {
 			*d.into = t
 		}
 	}
+	if v := getenv("SVC_EMBED_QUERY_TIMEOUT"); v != "" {
+		t, err := time.ParseDuration(v)
+		if err != nil || t < 100*time.Millisecond || t > 30*time.Second {
+			return s, fmt.Errorf("SVC_EMBED_QUERY_TIMEOUT: want a duration from 100ms to 30s, not %q", v)
+		}
+		s.EmbedQueryTimeout = t
+	}
 	if v := getenv("SVC_EMBED_BATCH_SIZE"); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 || n > embedding.MaxBatchSize {
@@ -75,10 +92,10 @@ func loadSemantic(getenv func(string) string) (Semantic, error) {
 		s.EmbedBatchSize = n
 	}
 	if v := getenv("SVC_EMBED_PRICE_PER_MTOK"); v != "" {
-		n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+		n, err := billing.ParseUSD(v)
 		if err != nil || n < 0 || n > MaxEmbedPricePerMTok {
-			return s, fmt.Errorf("SVC_EMBED_PRICE_PER_MTOK: want whole micro-USD per million tokens from 0 to %d (20000 is 0.02 USD), not %q",
-				MaxEmbedPricePerMTok, v)
+			return s, fmt.Errorf("SVC_EMBED_PRICE_PER_MTOK: want USD per million tokens from 0 to %s with at most 6 decimals (0.02 for OpenAI's text-embedding-3-small), not %q",
+				billing.FormatUSD(MaxEmbedPricePerMTok), v)
 		}
 		s.EmbedPricePerMTok = n
 	}

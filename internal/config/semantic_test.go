@@ -17,7 +17,8 @@ func TestSemanticDefaultsAreOff(t *testing.T) {
 	if err := c.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	if c.EmbeddingEnabled() || c.EmbedProvider != "none" || c.RerankProvider != "none" || c.EmbedPricePerMTok != 0 {
+	if c.EmbeddingEnabled() || c.EmbedProvider != "none" || c.RerankProvider != "none" || c.EmbedPricePerMTok != 0 ||
+		c.EmbedQueryTimeout != DefaultEmbedQueryTimeout {
 		t.Fatalf("defaults: %+v", c.Semantic)
 	}
 	e, err := embedding.New(c.EmbeddingConfig())
@@ -35,7 +36,8 @@ func TestSemanticSettings(t *testing.T) {
 	c, err := Load(env(map[string]string{
 		"SVC_EMBED_PROVIDER": " Ollama ", "SVC_EMBED_BASE_URL": "http://127.0.0.1:11434", "SVC_EMBED_MODEL": "bge-m3",
 		"SVC_EMBED_API_KEY": "k\n", "SVC_EMBED_QUERY_PREFIX": "query: ", "SVC_EMBED_DOCUMENT_PREFIX": "passage: ",
-		"SVC_EMBED_TIMEOUT": "45s", "SVC_EMBED_BATCH_SIZE": "16", "SVC_EMBED_PRICE_PER_MTOK": "20000",
+		"SVC_EMBED_TIMEOUT": "45s", "SVC_EMBED_BATCH_SIZE": "16", "SVC_EMBED_PRICE_PER_MTOK": " 0.02 ",
+		"SVC_EMBED_QUERY_TIMEOUT": "750ms",
 		"SVC_RERANK_PROVIDER": "cohere", "SVC_RERANK_BASE_URL": "https://api.jina.ai/v1", "SVC_RERANK_MODEL": "jina-reranker-v2-base-multilingual",
 		"SVC_RERANK_API_KEY": "rk", "SVC_RERANK_TIMEOUT": "5s",
 	}))
@@ -50,8 +52,9 @@ func TestSemanticSettings(t *testing.T) {
 		Endpoint: embedding.Endpoint{BaseURL: "http://127.0.0.1:11434", APIKey: "k", Model: "bge-m3",
 			Timeout: 45 * time.Second, MaxRetries: embedding.DefaultMaxRetries},
 		QueryPrefix: "query: ", DocumentPrefix: "passage: ", BatchSize: 16}
-	if ec != want || !c.EmbeddingEnabled() || c.EmbedPricePerMTok != 20000 {
-		t.Errorf("embedding config %+v\nwant %+v (price %d)", ec, want, c.EmbedPricePerMTok)
+	if ec != want || !c.EmbeddingEnabled() || c.EmbedPricePerMTok != 20000 || c.EmbedQueryTimeout != 750*time.Millisecond {
+		t.Errorf("embedding config %+v\nwant %+v (price %d micro-USD, query timeout %v)", ec, want, c.EmbedPricePerMTok,
+			c.EmbedQueryTimeout)
 	}
 	rc := c.RerankConfig()
 	if rc.Provider != "cohere" || rc.BaseURL != "https://api.jina.ai/v1" || rc.Model != "jina-reranker-v2-base-multilingual" ||
@@ -78,8 +81,13 @@ func TestSemanticInvalid(t *testing.T) {
 		{map[string]string{"SVC_EMBED_TIMEOUT": "soon"}, "SVC_EMBED_TIMEOUT"},
 		{map[string]string{"SVC_EMBED_BATCH_SIZE": "0"}, "SVC_EMBED_BATCH_SIZE"},
 		{map[string]string{"SVC_EMBED_BATCH_SIZE": "1000"}, "SVC_EMBED_BATCH_SIZE"},
-		{map[string]string{"SVC_EMBED_PRICE_PER_MTOK": "0.02"}, "SVC_EMBED_PRICE_PER_MTOK"},
+		{map[string]string{"SVC_EMBED_PRICE_PER_MTOK": "0,02"}, "SVC_EMBED_PRICE_PER_MTOK"},
 		{map[string]string{"SVC_EMBED_PRICE_PER_MTOK": "-1"}, "SVC_EMBED_PRICE_PER_MTOK"},
+		{map[string]string{"SVC_EMBED_PRICE_PER_MTOK": "0.0000001"}, "SVC_EMBED_PRICE_PER_MTOK"},
+		{map[string]string{"SVC_EMBED_PRICE_PER_MTOK": "1000.01"}, "SVC_EMBED_PRICE_PER_MTOK"},
+		{map[string]string{"SVC_EMBED_PRICE_PER_MTOK": "2e-2"}, "SVC_EMBED_PRICE_PER_MTOK"},
+		{map[string]string{"SVC_EMBED_QUERY_TIMEOUT": "10ms"}, "SVC_EMBED_QUERY_TIMEOUT"},
+		{map[string]string{"SVC_EMBED_QUERY_TIMEOUT": "1m"}, "SVC_EMBED_QUERY_TIMEOUT"},
 		{map[string]string{"SVC_RERANK_PROVIDER": "voyage"}, "SVC_RERANK_PROVIDER"},
 		{map[string]string{"SVC_RERANK_PROVIDER": "tei"}, "SVC_RERANK_BASE_URL"},
 		{map[string]string{"SVC_RERANK_PROVIDER": "cohere", "SVC_RERANK_BASE_URL": "https://api.cohere.com/v2"}, "SVC_RERANK_MODEL"},
@@ -107,5 +115,18 @@ func TestSemanticTEIWithoutModel(t *testing.T) {
 	}
 	if err := c.Validate(); err != nil {
 		t.Errorf("TEI serves one model and needs no SVC_RERANK_MODEL: %v", err)
+	}
+}
+
+// The price is what an operator reads on a provider's price list, USD per million tokens,
+// held exactly in micro-USD.
+func TestSemanticPriceInUSD(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]int64{"0": 0, "0.02": 20_000, "0.13": 130_000, "1": 1_000_000, ".5": 500_000,
+		"0.000001": 1, "1000": MaxEmbedPricePerMTok} {
+		c, err := Load(env(map[string]string{"SVC_EMBED_PRICE_PER_MTOK": in}))
+		if err != nil || c.EmbedPricePerMTok != want {
+			t.Errorf("SVC_EMBED_PRICE_PER_MTOK=%q: %d micro-USD, %v; want %d", in, c.EmbedPricePerMTok, err, want)
+		}
 	}
 }

@@ -3,9 +3,9 @@ package llm
 import (
 	"cmp"
 	"context"
-	"errors"
-	"net/http"
 	"time"
+
+	"svc/internal/remote"
 )
 
 // Observer is told of every completion (the service's metrics); the llm package knows
@@ -49,32 +49,7 @@ func (c *observed) Complete(ctx context.Context, req Request) (Response, error) 
 	return resp, err
 }
 
-// ErrorKind sorts a Complete error for monitoring: "" for none, "circuit_open" (refused
-// without calling), "canceled" (the caller's context ended), "timeout" (an attempt ran out of
-// Config.Timeout), "rate_limited" (429), "client_error" (another 4xx), "server_error" (5xx),
-// "transport" (no HTTP answer), or "other".
-func ErrorKind(err error) string {
-	var e *Error
-	switch {
-	case err == nil:
-		return ""
-	case errors.Is(err, ErrCircuitOpen):
-		return "circuit_open"
-	case errors.Is(err, ErrTimeout):
-		return "timeout"
-	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		return "canceled"
-	case !errors.As(err, &e):
-		return "other"
-	case e.Status == http.StatusTooManyRequests:
-		return "rate_limited"
-	case e.Status >= 500:
-		return "server_error"
-	case e.Status >= 400:
-		return "client_error"
-	case e.Status == 0:
-		return "transport"
-	default:
-		return "other"
-	}
-}
+// ErrorKind sorts a Complete error for monitoring (remote.ErrorKind): "" for none,
+// "circuit_open", "timeout", "canceled", "rate_limited", "client_error", "server_error",
+// "transport" or "other".
+func ErrorKind(err error) string { return remote.ErrorKind(err) }

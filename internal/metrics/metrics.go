@@ -1,8 +1,9 @@
 // Package metrics owns the service's Prometheus metrics: the registry, the metric
 // definitions and the /metrics exposition. Instrumented packages never import Prometheus:
 // each declares the one or two methods it calls (ObserveRequest, Answer, ProviderCall,
-// RateLimited, CrawlPage, OutboxFailed, SignInFailed) as a small interface, and every method
-// is a no-op on a nil *Metrics, so "no metrics" needs no special case.
+// RateLimited, CrawlPage, OutboxFailed, SignInFailed; semantic retrieval's EmbeddingCall,
+// SemanticDegraded, RerankCall, VectorIndexLoad, VectorIndexStale) as a small interface, and
+// every method is a no-op on a nil *Metrics, so "no metrics" needs no special case.
 //
 // Every Metrics has a private registry: tests build many apps in one process, and the
 // global DefaultRegisterer would make the second one fail (or mix their counts).
@@ -42,6 +43,8 @@ type Metrics struct {
 	answers *answerMetrics
 	llm     *llmMetrics
 	limits  *limitMetrics
+	// semantic counts the embedding and rerank providers and retrieval without them.
+	semantic *semanticMetrics
 	// fallback counts limiter, surge and sign-in throttle decisions made in this replica's
 	// memory because the shared Redis did not answer, by component.
 	fallback *prometheus.CounterVec
@@ -62,10 +65,11 @@ func New(o Options) *Metrics {
 	}
 	reg := prometheus.NewRegistry()
 	m := &Metrics{
-		http:    newHTTPMetrics(),
-		answers: newAnswerMetrics(),
-		llm:     newLLMMetrics(),
-		limits:  newLimitMetrics(),
+		http:     newHTTPMetrics(),
+		answers:  newAnswerMetrics(),
+		llm:      newLLMMetrics(),
+		limits:   newLimitMetrics(),
+		semantic: newSemanticMetrics(),
 		fallback: prometheus.NewCounterVec(prometheus.CounterOpts{Namespace: namespace, Name: "ratelimit_fallback_total",
 			Help: "Rate-limit and surge decisions made in this replica's memory because Redis (SVC_REDIS_URL) did not answer, by component: limiter, surge, signin."},
 			[]string{"component"}),
@@ -100,6 +104,7 @@ func New(o Options) *Metrics {
 		m.http.duration, m.answers.vec, m.llm.calls, m.llm.duration, m.llm.errors, m.llm.tokens,
 		m.limits.vec, m.fallback, m.crawl, m.outbox, m.signIn,
 	)
+	reg.MustRegister(m.semantic.collectors()...)
 	if o.Stats != nil {
 		reg.MustRegister(newStatsCollector(o.Stats, o.Now))
 	}

@@ -213,6 +213,69 @@ func TestRequestsProviderCallsAndEvents(t *testing.T) {
 	}
 }
 
+func TestSemanticRetrievalCounters(t *testing.T) {
+	t.Parallel()
+	m := New(Options{Log: quiet()})
+	f := scrape(t, m)
+	// Known series exist at 0 before anything happened, so that rate() works from the start.
+	for _, c := range []struct {
+		name   string
+		labels map[string]string
+	}{
+		{"svc_embedding_calls_total", map[string]string{"use": "query"}},
+		{"svc_embedding_tokens_total", map[string]string{"use": "document"}},
+		{"svc_semantic_degraded_total", map[string]string{"reason": "provider"}},
+		{"svc_rerank_calls_total", nil},
+		{"svc_vector_index_loads_total", map[string]string{"result": "ok"}},
+		{"svc_vector_index_stale_total", nil},
+	} {
+		if got := value(t, f, c.name, c.labels); got != 0 {
+			t.Errorf("%s%v = %v before anything happened", c.name, c.labels, got)
+		}
+	}
+	m.EmbeddingCall("query", 7, "")
+	m.EmbeddingCall("query", 0, "circuit_open")
+	m.EmbeddingCall("document", 1200, "")
+	m.EmbeddingCall("document", 300, "server_error")
+	m.EmbeddingCall("bogus", 0, "made_up")
+	m.SemanticDegraded("provider")
+	m.SemanticDegraded("provider")
+	m.SemanticDegraded("index")
+	m.SemanticDegraded("whatever")
+	m.RerankCall("")
+	m.RerankCall("timeout")
+	m.VectorIndexLoad(true)
+	m.VectorIndexLoad(false)
+	m.VectorIndexStale()
+	f = scrape(t, m)
+	for _, c := range []struct {
+		name   string
+		labels map[string]string
+		want   float64
+	}{
+		{"svc_embedding_calls_total", map[string]string{"use": "query"}, 2},
+		{"svc_embedding_calls_total", map[string]string{"use": "document"}, 2},
+		{"svc_embedding_calls_total", map[string]string{"use": "other"}, 1},
+		{"svc_embedding_tokens_total", map[string]string{"use": "query"}, 7},
+		{"svc_embedding_tokens_total", map[string]string{"use": "document"}, 1500},
+		{"svc_embedding_errors_total", map[string]string{"use": "query", "kind": "circuit_open"}, 1},
+		{"svc_embedding_errors_total", map[string]string{"use": "document", "kind": "server_error"}, 1},
+		{"svc_embedding_errors_total", map[string]string{"use": "other", "kind": "other"}, 1},
+		{"svc_semantic_degraded_total", map[string]string{"reason": "provider"}, 2},
+		{"svc_semantic_degraded_total", map[string]string{"reason": "index"}, 1},
+		{"svc_semantic_degraded_total", map[string]string{"reason": "other"}, 1},
+		{"svc_rerank_calls_total", nil, 2},
+		{"svc_rerank_errors_total", map[string]string{"kind": "timeout"}, 1},
+		{"svc_vector_index_loads_total", map[string]string{"result": "ok"}, 1},
+		{"svc_vector_index_loads_total", map[string]string{"result": "error"}, 1},
+		{"svc_vector_index_stale_total", nil, 1},
+	} {
+		if got := value(t, f, c.name, c.labels); got != c.want {
+			t.Errorf("%s%v = %v, want %v", c.name, c.labels, got, c.want)
+		}
+	}
+}
+
 // The process collector reads /proc; where there is none, it reports nothing, but where
 // there is one it must.
 func TestProcessMetrics(t *testing.T) {
@@ -282,6 +345,11 @@ func TestNilMetricsIsANoOp(t *testing.T) {
 	m.OutboxFailed(store.NoticeBudgetReached, true)
 	m.SignInFailed("throttled")
 	m.RateLimitFallback("limiter")
+	m.EmbeddingCall("query", 3, "timeout")
+	m.SemanticDegraded("provider")
+	m.RerankCall("server_error")
+	m.VectorIndexLoad(true)
+	m.VectorIndexStale()
 	inner := ratelimit.NewMemory()
 	if m.Limiter(inner) != ratelimit.Limiter(inner) {
 		t.Fatal("a nil Metrics wrapped the limiter")

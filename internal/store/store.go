@@ -60,8 +60,8 @@ const (
 	SourceFallback    = "fallback"
 )
 
-// Usage event types recorded per reply. Only EventAnswer is charged and counts against the
-// daily unique-answer quota.
+// Usage event types recorded per reply (and EventEmbedding, per batch of embedded chunks).
+// Only EventAnswer counts against the daily unique-answer quota.
 const (
 	EventAnswer      = "answer"
 	EventCacheTenant = "cache_tenant"
@@ -76,6 +76,10 @@ const (
 	// EventCacheOnly is a widget question that missed the cache while its embed token was
 	// cache-only (daily budget reached or surge protection): answered with a free notice.
 	EventCacheOnly = "cache_only"
+	// EventEmbedding is a batch of KB chunks embedded for semantic retrieval, outside any
+	// conversation (Billing.ChargeUsage): its input tokens, charged at the configured price
+	// per million (which may be 0).
+	EventEmbedding = "embedding"
 )
 
 // Document types of the knowledge base.
