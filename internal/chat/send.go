@@ -157,6 +157,11 @@ func (p *pending) compose(ctx context.Context, midnight time.Time) (SendResult, 
 	if err != nil {
 		return SendResult{}, fmt.Errorf("compose answer: %w", err)
 	}
+	if ans.EmbeddingTokens > 0 {
+		// The question's embedding is billed with its reply, in the same transaction; a
+		// reply that is no answer (a decline, a degraded one) meters it without charging.
+		extra = append(extra, p.embeddingCharge(ans, ans.Confident && !ans.Degraded))
+	}
 	var t *store.Turn
 	switch {
 	case ans.Degraded:
@@ -283,6 +288,17 @@ func (p *pending) charge(event string, calls []engine.Call, billable bool) store
 		c.AmountMicro = billing.Cost(c.InputTokens, c.OutputTokens, p.acct.InputRate, p.acct.OutputRate)
 	}
 	return c
+}
+
+// embeddingCharge is the embedding usage event of the answer's question embeddings, at the
+// operator's embedding price when billable.
+func (p *pending) embeddingCharge(ans engine.Answer, billable bool) store.Charge {
+	u := store.CallUsage{Call: "embedding", Model: ans.EmbeddingModel, InputTokens: ans.EmbeddingTokens}
+	if billable {
+		u.CostMicro = billing.Cost(ans.EmbeddingTokens, 0, p.svc.embedPrice, 0)
+	}
+	return store.Charge{EventType: store.EventEmbedding, AmountMicro: u.CostMicro, InputTokens: u.InputTokens,
+		Calls: []store.CallUsage{u}}
 }
 
 func quotaError(now time.Time) error {

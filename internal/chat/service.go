@@ -64,6 +64,8 @@ type Service struct {
 	// folding holds the conversations whose summary a send is writing.
 	folding *folding
 	holdTTL time.Duration
+	// embedPrice is what a million embedding tokens cost (SVC_EMBED_PRICE_PER_MTOK).
+	embedPrice int64
 }
 
 // Deps are the Service's collaborators.
@@ -84,6 +86,9 @@ type Deps struct {
 	// HoldTTL is how long an answer's reservation lasts unless settled (SVC_HOLD_TTL);
 	// billing.DefaultHoldTTL when zero.
 	HoldTTL time.Duration
+	// EmbedPricePerMTok is what a million tokens of question embeddings cost, in micro-USD
+	// (SVC_EMBED_PRICE_PER_MTOK); 0 meters them without charging.
+	EmbedPricePerMTok int64
 }
 
 // New returns a Service.
@@ -102,7 +107,7 @@ func New(d Deps) *Service {
 	}
 	return &Service{holdTTL: d.HoldTTL, st: d.Store, engine: d.Engine, limiter: d.Limiter, surge: d.Surge, notify: d.Notify, now: d.Now,
 		log: d.Log, texts: d.Texts, observer: d.Observer, holds: billing.NewHolds(), readings: newReadings(), verdicts: newVerdicts(),
-		folding: newFolding()}
+		folding: newFolding(), embedPrice: d.EmbedPricePerMTok}
 }
 
 // View is a conversation with some of its messages.

@@ -252,7 +252,8 @@ func NewApp(st store.Store, accounts *account.Service, cfg config.Config, log *s
 	app.close = limits.close
 	limiter := m.Limiter(limits.limiter) // counts refusals by key class when metrics are on
 	chatSvc := chat.New(chat.Deps{Store: st, Engine: engs.answerer, Limiter: limiter, Surge: limits.surge,
-		Notify: kick, Now: opts.Now, Log: log, Texts: texts, Observer: ins.answers, HoldTTL: cfg.HoldTTL})
+		Notify: kick, Now: opts.Now, Log: log, Texts: texts, Observer: ins.answers, HoldTTL: cfg.HoldTTL,
+		EmbedPricePerMTok: cfg.EmbedPricePerMTok})
 	studioSvc := studio.New(studio.Deps{Store: st, Engine: engs.builtin, LLM: engs.model, Limiter: limiter, Now: opts.Now,
 		Log: log, HoldTTL: cfg.HoldTTL})
 	app.Users = users.New(users.Deps{Store: st, Throttle: limits.throttle, Now: opts.Now, PublicURL: cfg.PublicURL, Log: log,
