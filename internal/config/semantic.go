@@ -30,11 +30,15 @@ type Semantic struct {
 	// tokens ("0.02") and held in micro-USD (20000): what an embedding usage event is charged
 	// at (0, the default, meters without charging).
 	EmbedPricePerMTok int64
-	RerankProvider    string        // SVC_RERANK_PROVIDER: none (default), tei or cohere
-	RerankBaseURL     string        // SVC_RERANK_BASE_URL: required with a provider
-	RerankAPIKey      string        // SVC_RERANK_API_KEY
-	RerankModel       string        // SVC_RERANK_MODEL: required by cohere
-	RerankTimeout     time.Duration // SVC_RERANK_TIMEOUT: one provider attempt
+	// EmbedMinSimilarity is SVC_EMBED_MIN_SIMILARITY: the least cosine similarity of a
+	// question and a chunk found by meaning for the built-in engine to answer from it when no
+	// keyword evidence does (each model has its own scale); 0 takes the engine's default.
+	EmbedMinSimilarity float64
+	RerankProvider     string        // SVC_RERANK_PROVIDER: none (default), tei or cohere
+	RerankBaseURL      string        // SVC_RERANK_BASE_URL: required with a provider
+	RerankAPIKey       string        // SVC_RERANK_API_KEY
+	RerankModel        string        // SVC_RERANK_MODEL: required by cohere
+	RerankTimeout      time.Duration // SVC_RERANK_TIMEOUT: one provider attempt
 }
 
 // MaxEmbedPricePerMTok bounds SVC_EMBED_PRICE_PER_MTOK at 1,000 USD per million tokens
@@ -90,6 +94,13 @@ func loadSemantic(getenv func(string) string) (Semantic, error) {
 			return s, fmt.Errorf("SVC_EMBED_BATCH_SIZE: want a whole number from 1 to %d, not %q", embedding.MaxBatchSize, v)
 		}
 		s.EmbedBatchSize = n
+	}
+	if v := getenv("SVC_EMBED_MIN_SIMILARITY"); v != "" {
+		f, err := strconv.ParseFloat(v, 64)
+		if err != nil || f <= 0 || f >= 1 {
+			return s, fmt.Errorf("SVC_EMBED_MIN_SIMILARITY: want a cosine similarity between 0 and 1 (0.47), not %q", v)
+		}
+		s.EmbedMinSimilarity = f
 	}
 	if v := getenv("SVC_EMBED_PRICE_PER_MTOK"); v != "" {
 		n, err := billing.ParseUSD(v)

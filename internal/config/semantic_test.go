@@ -130,3 +130,22 @@ func TestSemanticPriceInUSD(t *testing.T) {
 		}
 	}
 }
+
+func TestEmbedMinSimilarity(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		v    string
+		want float64
+		bad  bool
+	}{{"", 0, false}, {"0.6", 0.6, false}, {"0", 0, true}, {"1", 0, true}, {"high", 0, true}} {
+		s, err := loadSemantic(func(k string) string {
+			if k == "SVC_EMBED_MIN_SIMILARITY" {
+				return tc.v
+			}
+			return ""
+		})
+		if (err != nil) != tc.bad || !tc.bad && s.EmbedMinSimilarity != tc.want {
+			t.Errorf("%q: %v %v", tc.v, s.EmbedMinSimilarity, err)
+		}
+	}
+}
