@@ -1,13 +1,13 @@
 package vecindex
 
 import (
-	"encoding/json"
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"regexp"
+	"svc/internal/eval"
 	"testing"
 
 	"svc/internal/textindex"
@@ -98,49 +98,30 @@ type xqSet struct {
 
 var sentenceEnd = regexp.MustCompile(`[.!?]\s+`)
 
-// loadXQuAD reads the three dev files beside the repository, or skips.
+// loadXQuAD reads the three dev files beside the repository (eval.LoadXQuAD), or skips.
 func loadXQuAD(t testing.TB) xqSet {
 	t.Helper()
-	dir := ""
-	for _, c := range []string{"../../../shared/eval/xquad-dev", "/work/shared/eval/xquad-dev"} {
-		if _, err := os.Stat(filepath.Join(c, "xquad.en.dev.json")); err == nil {
-			dir = c
-			break
-		}
-	}
-	if dir == "" {
+	dir := "../../../shared/eval/xquad-dev"
+	if _, err := os.Stat(filepath.Join(dir, "xquad.en.dev.json")); err != nil {
 		t.Skip("XQuAD dev files not found beside the repository")
 	}
 	var set xqSet
 	for _, lang := range []string{"en", "de", "tr"} {
-		raw, err := os.ReadFile(filepath.Join(dir, "xquad."+lang+".dev.json"))
+		pages, questions, err := eval.LoadXQuAD(dir, lang)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var f struct {
-			Data []struct {
-				Paragraphs []struct {
-					Context string `json:"context"`
-					QAs     []struct {
-						Question string `json:"question"`
-					} `json:"qas"`
-				} `json:"paragraphs"`
-			} `json:"data"`
-		}
-		if err := json.Unmarshal(raw, &f); err != nil {
-			t.Fatal(err)
-		}
-		for _, a := range f.Data {
-			for _, p := range a.Paragraphs {
-				pi := len(set.paragraphs)
-				set.paragraphs = append(set.paragraphs, xqText{p.Context, lang, pi})
-				for _, s := range sentenceEnd.Split(p.Context, -1) {
-					set.sentences = append(set.sentences, xqText{s, lang, pi})
-				}
-				for _, q := range p.QAs {
-					set.questions = append(set.questions, xqText{q.Question, lang, pi})
-				}
+		byURL := map[string]int{}
+		for _, p := range pages {
+			pi := len(set.paragraphs)
+			byURL[p.URL] = pi
+			set.paragraphs = append(set.paragraphs, xqText{p.Text, lang, pi})
+			for _, s := range sentenceEnd.Split(p.Text, -1) {
+				set.sentences = append(set.sentences, xqText{s, lang, pi})
 			}
+		}
+		for _, q := range questions {
+			set.questions = append(set.questions, xqText{q.Text, lang, byURL[q.URL]})
 		}
 	}
 	return set
