@@ -157,6 +157,12 @@ func (w *Worker) Notify(accountID int64) {
 func (w *Worker) Run(ctx context.Context) {
 	var backoff time.Duration
 	for ctx.Err() == nil {
+		// A pass sees every write made before it starts: a wake-up left from before (one
+		// that came during a backoff) is spent.
+		select {
+		case <-w.wake:
+		default:
+		}
 		wait := w.o.Poll
 		if err := w.pass(ctx); errors.Is(err, ErrProviderDown) {
 			backoff = min(max(2*backoff, w.o.MinBackoff), w.o.MaxBackoff)
