@@ -144,8 +144,10 @@ func (s *Service) SearchVectors(ctx context.Context, accountID int64, question s
 			return engine.VectorSearch{}, nil // the visitor left: nobody's outage
 		}
 		kind := remote.ErrorKind(err)
-		if errors.Is(err, context.DeadlineExceeded) && qctx.Err() != nil {
-			kind = "timeout" // our bound, while the provider was still at it
+		if errors.Is(err, context.DeadlineExceeded) {
+			// The caller is still there, so the deadline was our bound (the detached provider
+			// call may see it a moment before qctx does).
+			kind = "timeout"
 		}
 		s.obs.EmbeddingCall("query", 0, kind)
 		s.obs.SemanticDegraded("provider")
