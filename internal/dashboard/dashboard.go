@@ -38,6 +38,9 @@ type Deps struct {
 	CrawlAllowPrivate bool
 	// CrawlInterval is how often the scheduler re-crawls a site, shown as its schedule.
 	CrawlInterval time.Duration
+	// EmbedModel is the embedding model of semantic retrieval (SVC_EMBED_MODEL): the KB page
+	// shows how much of the KB it has embedded. "" (no provider configured) shows nothing.
+	EmbedModel string
 	Catalog       *i18n.Catalog
 	// Limiter throttles the dashboard's own costly actions (the try-it box, uploads).
 	Limiter ratelimit.Limiter
