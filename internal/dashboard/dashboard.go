@@ -41,7 +41,7 @@ type Deps struct {
 	// EmbedModel is the embedding model of semantic retrieval (SVC_EMBED_MODEL): the KB page
 	// shows how much of the KB it has embedded. "" (no provider configured) shows nothing.
 	EmbedModel string
-	Catalog       *i18n.Catalog
+	Catalog    *i18n.Catalog
 	// Limiter throttles the dashboard's own costly actions (the try-it box, uploads).
 	Limiter ratelimit.Limiter
 	// PublicURL is the service's public base URL: links in mails, the widget snippet, the
