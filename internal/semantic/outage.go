@@ -53,6 +53,3 @@ func (o *outage) ok() {
 	o.down.Store(false)
 	o.failures = 0
 }
-
-// isDown reports whether an outage is in progress.
-func (o *outage) isDown() bool { return o.down.Load() }
