@@ -21,9 +21,10 @@ type engines struct {
 
 // newEngines builds the answer engine the configuration names: the built-in engine, or the
 // model-backed engine on top of it (which still retrieves with it and falls back to it).
-// obs, when not nil, is told of every provider call (metrics).
-func newEngines(cfg config.Config, st store.Store, log *slog.Logger, obs llm.Observer) (engines, error) {
-	eng, err := engine.New(st, engine.Options{})
+// obs, when not nil, is told of every provider call (metrics); sem, when not nil, is
+// retrieval by meaning beside the keyword index (an embedding provider is configured).
+func newEngines(cfg config.Config, st store.Store, log *slog.Logger, obs llm.Observer, sem engine.Semantic) (engines, error) {
+	eng, err := engine.New(st, engine.Options{Semantic: sem})
 	if err != nil {
 		return engines{}, fmt.Errorf("start engine: %w", err)
 	}

@@ -54,6 +54,7 @@ commands:
   balance add|deduct          top up an account, or take money back (--account, --usd, --reason)
   tone set                    set an account's tone
   kb import FILE              import a JSON Lines knowledge base
+  kb reindex                  embed the KB's chunks not yet embedded with SVC_EMBED_MODEL, now (--account)
   site add|list               the websites an account's KB is crawled from
   crawl URL                   crawl a site into the KB (--account, --site, --max-pages, --allow-private)
   review list                 answers rated not_helpful
@@ -117,6 +118,7 @@ var commands = map[string]commandFunc{
 	"bench":          cmdBench,
 	"tone set":       cmdToneSet,
 	"kb import":      cmdKBImport,
+	"kb reindex":     cmdKBReindex,
 	"site add":       cmdSiteAdd,
 	"site list":      cmdSiteList,
 	"crawl":          cmdCrawl,

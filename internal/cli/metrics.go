@@ -15,6 +15,7 @@ import (
 	"svc/internal/llm"
 	"svc/internal/metrics"
 	"svc/internal/notify"
+	"svc/internal/semantic"
 	"svc/internal/store"
 	"svc/internal/users"
 )
@@ -29,6 +30,7 @@ type instruments struct {
 	crawl    crawl.PageCounter
 	outbox   notify.Metrics
 	signIn   users.Metrics
+	semantic semantic.Observer
 }
 
 // newInstruments builds the service's metrics when cfg serves /metrics (SVC_METRICS_ADDR or
@@ -38,7 +40,7 @@ func newInstruments(cfg config.Config, st store.Store, log *slog.Logger, now fun
 		return nil, instruments{}
 	}
 	m := metrics.New(metrics.Options{Stats: st, Now: now, Log: log})
-	return m, instruments{requests: m, answers: m, provider: m, crawl: m, outbox: m, signIn: m}
+	return m, instruments{requests: m, answers: m, provider: m, crawl: m, outbox: m, signIn: m, semantic: m}
 }
 
 // mainListenerMetrics is what the main listener serves at /metrics: the exposition and

@@ -21,10 +21,12 @@ import (
 	"svc/internal/crawl"
 	"svc/internal/dashboard"
 	"svc/internal/demo"
+	"svc/internal/engine"
 	"svc/internal/i18n"
 	"svc/internal/metrics"
 	"svc/internal/notify"
 	"svc/internal/redact"
+	"svc/internal/semantic"
 	"svc/internal/store"
 	"svc/internal/store/sqlite"
 	"svc/internal/studio"
@@ -145,6 +147,12 @@ func cmdServe(ctx context.Context, args []string, env Env, seed bool) error {
 	var sweeps sync.WaitGroup
 	var idle idleMemory
 	sweeps.Add(3)
+	if app.Embedder != nil {
+		// The background embedder: never inside a visitor's request; stopped with the sweeps,
+		// before the vector indexes close (app.Close) and the store closes.
+		sweeps.Add(1)
+		go func() { defer sweeps.Done(); app.Embedder.Run(bctx) }()
+	}
 	go func() { defer sweeps.Done(); app.sweepSessions(bctx) }()
 	go func() { defer sweeps.Done(); sweepHolds(bctx, st, sweepPeriod(c.cfg.HoldTTL), log) }()
 	idle.forget = app.forget
@@ -169,8 +177,8 @@ func cmdServe(ctx context.Context, args []string, env Env, seed bool) error {
 	}
 	// The scheduler stops with ctx; serveHTTP returns after the HTTP drain, and the deferred
 	// wait lets an interrupted crawl release its site lease before the store closes.
-	sched := crawl.NewScheduler(crawl.New(st, crawl.Options{MaxPages: c.cfg.CrawlMaxPages,
-		AllowPrivate: c.cfg.CrawlAllowPrivate, Metrics: app.instruments.crawl}, log), st, c.cfg.CrawlInterval, log)
+	sched := crawl.NewScheduler(crawl.New(app.kbStore, crawl.Options{MaxPages: c.cfg.CrawlMaxPages,
+		AllowPrivate: c.cfg.CrawlAllowPrivate, Metrics: app.instruments.crawl}, log), app.kbStore, c.cfg.CrawlInterval, log)
 	sctx, stopSched := context.WithCancel(ctx)
 	schedDone := make(chan struct{})
 	go func() { defer close(schedDone); sched.Run(sctx) }()
@@ -207,10 +215,17 @@ type App struct {
 	// forget drops what the engine remembers to answer faster (see engine.Forget); serve
 	// calls it when the server falls idle.
 	forget func()
+	// Embedder embeds the KB in the background (serve runs it); nil without an embedding
+	// provider.
+	Embedder *semantic.Worker
+	// kbStore is the store as the app writes through it: with an embedding provider, its KB
+	// writes wake the Embedder (serve's crawl scheduler writes through it too).
+	kbStore store.Store
 }
 
-// Close releases the app's own connections (Redis); serve calls it once the HTTP server has
-// drained. The store is the caller's to close.
+// Close releases the app's own connections (Redis) and its vector indexes; serve calls it
+// once the HTTP server has drained and the Embedder has stopped. The store is the caller's
+// to close.
 func (app *App) Close() error {
 	if app.close == nil {
 		return nil
@@ -229,15 +244,31 @@ type AppOptions struct {
 func NewApp(st store.Store, accounts *account.Service, cfg config.Config, log *slog.Logger, opts AppOptions) (*App, error) {
 	log = redact.Logger(log) // a no-op for serve's logger, which already redacts
 	m, ins := newInstruments(cfg, st, log, opts.Now)
-	engs, err := newEngines(cfg, st, log, ins.provider)
+	sem, err := newSemantic(cfg, st, log, ins.semantic)
 	if err != nil {
+		return nil, err
+	}
+	var semSearch engine.Semantic // a nil interface without a provider, not a nil *Service in one
+	if sem != nil {
+		semSearch = sem.service
+		// Every committed KB write of this process wakes the embedder and makes the next
+		// search of the account check its index (semantic.NotifyKBWrites).
+		st = semantic.NotifyKBWrites(st, sem.worker.Notify)
+	}
+	engs, err := newEngines(cfg, st, log, ins.provider, semSearch)
+	if err != nil {
+		sem.close()
 		return nil, err
 	}
 	texts, err := i18n.Load()
 	if err != nil {
+		sem.close()
 		return nil, err
 	}
-	app := &App{Metrics: m, instruments: ins}
+	app := &App{Metrics: m, instruments: ins, kbStore: st}
+	if sem != nil {
+		app.Embedder = sem.worker
+	}
 	var kick func()
 	if cfg.SMTPURL != "" {
 		sender, err := notify.NewSMTP(cfg.SMTPURL, cfg.SMTPFrom)
@@ -249,7 +280,10 @@ func NewApp(st store.Store, accounts *account.Service, cfg config.Config, log *s
 		kick = app.Outbox.Kick
 	}
 	limits := newSharedLimits(cfg, m, log)
-	app.close = limits.close
+	app.close = func() error {
+		sem.close()
+		return limits.close()
+	}
 	limiter := m.Limiter(limits.limiter) // counts refusals by key class when metrics are on
 	chatSvc := chat.New(chat.Deps{Store: st, Engine: engs.answerer, Limiter: limiter, Surge: limits.surge,
 		Notify: kick, Now: opts.Now, Log: log, Texts: texts, Observer: ins.answers, HoldTTL: cfg.HoldTTL,
@@ -262,10 +296,10 @@ func NewApp(st store.Store, accounts *account.Service, cfg config.Config, log *s
 		Catalog: texts,
 		Crawler: crawl.New(st, crawl.Options{MaxPages: cfg.CrawlMaxPages, AllowPrivate: cfg.CrawlAllowPrivate,
 			Metrics: ins.crawl}, log),
-		CrawlInterval: cfg.CrawlInterval, CrawlAllowPrivate: cfg.CrawlAllowPrivate,
+		CrawlInterval: cfg.CrawlInterval, CrawlAllowPrivate: cfg.CrawlAllowPrivate, EmbedModel: embedModel(cfg),
 		Limiter: limiter, PublicURL: cfg.PublicURL, TrustedProxies: cfg.TrustedProxies, Log: log, Now: opts.Now})
 	if err != nil {
-		limits.close()
+		app.Close()
 		return nil, err
 	}
 	metricsHandler, metricsToken := mainListenerMetrics(cfg, m)

@@ -38,7 +38,7 @@ func TestSemanticSettings(t *testing.T) {
 		"SVC_EMBED_API_KEY": "k\n", "SVC_EMBED_QUERY_PREFIX": "query: ", "SVC_EMBED_DOCUMENT_PREFIX": "passage: ",
 		"SVC_EMBED_TIMEOUT": "45s", "SVC_EMBED_BATCH_SIZE": "16", "SVC_EMBED_PRICE_PER_MTOK": " 0.02 ",
 		"SVC_EMBED_QUERY_TIMEOUT": "750ms",
-		"SVC_RERANK_PROVIDER": "cohere", "SVC_RERANK_BASE_URL": "https://api.jina.ai/v1", "SVC_RERANK_MODEL": "jina-reranker-v2-base-multilingual",
+		"SVC_RERANK_PROVIDER":     "cohere", "SVC_RERANK_BASE_URL": "https://api.jina.ai/v1", "SVC_RERANK_MODEL": "jina-reranker-v2-base-multilingual",
 		"SVC_RERANK_API_KEY": "rk", "SVC_RERANK_TIMEOUT": "5s",
 	}))
 	if err != nil {

@@ -38,7 +38,10 @@ type Deps struct {
 	CrawlAllowPrivate bool
 	// CrawlInterval is how often the scheduler re-crawls a site, shown as its schedule.
 	CrawlInterval time.Duration
-	Catalog       *i18n.Catalog
+	// EmbedModel is the embedding model of semantic retrieval (SVC_EMBED_MODEL): the KB page
+	// shows how much of the KB it has embedded. "" (no provider configured) shows nothing.
+	EmbedModel string
+	Catalog    *i18n.Catalog
 	// Limiter throttles the dashboard's own costly actions (the try-it box, uploads).
 	Limiter ratelimit.Limiter
 	// PublicURL is the service's public base URL: links in mails, the widget snippet, the

@@ -29,6 +29,7 @@ type kbStore interface {
 	ListSites(ctx context.Context, accountID int64) ([]store.Site, error)
 	ClaimSite(ctx context.Context, accountID, siteID int64, until time.Time) (bool, error)
 	ReleaseSite(ctx context.Context, accountID, siteID int64, finishedAt time.Time, summary string) error
+	EmbeddingStatus(ctx context.Context, accountID int64) (store.EmbeddingStatus, error)
 }
 
 // kbRoutes: agents may read everything and keep the curated Q&A; sites, crawls, uploads and
@@ -127,6 +128,40 @@ type kbOverviewData struct {
 	SiteURL, SiteName       string
 	SiteError               string
 	MaxSiteURL, MaxSiteName int
+	// Embedding is how much of the KB the embedding model covers; nil without a provider.
+	Embedding *kbEmbedding
+}
+
+// kbEmbedding is the KB's coverage by the configured embedding model (semantic retrieval).
+type kbEmbedding struct {
+	Model            string
+	Chunks, Embedded int
+}
+
+// Percent is the share embedded, rounded down, so that 100 means every passage.
+func (e *kbEmbedding) Percent() int {
+	if e.Chunks == 0 {
+		return 0
+	}
+	return e.Embedded * 100 / e.Chunks
+}
+
+// kbEmbeddingStatus reads the account's coverage by the configured model.
+func (s *Server) kbEmbeddingStatus(ctx context.Context, accountID int64) (*kbEmbedding, error) {
+	if s.d.EmbedModel == "" {
+		return nil, nil
+	}
+	st, err := s.st.EmbeddingStatus(ctx, accountID)
+	if err != nil {
+		return nil, err
+	}
+	e := &kbEmbedding{Model: s.d.EmbedModel, Chunks: st.Chunks}
+	for _, m := range st.Models {
+		if m.Model == s.d.EmbedModel {
+			e.Embedded = m.Vectors
+		}
+	}
+	return e, nil
 }
 
 // kbSiteRow is one site with its last crawl, its schedule and a crawl from here, if any.
@@ -165,6 +200,9 @@ func (s *Server) kbOverviewData(ctx context.Context, c *reqCtx) (kbData, error) 
 	o := &kbOverviewData{CanCrawl: s.d.Crawler != nil && c.Owner(), Interval: s.d.CrawlInterval,
 		MaxSiteURL: crawl.MaxSiteURLLen, MaxSiteName: crawl.MaxSiteNameLen}
 	o.Counts, o.Total = kbTypeCounts(counts)
+	if o.Embedding, err = s.kbEmbeddingStatus(ctx, c.Account.ID); err != nil {
+		return d, err
+	}
 	now := s.now()
 	for _, site := range sites {
 		o.Sites = append(o.Sites, s.kbSiteRow(c, site, now))

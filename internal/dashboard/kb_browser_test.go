@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"svc/internal/crawl/crawltest"
+	"svc/internal/embedding/embedtest"
 )
 
 // TestKBInTheBrowser drives the knowledge-base pages in Chromium, under the real CSP: the
@@ -16,7 +17,9 @@ func TestKBInTheBrowser(t *testing.T) {
 	t.Parallel()
 	bctx := uiStart(t)
 	src := uiAxeSource(t)
-	h := newHarness(t)
+	// With an embedding provider, so that the overview carries the embedding status line
+	// and axe checks it too.
+	h := newHarness(t, withEmbedding(embedtest.Start(t, embedtest.Options{}), 0))
 	a, _, email, pw := h.tenant("Browser Shop")
 	web := crawltest.Serve(t, kbWriteSite(t, kbTrailSite))
 	u := uiOpen(t, bctx, h.srv.URL)
@@ -28,6 +31,9 @@ func TestKBInTheBrowser(t *testing.T) {
 
 	if st := u.open("/dashboard/kb"); st != http.StatusOK {
 		t.Fatalf("kb page: HTTP %d", st)
+	}
+	if txt := u.text("#kb-embedding"); !strings.Contains(txt, "passages are embedded with concepts-test") {
+		t.Errorf("embedding status line: %q", txt)
 	}
 	u.fill(`#site-url`, web.URL+"/")
 	u.navigatesBy("add the site", func() { u.click("add the site", `form[action="/dashboard/kb/sites"] button[type="submit"]`) })
