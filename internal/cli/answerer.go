@@ -24,7 +24,7 @@ type engines struct {
 // obs, when not nil, is told of every provider call (metrics); sem, when not nil, is
 // retrieval by meaning beside the keyword index (an embedding provider is configured).
 func newEngines(cfg config.Config, st store.Store, log *slog.Logger, obs llm.Observer, sem engine.Semantic) (engines, error) {
-	eng, err := engine.New(st, engine.Options{Semantic: sem})
+	eng, err := engine.New(st, engine.Options{Semantic: sem, MinSimilarity: cfg.EmbedMinSimilarity})
 	if err != nil {
 		return engines{}, fmt.Errorf("start engine: %w", err)
 	}

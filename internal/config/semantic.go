@@ -134,7 +134,9 @@ func (s *Semantic) RerankConfig() embedding.RerankConfig {
 }
 
 // EmbeddingEnabled reports whether an embedding provider is configured.
-func (s *Semantic) EmbeddingEnabled() bool { return s.EmbedProvider != embedding.ProviderNone }
+func (s *Semantic) EmbeddingEnabled() bool {
+	return s.EmbedProvider != "" && s.EmbedProvider != embedding.ProviderNone
+}
 
 // validateSemantic checks both providers' settings by embedding's rules, naming our
 // variables; no message quotes a URL or a key.
