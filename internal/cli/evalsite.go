@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"os"
 	"slices"
 
@@ -58,7 +59,18 @@ func cmdEvalSite(ctx context.Context, args []string, env Env) error {
 		return err
 	}
 	defer st.Close()
-	eng, err := engine.New(st, engine.Options{})
+	// With an embedding provider configured the report measures what serve answers:
+	// retrieval by meaning beside the keywords, over the vectors already stored.
+	sem, err := newSemantic(c.cfg, st, slog.New(slog.DiscardHandler), nil)
+	if err != nil {
+		return err
+	}
+	defer sem.close()
+	opts := engine.Options{MinSimilarity: c.cfg.EmbedMinSimilarity}
+	if sem != nil {
+		opts.Semantic = sem.service
+	}
+	eng, err := engine.New(st, opts)
 	if err != nil {
 		return fmt.Errorf("start engine: %w", err)
 	}
