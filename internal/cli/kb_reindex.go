@@ -57,7 +57,20 @@ func cmdKBReindex(ctx context.Context, args []string, env Env) error {
 	case err != nil:
 		return fmt.Errorf("kb reindex: %w", err)
 	}
-	return c.print(map[string]any{"account_id": rep.AccountID, "model": rep.Model, "embedded": rep.Embedded,
-		"tokens": rep.Tokens, "cost_usd": billing.USD(rep.CostMicro), "refused": rep.Refused, "chunks": rep.Chunks,
-		"vectors": rep.Vectors, "other_models_deleted": rep.DeletedOther})
+	return c.print(reindexOutput{AccountID: rep.AccountID, Model: rep.Model, Embedded: rep.Embedded, Tokens: rep.Tokens,
+		CostUSD: billing.USD(rep.CostMicro), Refused: rep.Refused, Chunks: rep.Chunks, Vectors: rep.Vectors,
+		OtherModelsDeleted: rep.DeletedOther})
+}
+
+// reindexOutput is what `svc kb reindex` prints.
+type reindexOutput struct {
+	AccountID          int64   `json:"account_id"`
+	Model              string  `json:"model"`
+	Embedded           int     `json:"embedded"`
+	Tokens             int     `json:"tokens"`
+	CostUSD            float64 `json:"cost_usd"`
+	Refused            int     `json:"refused"`
+	Chunks             int     `json:"chunks"`
+	Vectors            int     `json:"vectors"`
+	OtherModelsDeleted int     `json:"other_models_deleted"`
 }
