@@ -45,11 +45,6 @@ func (c *observed) Complete(ctx context.Context, req Request) (Response, error) 
 	start := time.Now()
 	resp, err := c.next.Complete(ctx, req)
 	c.obs.ProviderCall(c.provider, cmp.Or(req.Model, c.model), time.Since(start), resp.InputTokens, resp.OutputTokens,
-		ErrorKind(err))
+		remote.ErrorKind(err))
 	return resp, err
 }
-
-// ErrorKind sorts a Complete error for monitoring (remote.ErrorKind): "" for none,
-// "circuit_open", "timeout", "canceled", "rate_limited", "client_error", "server_error",
-// "transport" or "other".
-func ErrorKind(err error) string { return remote.ErrorKind(err) }

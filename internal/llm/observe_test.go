@@ -2,8 +2,6 @@ package llm
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"testing"
 	"time"
 )
@@ -26,30 +24,6 @@ type stubClient struct {
 }
 
 func (s stubClient) Complete(context.Context, Request) (Response, error) { return s.resp, s.err }
-
-func TestErrorKind(t *testing.T) {
-	t.Parallel()
-	for _, c := range []struct {
-		err  error
-		want string
-	}{
-		{nil, ""},
-		{ErrCircuitOpen, "circuit_open"},
-		{fmt.Errorf("answer: %w", ErrCircuitOpen), "circuit_open"},
-		{&Error{Provider: "openai", Retryable: true, Err: fmt.Errorf("%w after 1s", ErrTimeout)}, "timeout"},
-		{&Error{Provider: "openai", Err: context.Canceled}, "canceled"},
-		{&Error{Provider: "openai", Err: context.DeadlineExceeded}, "canceled"},
-		{&Error{Provider: "openai", Status: 429}, "rate_limited"},
-		{&Error{Provider: "openai", Status: 401}, "client_error"},
-		{&Error{Provider: "anthropic", Status: 529}, "server_error"},
-		{&Error{Provider: "openai", Err: errors.New("connection refused")}, "transport"},
-		{errors.New("something else"), "other"},
-	} {
-		if got := ErrorKind(c.err); got != c.want {
-			t.Errorf("ErrorKind(%v) = %q, want %q", c.err, got, c.want)
-		}
-	}
-}
 
 func TestObserveReportsEveryCall(t *testing.T) {
 	t.Parallel()

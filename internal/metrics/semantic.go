@@ -3,6 +3,8 @@ package metrics
 import (
 	"slices"
 
+	"svc/internal/remote"
+
 	"github.com/prometheus/client_golang/prometheus"
 )
 
@@ -11,9 +13,6 @@ import (
 var (
 	// embeddingUses: a visitor's question, or KB chunks embedded in the background.
 	embeddingUses = []string{"query", "document"}
-	// providerErrorKinds are remote.ErrorKind's values.
-	providerErrorKinds = []string{"timeout", "rate_limited", "client_error", "server_error", "transport", "circuit_open",
-		"canceled", other}
 	// degradedReasons: why a search went without vectors: "provider" (the question's
 	// embedding failed or timed out), "index" (the account's index could not be loaded in
 	// time, or exceeds the memory bound).
@@ -95,7 +94,7 @@ func (m *Metrics) EmbeddingCall(use string, tokens int, errKind string) {
 		m.semantic.embedTokens.WithLabelValues(use).Add(float64(tokens))
 	}
 	if errKind != "" {
-		m.semantic.embedErrors.WithLabelValues(use, oneOf(errKind, providerErrorKinds)).Inc()
+		m.semantic.embedErrors.WithLabelValues(use, oneOf(errKind, remote.ErrorKinds)).Inc()
 	}
 }
 
@@ -115,7 +114,7 @@ func (m *Metrics) RerankCall(errKind string) {
 	}
 	m.semantic.rerankCalls.Inc()
 	if errKind != "" {
-		m.semantic.rerankErrs.WithLabelValues(oneOf(errKind, providerErrorKinds)).Inc()
+		m.semantic.rerankErrs.WithLabelValues(oneOf(errKind, remote.ErrorKinds)).Inc()
 	}
 }
 

@@ -6,33 +6,48 @@ import (
 	"net/http"
 )
 
-// ErrorKind sorts a provider call's error for monitoring: "" for none, "circuit_open"
-// (refused without calling), "timeout" (an attempt ran out of its own timeout), "canceled"
-// (the caller's context ended), "rate_limited" (429), "client_error" (another 4xx),
-// "server_error" (5xx), "transport" (no HTTP answer, or a check of ours on the answer), or
-// "other". The chat clients' and the embedding clients' metrics share these labels.
+// The kinds ErrorKind sorts errors into: the label values the chat clients' and the
+// embedding clients' metrics share.
+const (
+	KindCircuitOpen = "circuit_open" // refused without calling
+	KindTimeout     = "timeout"      // an attempt ran out of its own timeout
+	KindCanceled    = "canceled"     // the caller's context ended
+	KindRateLimited = "rate_limited" // 429
+	KindClientError = "client_error" // another 4xx
+	KindServerError = "server_error" // 5xx
+	KindTransport   = "transport"    // no HTTP answer, or a check of ours on the answer
+	KindOther       = "other"
+)
+
+// ErrorKinds lists every kind ErrorKind returns for an error, for metrics to bound their
+// label values by.
+var ErrorKinds = []string{KindTimeout, KindRateLimited, KindClientError, KindServerError, KindTransport,
+	KindCircuitOpen, KindCanceled, KindOther}
+
+// ErrorKind sorts a provider call's error for monitoring: "" for none, else one of
+// ErrorKinds.
 func ErrorKind(err error) string {
 	var e *Error
 	switch {
 	case err == nil:
 		return ""
 	case errors.Is(err, ErrCircuitOpen):
-		return "circuit_open"
+		return KindCircuitOpen
 	case errors.Is(err, ErrTimeout):
-		return "timeout"
+		return KindTimeout
 	case errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
-		return "canceled"
+		return KindCanceled
 	case !errors.As(err, &e):
-		return "other"
+		return KindOther
 	case e.Status == http.StatusTooManyRequests:
-		return "rate_limited"
+		return KindRateLimited
 	case e.Status >= 500:
-		return "server_error"
+		return KindServerError
 	case e.Status >= 400:
-		return "client_error"
+		return KindClientError
 	case e.Status == 0:
-		return "transport"
+		return KindTransport
 	default:
-		return "other"
+		return KindOther
 	}
 }

@@ -8,7 +8,6 @@ import (
 
 	"svc/internal/billing"
 	"svc/internal/embedding"
-	"svc/internal/remote"
 	"svc/internal/store"
 	"svc/internal/vecindex"
 )
@@ -130,6 +129,3 @@ func (w *Worker) keep(ctx context.Context, id int64, chunks []store.ChunkText, r
 	}
 	return nil
 }
-
-// providerErrorKind is remote.ErrorKind.
-func providerErrorKind(err error) string { return remote.ErrorKind(err) }

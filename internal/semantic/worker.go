@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"svc/internal/embedding"
+	"svc/internal/remote"
 	"svc/internal/store"
 )
 
@@ -406,7 +407,7 @@ func (w *Worker) refuse(id, chunkID int64, err error) {
 // errorKind is remote.ErrorKind, with the worker's own cancellation said as such.
 func errorKind(ctx context.Context, err error) string {
 	if err != nil && ctx.Err() != nil {
-		return "canceled"
+		return remote.KindCanceled
 	}
-	return providerErrorKind(err)
+	return remote.ErrorKind(err)
 }
