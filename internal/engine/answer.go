@@ -95,8 +95,7 @@ func (e *Engine) Evidence(ctx context.Context, accountID int64, question, lg str
 		return evidenceOf(ex), nil
 	}
 	if pick, ok := e.semanticPick(&r, lg); ok {
-		_, ex := e.semanticAnswer(question, lg, phrasesFor(lg, ""), &r, pick)
-		return evidenceOf(ex), nil
+		return evidenceOf(e.semanticExtract(lg, pick)), nil
 	}
 	return "", nil
 }

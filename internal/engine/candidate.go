@@ -69,10 +69,12 @@ func (c *candidate) lang(q *query) string {
 }
 
 // passage is the candidate as the engine's callers see it.
-func (c *candidate) passage() Passage {
-	h := c.hit
+func (c *candidate) passage() Passage { return hitPassage(c.hit, c.score) }
+
+// hitPassage is the passage of a chunk with the score it was ranked by.
+func hitPassage(h store.ChunkHit, score float64) Passage {
 	return Passage{
 		ChunkID: h.ChunkID, DocID: h.DocID, DocType: h.DocType, Title: h.Title, URL: h.URL,
-		Lang: h.Lang, Text: h.Text, Score: c.score, Product: h.Product,
+		Lang: h.Lang, Text: h.Text, Score: score, Product: h.Product,
 	}
 }

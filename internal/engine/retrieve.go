@@ -171,7 +171,9 @@ func (e *Engine) retrieveKeywords(ctx context.Context, accountID int64, question
 		return retrieval{}, fmt.Errorf("engine: search: %w", err)
 	}
 	if len(hits) == 0 {
-		return retrieval{q: query{lang: lang, kind: qa.kind, terms: qa.terms}}, nil
+		// The term counts stay: a search by meaning still finds chunks, and a name no chunk
+		// holds must still stop an answer from them (unseenName).
+		return retrieval{q: query{lang: lang, kind: qa.kind, terms: qa.terms}, docFreq: st.DocFreq}, nil
 	}
 	q := newQuery(lang, qa, st, e.rank.Weak)
 	q.alts = alts

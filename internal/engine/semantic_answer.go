@@ -108,13 +108,19 @@ func semanticQuote(h store.ChunkHit, lang string, room int) string {
 	return b.String()
 }
 
-// semanticAnswer is the reply that quotes the chunk found by meaning.
-func (e *Engine) semanticAnswer(question, lg string, ph tonePhrases, r *retrieval, pick vecCand) (Answer, extract) {
+// semanticExtract is what a reply quotes of the chunk found by meaning, in the room the
+// reply's source line leaves (the tone's lead-in is reserved for, as extract does, so that
+// Evidence names the same quote as the reply).
+func (e *Engine) semanticExtract(lg string, pick vecCand) extract {
 	src := sourceLine(lg, &pick.hit)
 	room := min(e.opts.MaxReplyChars, e.opts.MaxReply-leadReserve-utf8.RuneCountInString(src)-2)
-	quote := semanticQuote(pick.hit, lg, max(room, minQuote))
-	ex := extract{text: quote, docID: pick.hit.DocID}
-	text := ph.leadFor(question, quote) + " " + quote + "\n" + src
+	return extract{text: semanticQuote(pick.hit, lg, max(room, minQuote)), docID: pick.hit.DocID}
+}
+
+// semanticAnswer is the reply that quotes the chunk found by meaning.
+func (e *Engine) semanticAnswer(question, lg string, ph tonePhrases, r *retrieval, pick vecCand) (Answer, extract) {
+	ex := e.semanticExtract(lg, pick)
+	text := ph.leadFor(question, ex.text) + " " + ex.text + "\n" + sourceLine(lg, &pick.hit)
 	in := e.textTokens(question)
 	if pick.hit.Tokens > 0 {
 		in += pick.hit.Tokens
@@ -122,8 +128,7 @@ func (e *Engine) semanticAnswer(question, lg string, ph tonePhrases, r *retrieva
 		in += e.CountTokens(pick.hit.Text)
 	}
 	h := pick.hit
-	ps := []Passage{{ChunkID: h.ChunkID, DocID: h.DocID, DocType: h.DocType, Title: h.Title, URL: h.URL,
-		Lang: h.Lang, Text: h.Text, Score: pick.cos, Product: h.Product}}
+	ps := []Passage{hitPassage(h, pick.cos)}
 	for _, p := range e.fusedPassages(r, e.opts.AnswerPassages) {
 		if p.DocID != h.DocID && len(ps) < e.opts.AnswerPassages {
 			ps = append(ps, p)
@@ -175,9 +180,7 @@ func (e *Engine) fusedPassages(r *retrieval, k int) []Passage {
 			continue
 		}
 		seen[c.hit.DocID] = true
-		h := c.hit
-		add(Passage{ChunkID: h.ChunkID, DocID: h.DocID, DocType: h.DocType, Title: h.Title, URL: h.URL,
-			Lang: h.Lang, Text: h.Text, Score: c.cos, Product: h.Product}, rank)
+		add(hitPassage(c.hit, c.cos), rank)
 		rank++
 	}
 	out := make([]Passage, 0, len(order))

@@ -26,10 +26,7 @@ func NewExact(dim int, enc Encoding) (*Exact, error) {
 
 // Add stores vec as chunk id's vector, replacing any previous one.
 func (x *Exact) Add(id int64, lang string, vec []float32) error {
-	if len(vec) != x.s.dim {
-		return ErrDim
-	}
-	unit, err := normalized(vec)
+	unit, err := x.s.toUnit(vec)
 	if err != nil {
 		return err
 	}

@@ -129,10 +129,7 @@ func hnswFromExact(ctx context.Context, x *Exact, p HNSWParams) (*HNSW, error) {
 
 // Add stores vec as chunk id's vector; a previous vector of id is killed.
 func (h *HNSW) Add(id int64, lang string, vec []float32) error {
-	if len(vec) != h.s.dim {
-		return ErrDim
-	}
-	unit, err := normalized(vec)
+	unit, err := h.s.toUnit(vec)
 	if err != nil {
 		return err
 	}

@@ -39,6 +39,15 @@ func newSlab(dim int, enc Encoding) (slab, error) {
 
 func (s *slab) len() int { return len(s.ids) }
 
+// toUnit checks vec against the slab's dimension and returns it at unit length, as every
+// index stores it. The dimension never changes, so no lock is needed.
+func (s *slab) toUnit(vec []float32) ([]float32, error) {
+	if len(vec) != s.dim {
+		return nil, ErrDim
+	}
+	return normalized(vec)
+}
+
 // langCode is lang's small number, assigned on first sight.
 func (s *slab) langCode(lang string) (uint8, error) {
 	if c, ok := s.langIdx[lang]; ok {
