@@ -88,16 +88,22 @@ func TestParaphraseAnsweredThroughEachProtocol(t *testing.T) {
 			t.Parallel()
 			emb := embedtest.Start(t, embedtest.Options{})
 			cfg := semanticConfig(emb, protocol)
+			cfg.EmbedPricePerMTok = 20_000_000 // 20 USD a million tokens: a question's few cost something
 			h := newHarnessWith(t, cfg)
 			id, key := h.tenant(account.Settings{Lang: ptr("en"), SalesMode: ptr(false), BalanceMicro: ptr(int64(5_000_000))})
 			embedKB(t, h, cfg, id)
-			before := h.usageOf(key)["embedding"].Count // the KB's batches
+			before := h.usageOf(key)["embedding"] // the KB's batches, embedded here without a price
 			reply := h.sendMessage(key, q).Messages[1]
 			if reply.Source != store.SourceAI || len(reply.Sources) == 0 || !strings.Contains(reply.Sources[0].Title, "Return") {
 				t.Fatalf("%s: the paraphrase was not answered from the returns page: %+v", protocol, reply)
 			}
-			if got := h.usageOf(key)["embedding"]; before == 0 || got.Count != before+1 {
-				t.Errorf("%s: embedding events %d then %+v, want the KB's batches and then the question's one", protocol, before, got)
+			if got := h.usageOf(key)["embedding"]; before.Count == 0 || got.Count != before.Count+1 || got.Cost <= before.Cost {
+				t.Errorf("%s: embedding events %+v then %+v, want the KB's batches and then the question's one, charged",
+					protocol, before, got)
+			}
+			a, err := h.st.GetAccount(context.Background(), id)
+			if err != nil || h.ledgerSum(id) != a.BalanceMicro {
+				t.Errorf("%s: the ledger sums to %d, the balance is %d (%v)", protocol, h.ledgerSum(id), a.BalanceMicro, err)
 			}
 			// A question the KB cannot answer is still declined.
 			if r := h.sendMessage(key, "What is the current price of Bitcoin?").Messages[1]; r.Source != store.SourceFallback {

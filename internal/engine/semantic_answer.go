@@ -53,7 +53,12 @@ func (e *Engine) minRerank() float64 {
 // language; a model writes the reply and may read a page in any language (lang "").
 func (e *Engine) semanticPick(r *retrieval, lang string) (vecCand, bool) {
 	s := r.sem
-	if s == nil || len(s.cands) == 0 || r.unseenName() {
+	if s == nil || len(s.cands) == 0 {
+		return vecCand{}, false
+	}
+	// A name the KB never wrote tells only where the KB is written in the question's
+	// language: a Turkish question's words are all "unseen" in an English-only KB.
+	if (lang != "" || s.holds(r.q.lang)) && r.unseenName() {
 		return vecCand{}, false
 	}
 	cands := s.cands
@@ -206,6 +211,16 @@ func (e *Engine) fusedPassages(r *retrieval, k int) []Passage {
 func (r *retrieval) unseenName() bool {
 	for _, n := range textindex.NameTerms(r.question, r.q.lang) {
 		if n, ok := r.docFreq[n]; ok && n == 0 || !ok && r.docFreq != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// holds reports whether any chunk found by meaning is in lang (or has no language).
+func (s *semanticRead) holds(lang string) bool {
+	for _, c := range s.cands {
+		if c.hit.Lang == lang || c.hit.Lang == "" {
 			return true
 		}
 	}
