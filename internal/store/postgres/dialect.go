@@ -3,6 +3,7 @@ package postgres
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	"svc/internal/store/sqlstore"
@@ -39,31 +40,32 @@ func (dialect) InsertID(ctx context.Context, tx *dbtx, query string, args ...any
 	return id, err
 }
 
-// InsertPairIDs reads both ids with RETURNING. Concurrent inserts may interleave the
-// identity's values, so the ids are read back rather than assumed consecutive; the rows take
-// them in the order of VALUES, so the smaller is the first row's. RETURNING's own order is
-// not promised, hence min and max.
-func (dialect) InsertPairIDs(ctx context.Context, tx *dbtx, query string, args ...any) (int64, int64, error) {
+// InsertIDs reads the ids with RETURNING. Concurrent inserts may interleave the identity's
+// values, so the ids are read back rather than assumed consecutive; the rows take them in the
+// order of VALUES, so sorted they are the rows' in that order. RETURNING's own order is not
+// promised, hence the sort.
+func (dialect) InsertIDs(ctx context.Context, tx *dbtx, query string, n int, args ...any) ([]int64, error) {
 	rows, err := tx.QueryContext(ctx, query+" RETURNING id", args...)
 	if err != nil {
-		return 0, 0, err
+		return nil, err
 	}
 	defer rows.Close()
-	ids := make([]int64, 0, 2)
+	ids := make([]int64, 0, n)
 	for rows.Next() {
 		var id int64
 		if err := rows.Scan(&id); err != nil {
-			return 0, 0, err
+			return nil, err
 		}
 		ids = append(ids, id)
 	}
 	if err := rows.Err(); err != nil {
-		return 0, 0, err
+		return nil, err
 	}
-	if len(ids) != 2 {
-		return 0, 0, fmt.Errorf("%d ids returned, want 2", len(ids))
+	if len(ids) != n {
+		return nil, fmt.Errorf("%d ids returned, want %d", len(ids), n)
 	}
-	return min(ids[0], ids[1]), max(ids[0], ids[1]), nil
+	slices.Sort(ids)
+	return ids, nil
 }
 
 // ForUpdate row-locks what a SELECT reads (the embed token before its budget check, the

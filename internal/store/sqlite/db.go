@@ -49,6 +49,7 @@ type Store struct {
 	now func() time.Time
 
 	turns     *turnBatcher // group commit of SaveTurn
+	ckpt      *checkpointer
 	closeOnce sync.Once
 }
 
@@ -81,7 +82,8 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 	}
 	// The writer's page cache is 1 MiB, not SQLite's 2 MiB: a turn touches the tails of a few
 	// tables and indexes, and the other megabyte was idle memory.
-	w, err := sql.Open("sqlite", dsn(path, append(pragmas[:len(pragmas):len(pragmas)], "cache_size(-1024)"), "immediate"))
+	w, err := sql.Open("sqlite", dsn(path, append(pragmas[:len(pragmas):len(pragmas)], "cache_size(-1024)",
+		fmt.Sprintf("wal_autocheckpoint(%d)", writerAutoCheckpoint)), "immediate"))
 	if err != nil {
 		return nil, fmt.Errorf("open writer: %w", err)
 	}
@@ -111,6 +113,10 @@ func Open(ctx context.Context, dir string, opts Options) (*Store, error) {
 		return nil, err
 	}
 	if err := s.migrate(ctx); err != nil {
+		_ = errors.Join(s.r.Close(), s.w.Close())
+		return nil, err
+	}
+	if s.ckpt, err = newCheckpointer(path, append(pragmas[:len(pragmas):len(pragmas)], "cache_size(-256)")); err != nil {
 		_ = errors.Join(s.r.Close(), s.w.Close())
 		return nil, err
 	}
@@ -161,6 +167,10 @@ func (s *Store) Ping(ctx context.Context) error {
 
 // Close stops the turn writer and closes both pools.
 func (s *Store) Close() error {
-	s.closeOnce.Do(s.turns.close)
-	return errors.Join(s.r.Close(), s.w.Close())
+	var err error
+	s.closeOnce.Do(func() {
+		s.turns.close() // the checkpointer's only caller
+		err = s.ckpt.close()
+	})
+	return errors.Join(err, s.r.Close(), s.w.Close())
 }

@@ -40,19 +40,23 @@ func (dialect) InsertID(ctx context.Context, tx *dbtx, query string, args ...any
 	return res.LastInsertId()
 }
 
-// InsertPairIDs runs the INSERT without RETURNING (whose rows cost more than the insert):
-// the tables are AUTOINCREMENT, so the two rows of one INSERT get consecutive ids and the
-// last is the statement's last insert id.
-func (dialect) InsertPairIDs(ctx context.Context, tx *dbtx, query string, args ...any) (int64, int64, error) {
+// InsertIDs runs the INSERT without RETURNING (whose rows cost more than the insert): the
+// tables are AUTOINCREMENT and there is one writer, so the n rows of one INSERT get
+// consecutive ids and the last is the statement's last insert id.
+func (dialect) InsertIDs(ctx context.Context, tx *dbtx, query string, n int, args ...any) ([]int64, error) {
 	res, err := tx.ExecContext(ctx, query, args...)
 	if err != nil {
-		return 0, 0, err
+		return nil, err
 	}
 	last, err := res.LastInsertId()
 	if err != nil {
-		return 0, 0, err
+		return nil, err
 	}
-	return last - 1, last, nil
+	ids := make([]int64, n)
+	for i := range ids {
+		ids[i] = last - int64(n-1-i)
+	}
+	return ids, nil
 }
 
 // ForUpdate is empty: with one writer, what a transaction reads stays as read.

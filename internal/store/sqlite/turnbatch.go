@@ -73,6 +73,7 @@ func (b *turnBatcher) save(ctx context.Context, t *store.Turn, charges []store.C
 // run writes queued turns until close is called.
 func (b *turnBatcher) run(s *Store) {
 	defer close(b.stopped)
+	batches := 0
 	for {
 		var r *turnReq
 		select {
@@ -103,6 +104,9 @@ func (b *turnBatcher) run(s *Store) {
 		}
 		for i, err := range b.write(s, batch) {
 			batch[i].done <- err
+		}
+		if batches++; batches%checkpointEvery == 0 {
+			s.ckpt.request()
 		}
 	}
 }
@@ -178,7 +182,31 @@ func (s *Store) writeBatch(batch []*turnReq, safe bool) (errs []error, retry boo
 	}
 	outcomes := make([]outcome, len(batch))
 	var tally sqlstore.Tally
+	// Free turns first, all together (WriteFreeTurns); on the safe attempt each gets its
+	// own savepoint instead.
+	written := make([]bool, len(batch))
+	if !safe {
+		var free []sqlstore.FreeTurn
+		for i, r := range batch {
+			if r.ctx.Err() == nil && !sqlstore.MayRefuse(r.t, r.charges) {
+				settled[i] = slices.Clone(r.charges)
+				free = append(free, sqlstore.FreeTurn{T: r.t, Charges: settled[i]})
+				written[i] = true
+			}
+		}
+		if len(free) > 0 {
+			tx.ForgetQueried()
+			tx.Tally = &sqlstore.Tally{}
+			if err := s.WriteFreeTurns(context.Background(), tx, free, now); err != nil {
+				return nil, true // the deferred rollback undoes the attempt
+			}
+			tally.Merge(tx.Tally)
+		}
+	}
 	for i, r := range batch {
+		if written[i] {
+			continue
+		}
 		if err := r.ctx.Err(); err != nil {
 			errs[i] = err
 			continue

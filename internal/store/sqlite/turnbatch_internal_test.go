@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -81,5 +82,72 @@ func TestTurnBatchRetriesAFailedFreeTurn(t *testing.T) {
 	sum, err := s.UsageSummary(ctx, a.ID, time.Time{}, 10)
 	if err != nil || sum.AllTimeCount != 3 || sum.AllTimeCost != 1_500 {
 		t.Fatalf("usage %v %+v, want three events", err, sum)
+	}
+}
+
+// Free turns of one batch are written together, their messages and usage events by a few
+// multi-row INSERTs (11 turns: chunks of 16, 4 and 2 messages, of 8, 2 and 1 events): every
+// turn's question precedes its reply, ids follow the batch's order, and each event names its
+// own turn's reply.
+func TestTurnBatchWritesFreeTurnsTogether(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	s := openTemp(t)
+	a := store.Account{Name: "Free", Plan: store.PlanStarter, Lang: "en", TonePreset: store.ToneProfessional,
+		SendRatePerMin: 15, InputRate: 1, OutputRate: 1, BalanceMicro: 1_000_000}
+	if err := s.CreateAccount(ctx, &a, &store.APIKey{Prefix: "svc_pk_00000002", Hash: []byte{2}}); err != nil {
+		t.Fatal(err)
+	}
+	c, err := s.OpenConversation(ctx, a.ID, "en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 11
+	batch := make([]*turnReq, n)
+	for i := range batch {
+		body := fmt.Sprintf("question %d", i)
+		charge := store.Charge{EventType: store.EventCacheTenant}
+		batch[i] = &turnReq{ctx: ctx, charges: []store.Charge{charge}, done: make(chan error, 1), t: &store.Turn{
+			AccountID: a.ID, ConversationID: c.ID, Lang: "en", Charge: charge,
+			User:  store.Message{Role: store.RoleUser, Body: body, Lang: "en"},
+			Reply: store.Message{Role: store.RoleAssistant, Body: "Reply to " + body, Source: store.SourceCacheTenant, Lang: "en"}}}
+	}
+	for i, err := range s.turns.write(s, batch) {
+		if err != nil {
+			t.Fatalf("turn %d: %v", i, err)
+		}
+	}
+	msgs, err := s.LastMessages(ctx, a.ID, c.ID, 2*n)
+	if err != nil || len(msgs) != 2*n {
+		t.Fatalf("messages %v %d, want %d", err, len(msgs), 2*n)
+	}
+	byID := map[int64]store.Message{}
+	for _, m := range msgs {
+		byID[m.ID] = m
+	}
+	var prev int64
+	for i, r := range batch {
+		u, rep := r.t.User, r.t.Reply
+		if u.ID <= prev || rep.ID != u.ID+1 {
+			t.Fatalf("turn %d: ids %d, %d after %d", i, u.ID, rep.ID, prev)
+		}
+		prev = rep.ID
+		if byID[u.ID].Body != u.Body || byID[rep.ID].Body != rep.Body {
+			t.Fatalf("turn %d: stored %q / %q", i, byID[u.ID].Body, byID[rep.ID].Body)
+		}
+	}
+	sum, err := s.UsageSummary(ctx, a.ID, time.Time{}, 2*n)
+	if err != nil || sum.AllTimeCount != n || sum.AllTimeCost != 0 || len(sum.Recent) != n {
+		t.Fatalf("usage %v %+v, want %d free events", err, sum, n)
+	}
+	events := map[int64]store.UsageEvent{}
+	for _, e := range sum.Recent {
+		events[e.ID] = e
+	}
+	for i, r := range batch {
+		c := r.charges[0]
+		if e, ok := events[c.EventID]; !ok || e.MessageID != r.t.Reply.ID || e.EventType != store.EventCacheTenant {
+			t.Fatalf("turn %d: event %d is %+v, want one naming reply %d", i, c.EventID, e, r.t.Reply.ID)
+		}
 	}
 }

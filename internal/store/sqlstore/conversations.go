@@ -2,7 +2,6 @@ package sqlstore
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -128,10 +127,8 @@ func (s *Store) WriteTurn(ctx context.Context, tx *Tx, t *store.Turn, charges []
 			capped += c.AmountMicro - taken
 			c.AmountMicro, balances[i] = taken, balance
 		}
-		for _, m := range []*store.Message{&t.User, &t.Reply} {
-			m.AccountID, m.ConversationID, m.CreatedAt = t.AccountID, t.ConversationID, now
-		}
-		if err := s.insertMessagePair(ctx, tx, &t.User, &t.Reply); err != nil {
+		stampMessages(t, now)
+		if err := s.insertMessages(ctx, tx, []*store.Turn{t}); err != nil {
 			return err
 		}
 		charged := false
@@ -140,11 +137,6 @@ func (s *Store) WriteTurn(ctx context.Context, tx *Tx, t *store.Turn, charges []
 				return err
 			}
 			charged = charged || (charges[i].EventType != "" && charges[i].AmountMicro > 0)
-		}
-		if t.Reply.Role == store.RoleAssistant {
-			if err := CountReply(ctx, tx, &t.Reply, charged); err != nil {
-				return err
-			}
 		}
 		if b := t.Budget; b != nil {
 			// The notice is queued in the transaction of the charge that reached the budget,
@@ -160,36 +152,55 @@ func (s *Store) WriteTurn(ctx context.Context, tx *Tx, t *store.Turn, charges []
 				}
 			}
 		}
-		if t.Reply.Source == store.SourceFallback {
-			if err := RecordFallback(ctx, tx, t); err != nil {
-				return err
-			}
-		}
-		if err := TouchConversation(ctx, tx, ConvTouch{Account: t.AccountID, Conv: t.ConversationID, Lang: t.Lang,
-			At: now}); err != nil {
-			return err
-		}
-		if u := t.Summary; u != nil {
-			if _, err := tx.ExecContext(ctx, `UPDATE conversations SET summary = ?, summarized_through = ?
-				WHERE id = ? AND account_id = ? AND summarized_through < ?`, u.Text, u.Through, t.ConversationID,
-				t.AccountID, u.Through); err != nil {
-				return fmt.Errorf("update summary: %w", err)
-			}
-		}
-		if c := t.Cache; c != nil {
-			c.AccountID, c.MessageID, c.CreatedAt = t.AccountID, t.Reply.ID, now
-			if err := saveCacheEntry(ctx, tx, c); err != nil {
-				return err
-			}
-		}
-		if t.CacheHitID != 0 {
-			if err := CountCacheHit(ctx, tx, t.AccountID, t.CacheHitID); err != nil {
-				return err
-			}
-		}
-		return CountArticleViews(ctx, tx, t.AccountID, t.Reply.DocIDs)
+		return afterReply(ctx, tx, t, charged, now)
 	}()
 	return capped, noticeQueued, err
+}
+
+// stampMessages gives a turn's question and reply their account, conversation and time.
+func stampMessages(t *store.Turn, now time.Time) {
+	for _, m := range []*store.Message{&t.User, &t.Reply} {
+		m.AccountID, m.ConversationID, m.CreatedAt = t.AccountID, t.ConversationID, now
+	}
+}
+
+// afterReply writes what depends on a turn's stored reply: the day's reply count, the review
+// item of a fallback, the conversation's times and summary, the cached answer it made or
+// reused, and the views of the articles it cites.
+func afterReply(ctx context.Context, tx *Tx, t *store.Turn, charged bool, now time.Time) error {
+	if t.Reply.Role == store.RoleAssistant {
+		if err := CountReply(ctx, tx, &t.Reply, charged); err != nil {
+			return err
+		}
+	}
+	if t.Reply.Source == store.SourceFallback {
+		if err := RecordFallback(ctx, tx, t); err != nil {
+			return err
+		}
+	}
+	if err := TouchConversation(ctx, tx, ConvTouch{Account: t.AccountID, Conv: t.ConversationID, Lang: t.Lang,
+		At: now}); err != nil {
+		return err
+	}
+	if u := t.Summary; u != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE conversations SET summary = ?, summarized_through = ?
+			WHERE id = ? AND account_id = ? AND summarized_through < ?`, u.Text, u.Through, t.ConversationID,
+			t.AccountID, u.Through); err != nil {
+			return fmt.Errorf("update summary: %w", err)
+		}
+	}
+	if c := t.Cache; c != nil {
+		c.AccountID, c.MessageID, c.CreatedAt = t.AccountID, t.Reply.ID, now
+		if err := saveCacheEntry(ctx, tx, c); err != nil {
+			return err
+		}
+	}
+	if t.CacheHitID != 0 {
+		if err := CountCacheHit(ctx, tx, t.AccountID, t.CacheHitID); err != nil {
+			return err
+		}
+	}
+	return CountArticleViews(ctx, tx, t.AccountID, t.Reply.DocIDs)
 }
 
 // MayRefuse reports whether writing t can fail by a rule: it moves money (movesMoney) or
@@ -235,6 +246,12 @@ func (s *Store) recordCharge(ctx context.Context, tx *Tx, accountID, messageID, 
 		return fmt.Errorf("insert usage: %w", err)
 	}
 	c.EventID = id
+	return s.recordCalls(ctx, tx, accountID, c, now)
+}
+
+// recordCalls counts a usage event c (already inserted, c.EventID set) in the day's totals
+// and writes its provider calls.
+func (s *Store) recordCalls(ctx context.Context, tx *Tx, accountID int64, c *store.Charge, now time.Time) error {
 	if err := CountUsage(ctx, tx, accountID, c, now); err != nil {
 		return err
 	}
@@ -309,38 +326,6 @@ func distinctTerms(terms []string) []string {
 		out = append(out, t)
 	}
 	return out
-}
-
-// insertMessagePair inserts a turn's question and reply with one statement (they were two of
-// a turn's statements) and sets their ids: the rows are inserted in the order given, so the
-// smaller id is the first message's. RETURNING's own order is not promised, hence the sort.
-func (s *Store) insertMessagePair(ctx context.Context, tx *Tx, first, second *store.Message) error {
-	args := make([]any, 0, 24)
-	for _, m := range []*store.Message{first, second} {
-		products := ""
-		if len(m.Products) > 0 {
-			b, err := json.Marshal(m.Products)
-			if err != nil {
-				return fmt.Errorf("encode products: %w", err)
-			}
-			products = string(b)
-		}
-		sources, err := FormatSources(m.Sources)
-		if err != nil {
-			return err
-		}
-		args = append(args, m.ConversationID, m.AccountID, m.Role, m.Body, m.Source, m.Lang, BoolInt(m.LowConfidence),
-			products, FormatIDs(m.DocIDs), sources, m.Via, TS(m.CreatedAt))
-	}
-	// One statement for both rows; how their ids are read back is the dialect's (InsertPairIDs).
-	var err error
-	first.ID, second.ID, err = s.d.InsertPairIDs(ctx, tx, `INSERT INTO messages (conversation_id, account_id, role, body,
-		source, lang, low_confidence, products, doc_ids, sources, via, created_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?), (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, args...)
-	if err != nil {
-		return fmt.Errorf("insert messages: %w", err)
-	}
-	return nil
 }
 
 const cacheColumns = `e.id, e.account_id, e.lang, e.qkey, e.question, e.answer, e.doc_ids, e.sources, e.evidence,

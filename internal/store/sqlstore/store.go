@@ -30,8 +30,8 @@ type Dialect interface {
 	// InsertID runs an INSERT of one row and returns the row's id (SQLite: the last insert
 	// id, without RETURNING's cost; PostgreSQL: RETURNING id).
 	InsertID(ctx context.Context, tx *Tx, query string, args ...any) (int64, error)
-	// InsertPairIDs runs an INSERT of two rows and returns their ids in the order of VALUES.
-	InsertPairIDs(ctx context.Context, tx *Tx, query string, args ...any) (first, second int64, err error)
+	// InsertIDs runs an INSERT of n rows and returns their ids in the order of VALUES.
+	InsertIDs(ctx context.Context, tx *Tx, query string, n int, args ...any) ([]int64, error)
 	// DeleteChunks deletes a document's chunks with their index entries and statistics.
 	DeleteChunks(ctx context.Context, tx *Tx, docID int64) error
 	// InsertChunks inserts d's chunks (setting their ids and ords), indexes them and adds
