@@ -19,7 +19,7 @@ var AccountTables = []string{
 	"messages", "conversations",
 	"reservations", "notices", "embed_tokens",
 	"daily_replies", "daily_usage",
-	"chunk_vectors", "vector_models", "kb_stats", "chunks", "products", "articles", "documents",
+	"chunk_vectors", "vector_models", "embedding_leases", "kb_stats", "chunks", "products", "articles", "documents",
 	"site_pages", "sites",
 	"api_keys",
 }
