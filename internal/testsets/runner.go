@@ -44,9 +44,11 @@ type Runner struct {
 	svc  *Service
 	opts RunnerOptions
 	slot chan struct{}
+	// base is the context of every run: cancelled when Run's context ends.
+	base   context.Context
+	cancel context.CancelFunc
 
 	mu      sync.Mutex
-	ctx     context.Context // Run's; nil until Run starts
 	timers  map[int64]*time.Timer
 	pending map[int64]string // the trigger of each account's debounced change
 	again   map[int64]string // a change that came while the account's run was running
@@ -54,7 +56,7 @@ type Runner struct {
 	closed  bool
 }
 
-// NewRunner returns a Runner of svc's runs; nothing runs until Run.
+// NewRunner returns a Runner of svc's runs. Start works at once; Run ends it.
 func NewRunner(svc *Service, opts RunnerOptions) *Runner {
 	if opts.Workers <= 0 {
 		opts.Workers = DefaultWorkers
@@ -62,22 +64,26 @@ func NewRunner(svc *Service, opts RunnerOptions) *Runner {
 	if opts.Debounce <= 0 {
 		opts.Debounce = DefaultDebounce
 	}
-	return &Runner{svc: svc, opts: opts, slot: make(chan struct{}, opts.Workers), timers: map[int64]*time.Timer{},
-		pending: map[int64]string{}, again: map[int64]string{}}
+	base, cancel := context.WithCancel(context.Background())
+	return &Runner{svc: svc, opts: opts, slot: make(chan struct{}, opts.Workers), base: base, cancel: cancel,
+		timers: map[int64]*time.Timer{}, pending: map[int64]string{}, again: map[int64]string{}}
 }
 
-// Run marks the runs of dead processes failed, then serves until ctx ends; it returns once
-// every run it started has finished (an interrupted one marked failed).
+// Run marks the runs of dead processes failed, then waits for ctx to end; it then stops
+// every run in progress (each marked failed) and returns once they have.
 func (r *Runner) Run(ctx context.Context) {
 	if n, err := r.svc.FailStale(ctx); err != nil {
 		r.svc.log.Error("fail interrupted test runs", "err", err)
 	} else if n > 0 {
 		r.svc.log.Warn("test runs interrupted by a stop were marked failed", "runs", n)
 	}
-	r.mu.Lock()
-	r.ctx = ctx
-	r.mu.Unlock()
 	<-ctx.Done()
+	r.Close()
+}
+
+// Close stops every run in progress (each marked failed) and every debounced change, and
+// returns once the runs have ended. Start is refused afterwards.
+func (r *Runner) Close() {
 	r.mu.Lock()
 	r.closed = true
 	for id, t := range r.timers {
@@ -85,25 +91,27 @@ func (r *Runner) Run(ctx context.Context) {
 		delete(r.timers, id)
 	}
 	r.mu.Unlock()
+	r.cancel()
 	r.wg.Wait()
 }
 
-// errNotRunning is a Start before Run or after its end.
-var errNotRunning = errors.New("test runner is not running")
+// errNotRunning is a Start after Close.
+var errNotRunning = errors.New("test runner is stopped")
 
 // Start starts a run of the account's whole set in the background and returns it as
 // started (Done 0): read its progress with Service.Progress. ErrRunning when a run of the
 // account is in progress.
 func (r *Runner) Start(ctx context.Context, accountID int64, trigger string) (store.TestRun, error) {
 	r.mu.Lock()
-	base, closed := r.ctx, r.closed
-	if base != nil && !closed {
-		r.wg.Add(1) // under the lock, so Run's Wait cannot begin before it
+	closed := r.closed
+	if !closed {
+		r.wg.Add(1) // under the lock, so Close's Wait cannot begin before it
 	}
 	r.mu.Unlock()
-	if base == nil || closed {
+	if closed {
 		return store.TestRun{}, errNotRunning
 	}
+	base := r.base
 	run, cases, err := r.svc.begin(ctx, accountID, trigger)
 	if err != nil {
 		r.wg.Done()
@@ -116,10 +124,8 @@ func (r *Runner) Start(ctx context.Context, accountID int64, trigger string) (st
 		defer stop()
 		select {
 		case r.slot <- struct{}{}:
-		case <-base.Done():
-		}
-		if base.Err() == nil {
 			defer func() { <-r.slot }()
+		case <-base.Done():
 		}
 		final, err := r.svc.execute(base, run, cases)
 		if err != nil {
@@ -180,9 +186,10 @@ func (r *Runner) fire(accountID int64) {
 	trigger := r.pending[accountID]
 	delete(r.pending, accountID)
 	delete(r.timers, accountID)
-	base := r.ctx
+	closed := r.closed
 	r.mu.Unlock()
-	if base == nil || base.Err() != nil || trigger == "" {
+	base := r.base
+	if closed || trigger == "" {
 		return
 	}
 	ctx := base
