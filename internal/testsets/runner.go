@@ -16,6 +16,12 @@ type KBHook interface {
 	KBChanged(accountID int64, trigger string)
 }
 
+// HookFunc is a function as a KBHook.
+type HookFunc func(accountID int64, trigger string)
+
+// KBChanged calls f.
+func (f HookFunc) KBChanged(accountID int64, trigger string) { f(accountID, trigger) }
+
 // Defaults of a Runner.
 const (
 	// DefaultWorkers is how many runs (of different accounts) a Runner asks at once.
@@ -53,10 +59,12 @@ type Runner struct {
 	pending map[int64]string // the trigger of each account's debounced change
 	again   map[int64]string // a change that came while the account's run was running
 	wg      sync.WaitGroup
+	serving bool // Serve was called: KB changes are followed
 	closed  bool
 }
 
-// NewRunner returns a Runner of svc's runs. Start works at once; Run ends it.
+// NewRunner returns a Runner of svc's runs. Start works at once, KB changes are followed
+// once Serve was called; Close stops it.
 func NewRunner(svc *Service, opts RunnerOptions) *Runner {
 	if opts.Workers <= 0 {
 		opts.Workers = DefaultWorkers
@@ -69,16 +77,20 @@ func NewRunner(svc *Service, opts RunnerOptions) *Runner {
 		timers: map[int64]*time.Timer{}, pending: map[int64]string{}, again: map[int64]string{}}
 }
 
-// Run marks the runs of dead processes failed, then waits for ctx to end; it then stops
-// every run in progress (each marked failed) and returns once they have.
-func (r *Runner) Run(ctx context.Context) {
-	if n, err := r.svc.FailStale(ctx); err != nil {
+// Serve marks failed the runs of processes that died and follows KB changes from now on
+// (KBChanged does nothing before); stop (Close) ends every run in progress, each marked
+// failed, and returns once they have. serve calls it; an app built without serving starts
+// no run by itself.
+func (r *Runner) Serve(ctx context.Context) (stop func()) {
+	if n, err := r.svc.FailStale(ctx); err != nil && ctx.Err() == nil {
 		r.svc.log.Error("fail interrupted test runs", "err", err)
 	} else if n > 0 {
 		r.svc.log.Warn("test runs interrupted by a stop were marked failed", "runs", n)
 	}
-	<-ctx.Done()
-	r.Close()
+	r.mu.Lock()
+	r.serving = true
+	r.mu.Unlock()
+	return r.Close
 }
 
 // Close stops every run in progress (each marked failed) and every debounced change, and
@@ -147,7 +159,7 @@ func (r *Runner) Start(ctx context.Context, accountID int64, trigger string) (st
 func (r *Runner) KBChanged(accountID int64, trigger string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if r.closed {
+	if r.closed || !r.serving {
 		return
 	}
 	r.pending[accountID] = stronger(r.pending[accountID], trigger)

@@ -429,10 +429,7 @@ func TestRunnerOneRunPerAccountAndDebounce(t *testing.T) {
 	finished := make(chan store.TestRun, 10)
 	r := testsets.NewRunner(f.svc, testsets.RunnerOptions{Debounce: 20 * time.Millisecond,
 		Finished: func(run store.TestRun) { finished <- run }})
-	rctx, stop := context.WithCancel(ctx())
-	done := make(chan struct{})
-	go func() { defer close(done); r.Run(rctx) }()
-	defer func() { stop(); <-done }()
+	defer r.Serve(ctx())()
 	var started []store.TestRun
 	var mu sync.Mutex
 	var wg sync.WaitGroup
