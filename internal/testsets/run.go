@@ -161,7 +161,7 @@ func (s *Service) execute(ctx context.Context, run *store.TestRun, cases []store
 			return *run, err
 		}
 	case ctx.Err() != nil:
-		run.Status, run.Error = store.TestRunFailed, "interrupted: the service stopped"
+		run.Status, run.Error = store.TestRunFailed, "interrupted: stopped before the end"
 	case errors.Is(cause, errOutOfMoney):
 		run.Status, run.Error = store.TestRunFailed, cause.Error()
 	default:

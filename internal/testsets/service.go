@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"svc/internal/billing"
 	"svc/internal/chat"
@@ -270,15 +272,25 @@ func (s *Service) AnswerThis(ctx context.Context, accountID, testID int64, answe
 	if err != nil {
 		return Fix{}, err
 	}
-	if n := len([]rune(answer)); n > MaxAnswerChars {
+	answer = strings.TrimSpace(answer)
+	switch {
+	case !c.Answerable:
+		// Its right reply is "I do not know": an answer would fail it. The owner edits the
+		// test first when the assistant should know after all.
+		return Fix{}, errs.Coded(errs.BadRequest, "err.tests.answer_unanswerable",
+			"This test expects the assistant to say it does not know; make it answerable first.")
+	case answer == "":
+		return Fix{}, errs.Coded(errs.BadRequest, "err.tests.answer_required", "The answer is missing or empty.")
+	case utf8.RuneCountInString(answer) > MaxAnswerChars:
 		return Fix{}, errs.Coded(errs.BadRequest, "err.tests.answer_too_long", "The answer is longer than %d characters.", MaxAnswerChars)
 	}
 	doc, err := kb.CuratedAnswer(c.Question, answer, c.Lang)
 	if err != nil {
-		if e, ok := errs.As(err); ok {
-			return Fix{}, e
+		var le *kb.LineError
+		if errors.As(err, &le) {
+			return Fix{}, &errs.Error{Kind: errs.BadRequest, Safe: le.Reason, Key: le.Key, Args: le.Args}
 		}
-		return Fix{}, errs.Wrap(errs.BadRequest, "The answer cannot become a curated entry: "+err.Error(), err)
+		return Fix{}, err
 	}
 	doc.AccountID = accountID
 	if err := s.storeAnswer(ctx, accountID, c, &doc); err != nil {

@@ -15,6 +15,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"svc/internal/errs"
@@ -136,7 +137,7 @@ func Validate(in Input) (store.TestCase, error) {
 
 // ErrRunning is a run asked for while one of the account runs.
 var ErrRunning = &errs.Error{Kind: errs.RateLimited, Safe: "A test run of this account is in progress; wait until it has finished.",
-	Key: "err.tests.running", RetryAfter: 30e9}
+	Key: "err.tests.running", RetryAfter: 30 * time.Second}
 
 // errNoTests is a run asked of an account without tests.
 var errNoTests = errs.Coded(errs.BadRequest, "err.tests.none", "The account has no tests to run; add or import some first.")

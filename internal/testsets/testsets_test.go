@@ -485,3 +485,34 @@ func qaDoc(t *testing.T, q, a string) store.Document {
 	}
 	return d
 }
+
+func TestAnswerThisRefusesWhatCannotBeAnEntry(t *testing.T) {
+	t.Parallel()
+	f := newFixture(t, testsets.Deps{})
+	cases := f.importDemo(t)
+	docs, _ := f.st.CountDocuments(ctx(), f.a.ID)
+	for _, c := range []struct {
+		test   int64
+		answer string
+		kind   errs.Kind
+		want   string
+	}{
+		{cases[3].ID, "We wrap gifts.", errs.BadRequest, "make it answerable first"},
+		{cases[4].ID, "  ", errs.BadRequest, "missing or empty"},
+		{cases[4].ID, strings.Repeat("a", testsets.MaxAnswerChars+1), errs.BadRequest, "longer than 2000"},
+		{cases[4].ID + 100, "Yes.", errs.NotFound, "no test"},
+	} {
+		_, err := f.svc.AnswerThis(ctx(), f.a.ID, c.test, c.answer)
+		if errs.KindOf(err) != c.kind || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("answer %q to test %d: %v, want %q", c.answer, c.test, err, c.want)
+		}
+	}
+	// Another account's test is not found either.
+	b, _ := storetest.NewAccount(t, f.st, "Other", 0)
+	if _, err := f.svc.AnswerThis(ctx(), b.ID, cases[4].ID, "Yes."); errs.KindOf(err) != errs.NotFound {
+		t.Errorf("another account's test: %v", err)
+	}
+	if n, _ := f.st.CountDocuments(ctx(), f.a.ID); n[store.DocQA] != docs[store.DocQA] {
+		t.Errorf("refused answers stored %d entries", n[store.DocQA]-docs[store.DocQA])
+	}
+}
