@@ -500,3 +500,35 @@ var errNoBalance = errs.Coded(errs.TooMany, "err.tests.balance_insufficient",
 func wrapf(err error, format string, args ...any) error {
 	return fmt.Errorf(format+": %w", append(args, err)...)
 }
+
+// Summary is what a page heading the test set shows: how many tests, the latest run (while
+// it runs, its progress) and the regression that still stands, if any.
+type Summary struct {
+	Tests      int            `json:"tests"`
+	Last       *store.TestRun `json:"last,omitempty"`
+	Regression *Regression    `json:"regression,omitempty"` // only while Current
+}
+
+// Summary reads the account's Summary.
+func (s *Service) Summary(ctx context.Context, accountID int64) (Summary, error) {
+	n, err := s.st.CountTestCases(ctx, accountID)
+	if err != nil {
+		return Summary{}, err
+	}
+	out := Summary{Tests: n}
+	runs, err := s.Runs(ctx, accountID, 1)
+	if err != nil {
+		return Summary{}, err
+	}
+	if len(runs) > 0 {
+		out.Last = &runs[0]
+	}
+	reg, ok, err := s.LatestRegression(ctx, accountID)
+	if err != nil {
+		return Summary{}, err
+	}
+	if ok && reg.Current {
+		out.Regression = &reg
+	}
+	return out, nil
+}

@@ -327,6 +327,11 @@ func TestRunAsksEveryTestWritesNothingAndDiffs(t *testing.T) {
 	if err != nil || len(runs) != 3 || runs[0].ID != third.RunID {
 		t.Fatalf("runs %+v %v", runs, err)
 	}
+	sum, err := f.svc.Summary(ctx(), f.a.ID)
+	if err != nil || sum.Tests != 6 || sum.Last == nil || sum.Last.ID != third.RunID || sum.Regression == nil ||
+		sum.Regression.Run.ID != third.RunID {
+		t.Fatalf("summary %+v %v", sum, err)
+	}
 	// Runs started by a person regress without a mail: they are watching.
 	if err := f.st.DeleteDocument(ctx(), f.a.ID, mustDoc(t, f, "kargo-ve-teslimat")); err != nil {
 		t.Fatal(err)
