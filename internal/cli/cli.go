@@ -59,6 +59,9 @@ commands:
   crawl URL                   crawl a site into the KB (--account, --site, --max-pages, --allow-private)
   review list                 answers rated not_helpful
   review answer ID --text T   correct a flagged answer; it becomes a curated Q&A entry
+  tests import FILE           add questions to the owner's test set from JSON Lines (--account); a bad line is refused by number
+  tests run                   ask every test as a visitor would, nothing stored; pass/fail per question (--account)
+  tests list                  the account's tests (--account)
   user add|list|remove        dashboard users (--account, --email, --role, --password-stdin, --user)
   visitor export|delete       a widget visitor's data: print it, or delete it (--account, --visitor UUID)
   eval xquad                  measure answer quality on XQuAD
@@ -124,6 +127,9 @@ var commands = map[string]commandFunc{
 	"crawl":          cmdCrawl,
 	"review list":    cmdReviewList,
 	"review answer":  cmdReviewAnswer,
+	"tests import":   cmdTestsImport,
+	"tests run":      cmdTestsRun,
+	"tests list":     cmdTestsList,
 	"user add":       cmdUserAdd,
 	"user list":      cmdUserList,
 	"user remove":    cmdUserRemove,

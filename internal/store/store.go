@@ -887,6 +887,7 @@ type Store interface {
 	LedgerChecker
 	Privacy
 	Vectors
+	TestSets
 	Ping(ctx context.Context) error
 	Close() error
 }
