@@ -291,14 +291,14 @@ func TestOtherLanguagesReadAsEnglish(t *testing.T) {
 	}
 }
 
-// BenchmarkGroup groups 2,000 questions of three languages, the most the overview reads:
+// BenchmarkGroup groups 1,000 questions of three languages, the most the overview reads:
 // the fixture's questions asked again and again (as/repeated), or each worded apart
 // (distinct: every text analyzed).
 func BenchmarkGroup(b *testing.B) {
 	fx := fixture()
 	for _, distinct := range []bool{false, true} {
 		r := rand.New(rand.NewPCG(1, 2))
-		qs := make([]Question, 2000)
+		qs := make([]Question, 1000)
 		for i := range qs {
 			c := fx[r.IntN(len(fx))]
 			text := c.text
