@@ -63,26 +63,59 @@ const (
 //  5. Names. A topic is named by its key term and, when at least half of its questions
 //     share another term, by that one too, each written as the word that gave it most often.
 func Group(questions []Question, opt Options) []Language {
-	if opt.MaxTopics <= 0 {
-		opt.MaxTopics = defaultMaxTopics
-	}
-	if opt.MaxExamples <= 0 {
-		opt.MaxExamples = defaultMaxExamples
-	}
+	return NewCorpus(questions).Group(nil, opt)
+}
+
+// Corpus is questions analyzed once, per language, to be grouped whole or in part: the
+// near forms of a word (step 2 of Group) and how people write a term are learned from all
+// of them, so a part (the declined questions) is grouped with the whole vocabulary of the
+// account's questions ("iadesi" and "iadeyi" are one word because "iade" was asked too).
+// It holds the questions it was made of; they must not change.
+type Corpus struct {
+	langs []*analyzed // by language code
+}
+
+// NewCorpus analyzes questions.
+func NewCorpus(questions []Question) *Corpus {
 	byLang := map[string][]*Question{}
 	for i := range questions {
 		q := &questions[i]
 		l := normLang(q.Lang)
 		byLang[l] = append(byLang[l], q)
 	}
-	out := make([]Language, 0, len(byLang))
+	c := &Corpus{}
 	for l, qs := range byLang {
 		// Newest first: examples name a question as it was last asked, and the order of the
 		// input changes nothing.
 		slices.SortFunc(qs, func(a, b *Question) int {
 			return cmp.Or(b.At.Compare(a.At), cmp.Compare(b.ID, a.ID))
 		})
-		out = append(out, groupLang(l, qs, opt))
+		c.langs = append(c.langs, analyze(l, qs))
+	}
+	slices.SortFunc(c.langs, func(a, b *analyzed) int { return cmp.Compare(a.lang, b.lang) })
+	return c
+}
+
+// Group groups the questions keep keeps (every question when keep is nil) as the package's
+// Group does, and returns the languages that have any, the most asked first.
+func (c *Corpus) Group(keep func(*Question) bool, opt Options) []Language {
+	if opt.MaxTopics <= 0 {
+		opt.MaxTopics = defaultMaxTopics
+	}
+	if opt.MaxExamples <= 0 {
+		opt.MaxExamples = defaultMaxExamples
+	}
+	out := []Language{}
+	for _, a := range c.langs {
+		var kept []int
+		for i, q := range a.qs {
+			if keep == nil || keep(q) {
+				kept = append(kept, i)
+			}
+		}
+		if len(kept) > 0 {
+			out = append(out, a.group(kept, opt))
+		}
 	}
 	slices.SortFunc(out, func(a, b Language) int {
 		return cmp.Or(cmp.Compare(b.Questions, a.Questions), cmp.Compare(a.Lang, b.Lang))
@@ -137,6 +170,10 @@ type analyzed struct {
 	// written with a capital letter.
 	written  map[string]map[string]int
 	capitals map[string]map[string]int
+	// root maps each raw term to the term its near forms share; terms are each question's
+	// roots, sorted.
+	root  map[string]string
+	terms [][]string
 }
 
 func analyze(lang string, qs []*Question) *analyzed {
@@ -181,6 +218,18 @@ func analyze(lang string, qs []*Question) *analyzed {
 			a.rawDF[t]++
 		}
 		a.raw[i], a.texts[i] = terms, strings.Join(folded, " ")
+	}
+	a.root = a.roots()
+	a.terms = make([][]string, len(qs))
+	for i, raw := range a.raw {
+		var ts []string
+		for _, t := range raw {
+			if r := a.root[t]; !slices.Contains(ts, r) {
+				ts = append(ts, r)
+			}
+		}
+		slices.Sort(ts)
+		a.terms[i] = ts
 	}
 	return a
 }
@@ -282,38 +331,27 @@ func (a *analyzed) near(t, u string) bool {
 	return textindex.PrefixVariant(t, u, a.lang, nearMinLen)
 }
 
-func groupLang(lang string, qs []*Question, opt Options) Language {
-	a := analyze(lang, qs)
-	root := a.roots()
-	n := len(qs)
-	terms := make([][]string, n)
+// group groups the questions kept (indices into a.qs, newest first) as Group describes.
+func (a *analyzed) group(kept []int, opt Options) Language {
+	n := len(kept)
 	df := map[string]int{}       // questions holding a term, repeats of a question included
 	distinct := map[string]int{} // distinct questions (folded texts) holding it
 	seen := map[string]bool{}    // folded texts already counted in distinct
-	for i, raw := range a.raw {
-		var ts []string
-		for _, t := range raw {
-			if r := root[t]; !slices.Contains(ts, r) {
-				ts = append(ts, r)
-			}
-		}
-		slices.Sort(ts)
-		terms[i] = ts
-		text := a.texts[i]
-		for _, t := range ts {
+	for _, i := range kept {
+		for _, t := range a.terms[i] {
 			df[t]++
-			if !seen[text] {
+			if !seen[a.texts[i]] {
 				distinct[t]++
 			}
 		}
-		seen[text] = true
+		seen[a.texts[i]] = true
 	}
 	// Key terms: the terms another question shares, rarest among distinct questions first
 	// (a question asked again in the same words shares nothing by that); a question that
 	// shares none keeps its own, so a question asked again and again is a topic too.
-	keys := make([][]string, n)
-	holders := map[string][]int{} // key term → the questions having it as a key term
-	for i, ts := range terms {
+	keys := make([][]string, n) // of kept[j]
+	for j, i := range kept {
+		ts := a.terms[i]
 		var ks []string
 		for _, t := range ts {
 			if distinct[t] >= minSupport {
@@ -329,10 +367,7 @@ func groupLang(lang string, qs []*Question, opt Options) Language {
 		if len(ks) > keyTerms {
 			ks = ks[:keyTerms]
 		}
-		keys[i] = ks
-		for _, k := range ks {
-			holders[k] = append(holders[k], i)
-		}
+		keys[j] = ks
 	}
 	// Topics: the first key terms of the most questions, weighted by inverse frequency.
 	top := map[string]int{} // questions whose first key term a term is
@@ -362,7 +397,8 @@ func groupLang(lang string, qs []*Question, opt Options) Language {
 	// other key terms, else none.
 	members := make([][]int, len(seeds))
 	var rest []int
-	for i, ks := range keys {
+	for j, ks := range keys {
+		i := kept[j]
 		best := -1
 		for j, k := range ks {
 			if r, ok := rank[k]; ok && (j == 0 || best < 0 || r < best) {
@@ -378,15 +414,15 @@ func groupLang(lang string, qs []*Question, opt Options) Language {
 		}
 		members[best] = append(members[best], i)
 	}
-	lg := Language{Lang: lang, Questions: n}
+	lg := Language{Lang: a.lang, Questions: n}
 	for r, t := range seeds {
-		lg.Topics = append(lg.Topics, a.topic(t, members[r], terms, root, opt))
+		lg.Topics = append(lg.Topics, a.topic(t, members[r], opt))
 	}
 	slices.SortStableFunc(lg.Topics, func(x, y Topic) int {
 		return cmp.Or(cmp.Compare(y.Asked, x.Asked), cmp.Compare(y.Recent, x.Recent))
 	})
 	if len(rest) > 0 {
-		other := a.topic("", rest, terms, root, opt)
+		other := a.topic("", rest, opt)
 		other.Other = true
 		lg.Topics = append(lg.Topics, other)
 	}
@@ -395,7 +431,7 @@ func groupLang(lang string, qs []*Question, opt Options) Language {
 
 // topic makes the topic of seed (none for Other) of the members, which are indices into the
 // language's questions, newest first.
-func (a *analyzed) topic(seed string, members []int, terms [][]string, root map[string]string, opt Options) Topic {
+func (a *analyzed) topic(seed string, members []int, opt Options) Topic {
 	tp := Topic{Lang: a.lang}
 	if seed != "" {
 		tp.Terms = []string{seed}
@@ -404,7 +440,7 @@ func (a *analyzed) topic(seed string, members []int, terms [][]string, root map[
 		shared, texts := map[string]int{}, map[string]map[string]bool{}
 		for _, i := range members {
 			text := a.texts[i]
-			for _, t := range terms[i] {
+			for _, t := range a.terms[i] {
 				if t == seed {
 					continue
 				}
@@ -428,7 +464,7 @@ func (a *analyzed) topic(seed string, members []int, terms [][]string, root map[
 			tp.Terms = append(tp.Terms, second)
 		}
 		for _, t := range tp.Terms {
-			tp.Label = append(tp.Label, a.label(t, root))
+			tp.Label = append(tp.Label, a.label(t))
 		}
 	}
 	byText := map[string]int{} // folded text → index in tp.Examples
@@ -459,11 +495,11 @@ func (a *analyzed) topic(seed string, members []int, terms [][]string, root map[
 // root, the most frequent; among equals one that analyzes to t itself ("Lieferung" rather
 // than "geliefert" for "liefer"), then the shorter, then alphabetically. German writes nouns
 // with a capital letter, so a German word written so most of the time keeps it.
-func (a *analyzed) label(t string, root map[string]string) string {
+func (a *analyzed) label(t string) string {
 	forms, capitals := map[string]int{}, map[string]int{}
 	exact := map[string]bool{}
 	for raw, ws := range a.written {
-		if root[raw] != t {
+		if a.root[raw] != t {
 			continue
 		}
 		for w, c := range ws {
