@@ -51,10 +51,14 @@ type exampleView struct {
 	TestURL string
 }
 
-// overviewInsights groups the questions read into topics, and the declined ones apart
-// (with what all the questions say of their words); recentSince starts a topic's short
-// count.
+// overviewInsights groups the questions read (newest first; past overviewQuestions they
+// are left out and the view says so) into topics, and the declined ones apart (with what
+// all the questions say of their words); recentSince starts a topic's short count.
 func overviewInsights(asked []store.AskedQuestion, recentSince time.Time) (topics, declined insightsView) {
+	capped := len(asked) > overviewQuestions
+	if capped {
+		asked = asked[:overviewQuestions]
+	}
 	all := make([]insights.Question, 0, len(asked))
 	review := map[int64]string{} // a declined question's id → its review item's state
 	refused := 0
@@ -73,7 +77,6 @@ func overviewInsights(asked []store.AskedQuestion, recentSince time.Time) (topic
 		}
 	}
 	opt := insights.Options{RecentSince: recentSince}
-	capped := len(asked) >= overviewQuestions
 	corpus := insights.NewCorpus(all)
 	topics = insightsView{Langs: topicViews(corpus.Group(nil, opt), nil), Read: len(all), Capped: capped}
 	isDeclined := func(q *insights.Question) bool { return q.Outcome == insights.Declined }

@@ -157,7 +157,8 @@ func (s *Server) overviewPage(w http.ResponseWriter, r *http.Request, c *reqCtx)
 			d.AnswersToday = u.Count
 		}
 	}
-	asked, err := s.st.AskedQuestions(ctx, id, since, overviewQuestions)
+	// One more than is grouped, to tell a window that holds more.
+	asked, err := s.st.AskedQuestions(ctx, id, since, overviewQuestions+1)
 	if err != nil {
 		return err
 	}
