@@ -21,14 +21,14 @@ func TestOverviewInsightsCap(t *testing.T) {
 		asked[i] = store.AskedQuestion{MessageID: int64(len(asked) - i), Question: fmt.Sprintf("Where is order %d?", i),
 			Lang: "en", Source: source, AskedAt: now.Add(-time.Duration(i) * time.Minute)}
 	}
-	topics, declined := overviewInsights(asked, now.AddDate(0, 0, -6))
+	topics, declined := overviewInsights(asked, now.AddDate(0, 0, -6), nil)
 	if !topics.Capped || topics.Read != overviewQuestions || !declined.Capped || declined.Read != overviewQuestions/4 {
 		t.Errorf("capped: topics %v %d, declined %v %d", topics.Capped, topics.Read, declined.Capped, declined.Read)
 	}
 	if tp := topics.Langs[0].Topics[0]; tp.Name != "order" || tp.Asked != overviewQuestions || tp.Declined != overviewQuestions/4 {
 		t.Errorf("the topic: %s %+v", tp.Name, tp.Figures)
 	}
-	topics, _ = overviewInsights(asked[:overviewQuestions], now)
+	topics, _ = overviewInsights(asked[:overviewQuestions], now, nil)
 	if topics.Capped || topics.Read != overviewQuestions {
 		t.Errorf("not capped: %v %d", topics.Capped, topics.Read)
 	}
@@ -43,7 +43,7 @@ func TestDeclinedActions(t *testing.T) {
 		{MessageID: 2, Question: "Kargo Mars'a gider mi?", Lang: "tr", Source: store.SourceFallback, Review: store.QuestionReviewDismissed},
 		{MessageID: 1, Question: "Versand zum Mars?", Lang: "de", Source: store.SourceFallback, Review: store.QuestionReviewResolved},
 	}
-	_, declined := overviewInsights(asked, time.Time{})
+	_, declined := overviewInsights(asked, time.Time{}, nil)
 	got := map[string]exampleView{}
 	for _, l := range declined.Langs {
 		for _, tp := range l.Topics {

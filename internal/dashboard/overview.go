@@ -162,7 +162,7 @@ func (s *Server) overviewPage(w http.ResponseWriter, r *http.Request, c *reqCtx)
 	if err != nil {
 		return err
 	}
-	d.Topics, d.Declined = overviewInsights(asked, today.AddDate(0, 0, -(overviewRecentDays-1)))
+	d.Topics, d.Declined = overviewInsights(asked, today.AddDate(0, 0, -(overviewRecentDays-1)), s.questions)
 	d.Cost = s.costChart(c.Lang, usage, since, labels)
 	d.Sources = s.sourcesChart(c.Lang, sources, since, labels)
 	format := newChartFormat(c.Lang, s.cat.T(c.Lang, "overview.day"))

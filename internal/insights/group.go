@@ -63,7 +63,7 @@ const (
 //  5. Names. A topic is named by its key term and, when at least half of its questions
 //     share another term, by that one too, each written as the word that gave it most often.
 func Group(questions []Question, opt Options) []Language {
-	return NewCorpus(questions).Group(nil, opt)
+	return NewCorpus(questions, nil).Group(nil, opt)
 }
 
 // Corpus is questions analyzed once, per language, to be grouped whole or in part: the
@@ -75,8 +75,8 @@ type Corpus struct {
 	langs []*analyzed // by language code
 }
 
-// NewCorpus analyzes questions.
-func NewCorpus(questions []Question) *Corpus {
+// NewCorpus analyzes questions, reading their texts through memo (nil: none).
+func NewCorpus(questions []Question, memo *Memo) *Corpus {
 	byLang := map[string][]*Question{}
 	for i := range questions {
 		q := &questions[i]
@@ -90,7 +90,7 @@ func NewCorpus(questions []Question) *Corpus {
 		slices.SortFunc(qs, func(a, b *Question) int {
 			return cmp.Or(b.At.Compare(a.At), cmp.Compare(b.ID, a.ID))
 		})
-		c.langs = append(c.langs, analyze(l, qs))
+		c.langs = append(c.langs, analyze(l, qs, memo))
 	}
 	slices.SortFunc(c.langs, func(a, b *analyzed) int { return cmp.Compare(a.lang, b.lang) })
 	return c
@@ -174,62 +174,64 @@ type analyzed struct {
 	// roots, sorted.
 	root  map[string]string
 	terms [][]string
+	// byRoot lists the raw terms of each root.
+	byRoot map[string][]string
 }
 
-func analyze(lang string, qs []*Question) *analyzed {
+func analyze(lang string, qs []*Question, memo *Memo) *analyzed {
 	a := &analyzed{lang: lang, qs: qs, raw: make([][]string, len(qs)), texts: make([]string, len(qs)),
-		rawDF: map[string]int{}, prefix: map[string]bool{}, written: map[string]map[string]int{},
-		capitals: map[string]map[string]int{}}
-	weak := weakTerms[lang]
+		terms: make([][]string, len(qs)), rawDF: map[string]int{}, prefix: map[string]bool{},
+		written: map[string]map[string]int{}, capitals: map[string]map[string]int{}}
 	// Visitors ask the same words again (the widget's suggested questions): each text is
-	// analyzed once.
-	memo := map[string][]textindex.Word{}
+	// read once and counted as often as it was asked.
+	type text struct {
+		r     *reading
+		asked int
+		terms []string // the reading's terms mapped to their roots, sorted
+	}
+	byText := map[string]*text{}
+	of := make([]*text, len(qs))
 	for i, q := range qs {
-		words, ok := memo[q.Text]
-		if !ok {
-			words = textindex.QueryWords(q.Text, lang)
-			memo[q.Text] = words
+		t := byText[q.Text]
+		if t == nil {
+			t = &text{r: memo.read(lang, q.Text)}
+			byText[q.Text] = t
 		}
-		var terms, folded []string
-		for _, w := range words {
-			if f := textindex.Fold(w.Text); f != "" {
-				folded = append(folded, f)
+		t.asked++
+		of[i] = t
+	}
+	for _, t := range byText {
+		for _, term := range t.r.terms {
+			a.rawDF[term] += t.asked
+		}
+		for _, f := range t.r.forms {
+			if f.prefix {
+				a.prefix[f.term] = true
 			}
-			for _, t := range w.Terms {
-				if !usable(t.Text) || weak[t.Text] {
-					continue
-				}
-				if t.Prefix {
-					a.prefix[t.Text] = true
-				}
-				if a.written[t.Text] == nil {
-					a.written[t.Text], a.capitals[t.Text] = map[string]int{}, map[string]int{}
-				}
-				a.written[t.Text][w.Text]++
-				if w.Capital {
-					a.capitals[t.Text][w.Text]++
-				}
-				if !slices.Contains(terms, t.Text) {
-					terms = append(terms, t.Text)
-				}
+			if a.written[f.term] == nil {
+				a.written[f.term], a.capitals[f.term] = map[string]int{}, map[string]int{}
+			}
+			a.written[f.term][f.word] += t.asked
+			if f.capital {
+				a.capitals[f.term][f.word] += t.asked
 			}
 		}
-		for _, t := range terms {
-			a.rawDF[t]++
-		}
-		a.raw[i], a.texts[i] = terms, strings.Join(folded, " ")
 	}
 	a.root = a.roots()
-	a.terms = make([][]string, len(qs))
-	for i, raw := range a.raw {
-		var ts []string
-		for _, t := range raw {
-			if r := a.root[t]; !slices.Contains(ts, r) {
-				ts = append(ts, r)
+	a.byRoot = map[string][]string{}
+	for raw, r := range a.root {
+		a.byRoot[r] = append(a.byRoot[r], raw)
+	}
+	for _, t := range byText {
+		for _, raw := range t.r.terms {
+			if r := a.root[raw]; !slices.Contains(t.terms, r) {
+				t.terms = append(t.terms, r)
 			}
 		}
-		slices.Sort(ts)
-		a.terms[i] = ts
+		slices.Sort(t.terms)
+	}
+	for i, t := range of {
+		a.raw[i], a.texts[i], a.terms[i] = t.r.terms, t.r.folded, t.terms
 	}
 	return a
 }
@@ -376,15 +378,16 @@ func (a *analyzed) group(kept []int, opt Options) Language {
 			top[ks[0]]++
 		}
 	}
-	weight := func(t string) float64 { return float64(top[t]) * bm25.IDF(float64(n), float64(df[t])) }
+	weight := map[string]float64{}
 	var seeds []string
 	for t, c := range top {
 		if c >= minSupport {
 			seeds = append(seeds, t)
+			weight[t] = float64(c) * bm25.IDF(float64(n), float64(df[t]))
 		}
 	}
 	slices.SortFunc(seeds, func(x, y string) int {
-		return cmp.Or(cmp.Compare(weight(y), weight(x)), cmp.Compare(top[y], top[x]), cmp.Compare(x, y))
+		return cmp.Or(cmp.Compare(weight[y], weight[x]), cmp.Compare(top[y], top[x]), cmp.Compare(x, y))
 	})
 	if len(seeds) > opt.MaxTopics {
 		seeds = seeds[:opt.MaxTopics]
@@ -498,10 +501,8 @@ func (a *analyzed) topic(seed string, members []int, opt Options) Topic {
 func (a *analyzed) label(t string) string {
 	forms, capitals := map[string]int{}, map[string]int{}
 	exact := map[string]bool{}
-	for raw, ws := range a.written {
-		if a.root[raw] != t {
-			continue
-		}
+	for _, raw := range a.byRoot[t] {
+		ws := a.written[raw]
 		for w, c := range ws {
 			forms[w] += c
 			capitals[w] += a.capitals[raw][w]

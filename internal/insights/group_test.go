@@ -317,44 +317,13 @@ func BenchmarkGroup(b *testing.B) {
 				Group(qs, Options{RecentSince: testNow.AddDate(0, 0, -7)})
 			}
 		})
-	}
-}
-
-// A part of the questions (the declined ones) is grouped with what the whole corpus says
-// of its words: "iadesi" and "iadeyi" are forms of "iade" because "iade" was asked too,
-// though not among the declined. Alone they share no term.
-func TestCorpusGroupsAPartWithTheWholeVocabulary(t *testing.T) {
-	t.Parallel()
-	qs := questionsOf("tr", "İadesi ne kadar sürer?", "İade nasıl yapılır?", "İadeyi nasıl yaparım?", "Kargom nerede?", "Kargo ücreti")
-	qs[0].Outcome, qs[2].Outcome, qs[3].Outcome = Declined, Declined, Declined
-	declined := func(q *Question) bool { return q.Outcome == Declined }
-	c := NewCorpus(qs)
-	got := c.Group(declined, Options{RecentSince: testNow})
-	if len(got) != 1 || got[0].Questions != 3 {
-		t.Fatalf("declined: %+v", got)
-	}
-	iade := got[0].Topics[0]
-	if strings.Join(iade.Label, " · ") != "iade" || iade.Asked != 2 || iade.Declined != 2 || iade.Answered != 0 {
-		t.Errorf("the declined iade topic: %+v", iade)
-	}
-	if other := got[0].Topics[1]; !other.Other || other.Asked != 1 || other.Examples[0].Text != "Kargom nerede?" {
-		t.Errorf("the declined rest: %+v", got[0].Topics[1:])
-	}
-	// The whole corpus grouped again is what Group gives.
-	if all := c.Group(nil, Options{RecentSince: testNow}); !reflect.DeepEqual(all, Group(qs, Options{RecentSince: testNow})) {
-		t.Errorf("Corpus.Group(nil) differs from Group")
-	}
-	// Alone, the two declined forms share no analyzed term.
-	var alone []Question
-	for _, q := range qs {
-		if declined(&q) {
-			alone = append(alone, q)
-		}
-	}
-	if got := Group(alone, Options{RecentSince: testNow}); len(got[0].Topics) != 1 || !got[0].Topics[0].Other {
-		t.Errorf("alone: %+v", got[0].Topics)
-	}
-	if got := c.Group(func(*Question) bool { return false }, Options{}); len(got) != 0 {
-		t.Errorf("nothing kept: %+v", got)
+		// Through a warm memo, as the overview groups on a visit after the first.
+		m, _ := NewMemo(2 * len(qs))
+		NewCorpus(qs, m)
+		b.Run(name+"/memo", func(b *testing.B) {
+			for b.Loop() {
+				NewCorpus(qs, m).Group(nil, Options{RecentSince: testNow.AddDate(0, 0, -7)})
+			}
+		})
 	}
 }
