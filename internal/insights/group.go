@@ -12,8 +12,7 @@ import (
 	"svc/internal/textindex/bm25"
 )
 
-// The grouping's parameters, chosen on the questions of group_test.go (see there what each
-// changes).
+// The grouping's parameters, chosen on the questions of group_test.go.
 const (
 	// keyTerms is how many key terms a question has at most: its terms shared with another
 	// question, rarest first. Customer questions hold one to three content terms, so the cap
@@ -42,26 +41,32 @@ const (
 // The method, for each language's questions on their own:
 //
 //  1. Terms. Each question is analyzed word by word by textindex.QueryWords (stop words
-//     out, stems, Turkish prefixes, German compound parts, folding); numbers, one-letter
-//     terms and the words questions wrap themselves in (the lexicon's weak_question_words:
-//     "take", "dauert", "yapılır") are left out.
-//  2. Near forms. Terms that are one word in other forms become one term: a term that
-//     extends another of at least nearMinLen letters (textindex.Extends: "iade" and
-//     "iades" of "iadesi", "deliv" and "deliveri"), by at most nearMaxExtra letters outside
-//     German; a German term behind a verb prefix (textindex.PrefixVariant: "bezahl" and
-//     "zahl"); and a short Turkish prefix word ("öde") joins the most asked term it begins.
-//     Shorter terms are taken first, so every form maps to its shortest root.
-//  3. Key terms. A term's weight is its inverse document frequency among the language's
-//     questions (bm25.IDF). A question's key terms are its terms that another question
-//     shares, rarest first, at most keyTerms.
-//  4. Topics, greedily: the key term with the most weight among the questions not yet in a
-//     topic (the count of those questions having it as a key term times its weight; ties to
-//     the larger count, then alphabetically) makes a topic of those questions, while it has
-//     at least minSupport of them and the language has fewer than MaxTopics topics. The
-//     weight keeps a word that nearly every question holds (the shop's own subject) from
-//     swallowing the rest. What is left is Other.
+//     out, stems, Turkish prefixes and ability roots, German compound parts, folding);
+//     numbers, one-letter terms and the words questions wrap themselves in (the lexicon's
+//     weak_question_words: "take", "dauert", "yapılır") are left out.
+//  2. Near forms. Terms that are one word in other forms become one term, the shortest
+//     root: a term that extends another of at least nearMinLen letters (textindex.Extends:
+//     "iade" and "iades" of "iadesi", "deliv" and "deliveri"), by at most nearMaxExtra
+//     letters outside German; a German term behind a verb prefix (textindex.PrefixVariant:
+//     "bezahl" and "zahl"). A short Turkish prefix word ("öde") or a German verb's stem
+//     behind its prefix ("zahl" of "bezahl") that is no term of its own joins the most
+//     asked term it begins ("ödeme", "zahlung"), one way, so two words that merely share
+//     their first letters never join through it.
+//  3. Key terms. A question's key terms are its terms that another wording shares (a
+//     question asked again in the same words shares nothing by that), rarest first, at
+//     most keyTerms; a question that shares none keeps its own, so a question asked again
+//     and again is a topic of its own.
+//  4. Topics. A term's weight is its inverse document frequency among the language's
+//     questions (bm25.IDF). The topics are the first key terms of at least minSupport
+//     questions, ranked by the count of those questions times the weight (ties to the
+//     larger count, then alphabetically), the first MaxTopics. A question joins its first
+//     key term's topic, else the best ranked topic among its other key terms, else Other.
+//     Since the first key term is the rarest shared one, a question on returning shoes is
+//     a return question though "shoes" is in most questions, and the weight ranks such a
+//     word below what is asked of it.
 //  5. Names. A topic is named by its key term and, when at least half of its questions
-//     share another term, by that one too, each written as the word that gave it most often.
+//     share another term in at least two wordings, by that one too, each written as the
+//     word that gave it most often.
 func Group(questions []Question, opt Options) []Language {
 	return NewCorpus(questions, nil).Group(nil, opt)
 }
