@@ -19,6 +19,7 @@ import (
 	"svc/internal/chat"
 	"svc/internal/crawl"
 	"svc/internal/i18n"
+	"svc/internal/insights"
 	"svc/internal/ratelimit"
 	"svc/internal/studio"
 	"svc/internal/users"
@@ -66,6 +67,8 @@ type Server struct {
 	crawls  *crawlJobs
 	formKey []byte // signs signed-out forms' tokens
 	handler http.Handler
+	// questions remembers how the overview's questions read (insights.Memo).
+	questions *insights.Memo
 }
 
 // New builds the dashboard's handler.
@@ -91,6 +94,9 @@ func New(d Deps) (*Server, error) {
 		s.secure = true
 	}
 	var err error
+	if s.questions, err = insights.NewMemo(overviewMemo); err != nil {
+		return nil, err
+	}
 	if s.assets, err = loadAssets(); err != nil {
 		return nil, err
 	}

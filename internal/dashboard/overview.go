@@ -15,12 +15,14 @@ import (
 var pageOverview = page{name: "overview", title: "nav.overview", nav: "overview"}
 
 // overviewStore is what the overview reads: four grouped reads of the last 30 days, each
-// answered from a covering index, so the page costs the same at 100 or 100,000 messages.
+// answered from a covering index, and the newest questions (at most overviewQuestions, read
+// from an index from the newest), so the page costs the same at 100 or 100,000 messages.
 type overviewStore interface {
 	DailyUsage(ctx context.Context, accountID int64, since time.Time) ([]store.DayUsage, error)
 	DailySources(ctx context.Context, accountID int64, since time.Time) ([]store.DaySource, error)
 	ReplyStats(ctx context.Context, accountID int64, since time.Time) (store.ReplyStats, error)
 	Unanswered(ctx context.Context, accountID int64, since time.Time, limit int) ([]store.UnansweredQuestion, error)
+	AskedQuestions(ctx context.Context, accountID int64, since time.Time, limit int) ([]store.AskedQuestion, error)
 }
 
 // overviewDays is the charts' window in UTC days, today included.
@@ -44,6 +46,9 @@ type overviewData struct {
 	Cost         chart
 	Sources      chart
 	Unanswered   []store.UnansweredQuestion
+	// Topics are what customers asked about, Declined the questions the assistant declined,
+	// grouped the same way (see insights.go).
+	Topics, Declined insightsView
 }
 
 // Empty reports whether the window holds no conversation at all.
@@ -152,6 +157,12 @@ func (s *Server) overviewPage(w http.ResponseWriter, r *http.Request, c *reqCtx)
 			d.AnswersToday = u.Count
 		}
 	}
+	// One more than is grouped, to tell a window that holds more.
+	asked, err := s.st.AskedQuestions(ctx, id, since, overviewQuestions+1)
+	if err != nil {
+		return err
+	}
+	d.Topics, d.Declined = overviewInsights(asked, today.AddDate(0, 0, -(overviewRecentDays-1)), s.questions)
 	d.Cost = s.costChart(c.Lang, usage, since, labels)
 	d.Sources = s.sourcesChart(c.Lang, sources, since, labels)
 	format := newChartFormat(c.Lang, s.cat.T(c.Lang, "overview.day"))
