@@ -1,6 +1,7 @@
 package dashboard
 
 import (
+	"net/http"
 	"net/url"
 	"strings"
 	"time"
@@ -21,6 +22,30 @@ const overviewMemo = 4 * overviewQuestions
 
 // overviewRecentDays is the short window of a topic's counts, in UTC days, today included.
 const overviewRecentDays = 7
+
+var pageInsights = page{name: "insights", title: "overview.topics_title", nav: "overview"}
+
+// insightsData is what customers asked about (Topics) and the questions the assistant
+// declined (Declined), grouped the same way.
+type insightsData struct {
+	Topics, Declined insightsView
+}
+
+// insightsPage groups the month's questions: the fragment the overview loads once it is
+// shown (its figures do not wait for the grouping), or a page of its own without htmx.
+func (s *Server) insightsPage(w http.ResponseWriter, r *http.Request, c *reqCtx) error {
+	today := s.now().UTC().Truncate(24 * time.Hour)
+	since := today.AddDate(0, 0, -(overviewDays - 1))
+	// One more than is grouped, to tell a window that holds more.
+	asked, err := s.st.AskedQuestions(r.Context(), c.Account.ID, since, overviewQuestions+1)
+	if err != nil {
+		return err
+	}
+	var d insightsData
+	d.Topics, d.Declined = overviewInsights(asked, today.AddDate(0, 0, -(overviewRecentDays-1)), s.questions)
+	s.renderPart(w, r, c, pageInsights, "insights-fragment", 0, d)
+	return nil
+}
 
 // insightsView is one of the overview's insight sections: the topics of each language.
 type insightsView struct {

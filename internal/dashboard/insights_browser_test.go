@@ -55,6 +55,14 @@ func uiCardOf(t *testing.T, cards []uiTopicCard, section, lang, name string) uiT
 }
 
 // clickAction follows the link text of the declined question q, as a person would.
+// openOverview opens the overview and waits for its insights, which htmx loads after the
+// page.
+func (u *uiTab) openOverview() int64 {
+	st := u.open("/dashboard/")
+	u.wait("the overview's insights", `document.getElementById("o-topics") !== null`)
+	return st
+}
+
 func (u *uiTab) clickAction(text, q string) {
 	u.t.Helper()
 	u.navigatesBy(text+" of "+q, func() {
@@ -85,7 +93,7 @@ func TestBrowserOverviewInsights(t *testing.T) {
 		u := uiOpen(t, bctx, h.srv.URL)
 		u.signIn(who.email, who.pw)
 		u.viewport(390)
-		if st := u.open("/dashboard/"); st != http.StatusOK {
+		if st := u.openOverview(); st != http.StatusOK {
 			t.Fatalf("%s: overview HTTP %d", who.role, st)
 		}
 		u.fits(who.role + "'s overview with insights (390 px)")
@@ -169,10 +177,10 @@ func TestBrowserOverviewInsights(t *testing.T) {
 			t.Errorf("after saving: %s %.200q", p, u.text("main"))
 		}
 		// An open one through its review item; the overview then shows it answered.
-		u.open("/dashboard/")
+		u.openOverview()
 		u.clickAction("Answer this", "İadeyi nasıl yaparım?")
 		u.answerReview("İadeyi nasıl yaparım?", "Hesabınızdaki Siparişlerim sayfasından iade talebi oluşturun.")
-		u.open("/dashboard/")
+		u.openOverview()
 		cards = uiMust[[]uiTopicCard](u, uiTopicsJS)
 		tr := uiCardOf(t, cards, "o-declined", "tr", "iade")
 		if !slices.Equal(tr.Notes, []string{"Answered in the review"}) || len(tr.Actions) != 3 ||
@@ -183,7 +191,7 @@ func TestBrowserOverviewInsights(t *testing.T) {
 		src := uiAxeSource(t)
 		for _, w := range uiWidths {
 			u.viewport(w)
-			u.open("/dashboard/")
+			u.openOverview()
 			u.fits(fmt.Sprintf("the overview with insights (%d px)", w))
 			u.axeInto(t, src, &uiAxeResult{page: fmt.Sprintf("overview with insights (%d px)", w)})
 		}

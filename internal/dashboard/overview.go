@@ -34,6 +34,7 @@ const overviewUnanswered = 10
 func (s *Server) overviewRoutes(rt router) {
 	// Agents see the same figures as owners: nothing on the page changes anything.
 	rt.handle("GET /dashboard/{$}", member, s.overviewPage)
+	rt.handle("GET /dashboard/insights", member, s.insightsPage)
 }
 
 type overviewData struct {
@@ -46,9 +47,6 @@ type overviewData struct {
 	Cost         chart
 	Sources      chart
 	Unanswered   []store.UnansweredQuestion
-	// Topics are what customers asked about, Declined the questions the assistant declined,
-	// grouped the same way (see insights.go).
-	Topics, Declined insightsView
 }
 
 // Empty reports whether the window holds no conversation at all.
@@ -157,12 +155,6 @@ func (s *Server) overviewPage(w http.ResponseWriter, r *http.Request, c *reqCtx)
 			d.AnswersToday = u.Count
 		}
 	}
-	// One more than is grouped, to tell a window that holds more.
-	asked, err := s.st.AskedQuestions(ctx, id, since, overviewQuestions+1)
-	if err != nil {
-		return err
-	}
-	d.Topics, d.Declined = overviewInsights(asked, today.AddDate(0, 0, -(overviewRecentDays-1)), s.questions)
 	d.Cost = s.costChart(c.Lang, usage, since, labels)
 	d.Sources = s.sourcesChart(c.Lang, sources, since, labels)
 	format := newChartFormat(c.Lang, s.cat.T(c.Lang, "overview.day"))
