@@ -323,7 +323,7 @@ func NewApp(st store.Store, accounts *account.Service, cfg config.Config, log *s
 	app.Users = users.New(users.Deps{Store: st, Throttle: limits.throttle, Now: opts.Now, PublicURL: cfg.PublicURL, Log: log,
 		Kick: kick, Metrics: ins.signIn})
 	dash, err := dashboard.New(dashboard.Deps{Store: st, Users: app.Users, Accounts: accounts, Chat: chatSvc, Studio: studioSvc,
-		Catalog: texts,
+		Tests: app.Tests, TestRunner: testRunner, Catalog: texts,
 		Crawler: crawl.New(st, crawl.Options{MaxPages: cfg.CrawlMaxPages, AllowPrivate: cfg.CrawlAllowPrivate,
 			Metrics: ins.crawl}, log),
 		CrawlInterval: cfg.CrawlInterval, CrawlAllowPrivate: cfg.CrawlAllowPrivate, EmbedModel: embedModel(cfg),

@@ -9,6 +9,7 @@
 package dashboard
 
 import (
+	"errors"
 	"log/slog"
 	"net/http"
 	"net/netip"
@@ -22,6 +23,7 @@ import (
 	"svc/internal/insights"
 	"svc/internal/ratelimit"
 	"svc/internal/studio"
+	"svc/internal/testsets"
 	"svc/internal/users"
 )
 
@@ -32,6 +34,10 @@ type Deps struct {
 	Accounts *account.Service
 	Chat     *chat.Service
 	Studio   *studio.Service
+	// Tests keeps the owners' test sets (/dashboard/tests) and TestRunner runs them in the
+	// background; both are required.
+	Tests      *testsets.Service
+	TestRunner *testsets.Runner
 	// Crawler runs "crawl now"; nil hides the button.
 	Crawler *crawl.Crawler
 	// CrawlAllowPrivate is the crawler's AllowPrivate (SVC_CRAWL_ALLOW_PRIVATE): a site on a
@@ -81,6 +87,9 @@ func New(d Deps) (*Server, error) {
 	}
 	if d.Limiter == nil {
 		d.Limiter = ratelimit.NewMemory()
+	}
+	if d.Tests == nil || d.TestRunner == nil {
+		return nil, errors.New("dashboard: Deps.Tests and Deps.TestRunner are required")
 	}
 	if d.Catalog == nil {
 		c, err := i18n.Load()

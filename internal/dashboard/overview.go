@@ -38,6 +38,9 @@ func (s *Server) overviewRoutes(rt router) {
 }
 
 type overviewData struct {
+	// TestsBroken is the test set's regression that still stands (tests_overview.go); nil
+	// when there is none.
+	TestsBroken       *testsRegression
 	Balance, Reserved int64
 	// AnswersToday counts the day's answer events, the ones the daily quota counts.
 	AnswersToday int
@@ -142,6 +145,9 @@ func (s *Server) overviewPage(w http.ResponseWriter, r *http.Request, c *reqCtx)
 	}
 	d := overviewData{Balance: c.Account.BalanceMicro, Reserved: c.Account.ReservedMicro,
 		DailyQuota: c.Account.DailyAnswers, Stats: stats, Unanswered: unanswered}
+	if d.TestsBroken, err = s.overviewTests(ctx, id); err != nil {
+		return err
+	}
 	d.Days = make([]time.Time, overviewDays)
 	labels := make([]int64, overviewDays)
 	for i := range d.Days {

@@ -37,6 +37,10 @@ type Line struct {
 type LineError struct {
 	Line int    `json:"line"`
 	Err  string `json:"error"`
+	// Key and Args are Err's catalog message, when it has one: the dashboard words the
+	// line's reason in the user's language (Err stays the CLI's English).
+	Key  string `json:"-"`
+	Args []any  `json:"-"`
 }
 
 // ImportError lists every bad line of a file; nothing of the file was stored.
@@ -78,12 +82,12 @@ func Parse(r io.Reader) ([]store.TestCase, error) {
 	var out []store.TestCase
 	bad := &ImportError{}
 	fail := func(n int, err error) {
-		msg := err.Error()
+		le := LineError{Line: n, Err: err.Error()}
 		if e, ok := errs.As(err); ok {
-			msg = e.Safe
+			le.Err, le.Key, le.Args = e.Safe, e.Key, e.Args
 		}
 		if len(bad.Lines) < MaxLineErrors {
-			bad.Lines = append(bad.Lines, LineError{Line: n, Err: msg})
+			bad.Lines = append(bad.Lines, le)
 		} else {
 			bad.More++
 		}
@@ -108,7 +112,7 @@ func Parse(r io.Reader) ([]store.TestCase, error) {
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
-			fail(n+1, fmt.Errorf("the line is longer than 1 MiB"))
+			fail(n+1, errs.Coded(errs.BadRequest, "err.tests.line_too_long", "The line is longer than 1 MiB."))
 			return nil, bad
 		}
 		return nil, fmt.Errorf("read tests: %w", err)
@@ -130,13 +134,15 @@ func parseLine(line []byte) (store.TestCase, error) {
 	dec := json.NewDecoder(bytes.NewReader(line))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&l); err != nil {
-		return store.TestCase{}, fmt.Errorf("not a test object: %v", err)
+		// The decoder's own words name the field or the position: kept as they are.
+		return store.TestCase{}, errs.Coded(errs.BadRequest, "err.tests.line_not_object", "not a test object: %v", err.Error())
 	}
 	if dec.More() {
-		return store.TestCase{}, fmt.Errorf("more than one JSON value on the line")
+		return store.TestCase{}, errs.Coded(errs.BadRequest, "err.tests.line_many_values", "more than one JSON value on the line")
 	}
 	if l.Answerable == nil {
-		return store.TestCase{}, fmt.Errorf(`"answerable" is required: true when the assistant should know the answer, false when it should say it does not know`)
+		return store.TestCase{}, errs.Coded(errs.BadRequest, "err.tests.answerable_required",
+			`"answerable" is required: true when the assistant should know the answer, false when it should say it does not know`)
 	}
 	return Validate(Input{Question: l.Q, Lang: l.Lang, Expect: l.Expect, Answerable: *l.Answerable, Product: l.Product,
 		Origin: store.TestOriginImport})
