@@ -137,7 +137,7 @@ func topicViews(langs []insights.Language, review map[int64]string) []langTopics
 				ev := exampleView{Example: e}
 				if review != nil {
 					ev.AnswerURL, ev.Answered = answerURL(e, review[e.ID])
-					ev.TestURL = testURL(e)
+					ev.TestURL = newTestURL(e)
 				}
 				tv.Examples = append(tv.Examples, ev)
 			}
@@ -161,7 +161,7 @@ func answerURL(e insights.Example, state string) (string, bool) {
 	return "/dashboard/kb/qa/new?" + url.Values{"question": {e.Text}, "lang": {e.Lang}}.Encode(), false
 }
 
-// testURL is the tests page's form for a new test of the question.
-func testURL(e insights.Example) string {
+// newTestURL is the tests page's form for a new test of the question.
+func newTestURL(e insights.Example) string {
 	return "/dashboard/tests/new?" + url.Values{"q": {e.Text}, "lang": {e.Lang}}.Encode()
 }
