@@ -135,14 +135,18 @@ func buildProduct(rec Record) (store.Document, error) {
 	if rec.Price != "" {
 		extra = priceWords[lg]
 	}
+	hashed := []string{rec.Name, rec.URL, rec.Price, rec.Category, rec.Image, rec.Description}
+	if rec.SKU != "" {
+		// Only when set, so the products of every earlier import keep their hashes.
+		hashed = append(hashed, "sku", rec.SKU)
+	}
 	return store.Document{
-		Type:  store.DocProduct,
-		URL:   rec.URL,
-		Title: rec.Name,
-		Body:  desc,
-		Lang:  lg,
-		Hash: contentHash(rec.Type, lg, rec.Name, rec.URL, rec.Price, rec.Category, rec.Image,
-			rec.Description),
+		Type:   store.DocProduct,
+		URL:    rec.URL,
+		Title:  rec.Name,
+		Body:   desc,
+		Lang:   lg,
+		Hash:   contentHash(rec.Type, append([]string{lg}, hashed...)...),
 		Chunks: analyze(pieces, "", lg, extra),
 		Product: &store.Product{
 			Name:     rec.Name,
@@ -150,6 +154,7 @@ func buildProduct(rec Record) (store.Document, error) {
 			Price:    rec.Price,
 			Category: rec.Category,
 			Image:    rec.Image,
+			SKU:      rec.SKU,
 		},
 	}, nil
 }

@@ -90,6 +90,16 @@ const (
 	DocArticle = "article"
 )
 
+// Document origins: how a document came into the knowledge base, shown beside it in the
+// dashboard so an owner knows where to change it (the site, the file, the program).
+const (
+	OriginCrawl  = "crawl"  // a crawl of one of the account's sites
+	OriginImport = "import" // a JSON Lines import (svc kb import, the dashboard, the KB API)
+	OriginUpload = "upload" // a file read by internal/ingest (PDF, Office, CSV, …)
+	OriginAPI    = "api"    // written one at a time through the KB API (Q&A, products)
+	OriginEditor = "editor" // the dashboard's Q&A editor
+)
+
 // Key statuses.
 const (
 	KeyActive  = "active"
@@ -157,6 +167,9 @@ type Product struct {
 	Price    string `json:"price,omitempty"`
 	Category string `json:"category,omitempty"`
 	Image    string `json:"image,omitempty"`
+	// SKU is the product's stock-keeping unit when its record gave one (a products
+	// spreadsheet): UpsertProducts matches a product by it before its URL.
+	SKU string `json:"sku,omitempty"`
 }
 
 // Source is a document a reply quotes: its title (never empty) and its page, "" for a
@@ -316,6 +329,10 @@ type Document struct {
 	// documents are keyed by it, so a re-crawl replaces what one page yields as a whole and
 	// never overwrites an imported record.
 	SourceURL string
+	// Origin is how the document came in (OriginCrawl, OriginImport, OriginUpload, OriginAPI,
+	// OriginEditor); "" when written lets the store choose: OriginCrawl for a document with
+	// a SourceURL, else OriginImport.
+	Origin    string
 	Chunks    []Chunk
 	Product   *Product     // for DocProduct
 	Article   *ArticleMeta // for DocArticle
