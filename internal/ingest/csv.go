@@ -13,28 +13,30 @@ import (
 // or pipe; Excel in Germany and Turkey saves with semicolons), quotes are read leniently,
 // and the first row is the header when it reads as one.
 func readCSV(b *body, data []byte) error {
-	rows, err := csvRows(b.reader, data)
+	rows, _, err := csvRows(b.reader, data)
 	if err != nil {
 		return err
 	}
 	return b.table(rows, false)
 }
 
-// csvRows reads every row of a CSV file within the row and cell bounds.
-func csvRows(rd *reader, data []byte) ([][]string, error) {
+// csvRows reads every non-empty row of a CSV file within the row and cell bounds, with the
+// line each starts on.
+func csvRows(rd *reader, data []byte) ([][]string, []int, error) {
 	src := decode(data, "text/csv")
 	cr := csv.NewReader(bytes.NewReader(src))
 	cr.Comma = sniffDelimiter(src, rd.name)
 	cr.LazyQuotes = true
 	cr.FieldsPerRecord = -1
 	var rows [][]string
+	var lines []int
 	for {
 		rec, err := cr.Read()
 		if errors.Is(err, io.EOF) {
 			break
 		}
 		if err != nil {
-			return nil, rd.corrupt(CSV, err)
+			return nil, nil, rd.corrupt(CSV, err)
 		}
 		filled := 0
 		for _, v := range rec {
@@ -46,11 +48,12 @@ func csvRows(rd *reader, data []byte) ([][]string, error) {
 			continue
 		}
 		if err := rd.row(filled); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		rows = append(rows, rec)
+		line, _ := cr.FieldPos(0)
+		rows, lines = append(rows, rec), append(lines, line)
 	}
-	return rows, nil
+	return rows, lines, nil
 }
 
 // sniffDelimiter picks the separator that splits the first lines most often, outside

@@ -13,7 +13,7 @@ import (
 // cells are read as Excel shows them (number formats, dates), formulas by their cached
 // value. The zip is checked (openZip) before excelize expands it.
 func readXLSX(b *body, data []byte) error {
-	return xlsxSheets(b.reader, data, func(name string, rows [][]string) error {
+	return xlsxSheets(b.reader, data, func(name string, rows [][]string, _ []int) error {
 		if len(trimTable(cloneRows(rows))) == 0 {
 			return nil
 		}
@@ -24,8 +24,9 @@ func readXLSX(b *body, data []byte) error {
 	})
 }
 
-// xlsxSheets calls fn with every sheet's name and rows (empty rows left out), in order.
-func xlsxSheets(rd *reader, data []byte, fn func(name string, rows [][]string) error) error {
+// xlsxSheets calls fn with every sheet's name and rows (empty rows left out) with their
+// row numbers, in order.
+func xlsxSheets(rd *reader, data []byte, fn func(name string, rows [][]string, nums []int) error) error {
 	if _, err := openZip(rd, XLSX, data); err != nil {
 		return err
 	}
@@ -43,28 +44,29 @@ func xlsxSheets(rd *reader, data []byte, fn func(name string, rows [][]string) e
 		return fail(CodeTooManySheets, rd.name, nil, rd.lim.MaxSheets)
 	}
 	for _, name := range sheets {
-		rows, err := xlsxRows(rd, f, name)
+		rows, nums, err := xlsxRows(rd, f, name)
 		if err != nil {
 			return err
 		}
-		if err := fn(name, rows); err != nil {
+		if err := fn(name, rows, nums); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func xlsxRows(rd *reader, f *excelize.File, sheet string) ([][]string, error) {
+func xlsxRows(rd *reader, f *excelize.File, sheet string) ([][]string, []int, error) {
 	it, err := f.Rows(sheet)
 	if err != nil {
-		return nil, rd.corrupt(XLSX, fmt.Errorf("sheet %q: %w", sheet, err))
+		return nil, nil, rd.corrupt(XLSX, fmt.Errorf("sheet %q: %w", sheet, err))
 	}
 	defer it.Close()
 	var rows [][]string
-	for it.Next() {
+	var nums []int
+	for n := 1; it.Next(); n++ {
 		cols, err := it.Columns()
 		if err != nil {
-			return nil, rd.corrupt(XLSX, fmt.Errorf("sheet %q: %w", sheet, err))
+			return nil, nil, rd.corrupt(XLSX, fmt.Errorf("sheet %q: %w", sheet, err))
 		}
 		filled := 0
 		for _, v := range cols {
@@ -76,15 +78,15 @@ func xlsxRows(rd *reader, f *excelize.File, sheet string) ([][]string, error) {
 			continue
 		}
 		if len(cols) > maxColumns {
-			return nil, fail(CodeTooManyCells, rd.name, nil, rd.lim.MaxCells)
+			return nil, nil, fail(CodeTooManyCells, rd.name, nil, rd.lim.MaxCells)
 		}
 		if err := rd.row(filled); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		rows = append(rows, cols)
+		rows, nums = append(rows, cols), append(nums, n)
 	}
 	if err := it.Error(); err != nil {
-		return nil, rd.corrupt(XLSX, fmt.Errorf("sheet %q: %w", sheet, err))
+		return nil, nil, rd.corrupt(XLSX, fmt.Errorf("sheet %q: %w", sheet, err))
 	}
-	return rows, nil
+	return rows, nums, nil
 }

@@ -374,6 +374,13 @@ type Article struct {
 	ViewCount    int
 }
 
+// UpsertResult counts what UpsertProducts did.
+type UpsertResult struct {
+	Created   int `json:"created"`
+	Updated   int `json:"updated"`
+	Unchanged int `json:"unchanged"`
+}
+
 // ImportResult counts what an import did.
 type ImportResult struct {
 	Pages     int `json:"pages"`
@@ -652,6 +659,14 @@ type KB interface {
 	// ImportDocumentSeq is ImportDocuments for documents produced one at a time (a large
 	// import file), still in one transaction: an error from docs imports nothing.
 	ImportDocumentSeq(ctx context.Context, accountID int64, docs iter.Seq2[Document, error]) (ImportResult, error)
+	// UpsertProducts writes product documents (Type DocProduct with a Product) in one
+	// transaction, so that a catalogue pushed again (a nightly export) updates the cards it
+	// made: a product with a SKU is the account's product with that SKU, or else the one
+	// imported at its URL without a SKU (which takes the SKU), or else new; one without a
+	// SKU is matched by its URL (or its name when it has none), as ImportDocuments matches
+	// it. Crawled products are never matched. Cached answers drawn from a changed product
+	// are withdrawn and the KB version moves, as with every KB write.
+	UpsertProducts(ctx context.Context, accountID int64, docs []Document) (UpsertResult, error)
 	SearchChunks(ctx context.Context, accountID int64, q SearchQuery) ([]ChunkHit, error)
 	// SectionChunks returns the section of a document that the chunk chunkID of the account
 	// is part of, in document order, the chunk included: the run of its document's chunks
