@@ -90,6 +90,8 @@ var (
 // is a damaged file; anything else is an unknown format.
 func Detect(name string, data []byte) (Format, error) {
 	byExt, known := byExtension(name)
+	ext := path.Ext(name)
+	name = displayName(name)
 	head := data[:min(len(data), 1024)]
 	switch {
 	case bytes.Contains(head, pdfMagic):
@@ -119,7 +121,7 @@ func Detect(name string, data []byte) (Format, error) {
 		return "", fail(CodeUnknownFormat, name, errors.New("binary content"))
 	}
 	if !known {
-		return "", fail(CodeUnknownFormat, name, errors.New("extension "+path.Ext(name)))
+		return "", fail(CodeUnknownFormat, name, errors.New("extension "+ext))
 	}
 	if byExt == Text && wholeHTML(head) {
 		return HTML, nil

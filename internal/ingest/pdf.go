@@ -21,56 +21,67 @@ import (
 // larger than the body text's (or a short line wholly in bold). Running headers and
 // footers that repeat on most pages, and page numbers, are dropped.
 //
+// An encrypted PDF that opens with the empty password (permissions only) is read when the
+// library can decrypt it (RC4 and AES-128); otherwise, and when it needs a password, it is
+// ErrEncrypted. pdfcpu could decrypt AES-256 too, but it would add a second PDF library for
+// a case whose fix is the owner's one click ("save without password"), which the error says.
+//
 // The page tree and inherited resources are walked here with depth bounds (the library's
 // own walks loop forever on a cyclic tree), and every content stream and font map is
 // expanded once with a bound before it is interpreted, so a compression bomb costs at
-// most MaxUnzipped. An encrypted PDF that opens with the empty password (permissions
-// only) is read; one that needs a password is ErrEncrypted.
+// most MaxUnzipped.
 func readPDF(b *body, data []byte) error {
-	lines, err := pdfLines(b.reader, data)
+	lines, encrypted, err := pdfLines(b.reader, data)
 	if err != nil {
 		return err
 	}
-	return pdfBlocks(b, lines)
+	err = pdfBlocks(b, lines)
+	if encrypted && Code(err) == CodeNoText {
+		// Encrypted with an empty password, in a way the library cannot decrypt (AES-256,
+		// some RC4 writers): what reads as no text is the encryption.
+		return fail(CodeEncrypted, b.name, err)
+	}
+	return err
 }
 
-// pdfLines reads every line of text of a PDF, page by page.
-func pdfLines(rd *reader, data []byte) ([]pdfLine, error) {
+// pdfLines reads every line of text of a PDF, page by page, and whether it is encrypted.
+func pdfLines(rd *reader, data []byte) (_ []pdfLine, encrypted bool, _ error) {
 	if bytes.Contains(data, []byte("/Extends")) {
 		// An object stream extending another: rare in real files, and a cycle of them
 		// makes the library search forever.
-		return nil, rd.corrupt(PDF, errors.New("object stream /Extends"))
+		return nil, false, rd.corrupt(PDF, errors.New("object stream /Extends"))
 	}
 	r, err := pdf.NewReader(bytes.NewReader(data), int64(len(data)))
 	if err != nil {
 		if errors.Is(err, pdf.ErrInvalidPassword) || strings.Contains(err.Error(), "encrypt") {
-			return nil, fail(CodeEncrypted, rd.name, err)
+			return nil, true, fail(CodeEncrypted, rd.name, err)
 		}
-		return nil, rd.corrupt(PDF, err)
+		return nil, false, rd.corrupt(PDF, err)
 	}
+	encrypted = r.Trailer().Key("Encrypt").Kind() != pdf.Null
 	if n := r.NumPage(); n > rd.lim.MaxPages {
-		return nil, fail(CodeTooManyPages, rd.name, nil, rd.lim.MaxPages)
+		return nil, encrypted, fail(CodeTooManyPages, rd.name, nil, rd.lim.MaxPages)
 	}
 	pages, err := pdfPages(rd, r.Trailer().Key("Root").Key("Pages"))
 	if err != nil {
-		return nil, err
+		return nil, encrypted, err
 	}
 	if len(pages) == 0 {
-		return nil, rd.corrupt(PDF, errors.New("no pages"))
+		return nil, encrypted, rd.corrupt(PDF, errors.New("no pages"))
 	}
 	var expanded int64
 	var lines []pdfLine
 	for i, pg := range pages {
 		if err := rd.alive(); err != nil {
-			return nil, err
+			return nil, encrypted, err
 		}
 		pl, err := pageLines(rd, pg, i+1, &expanded)
 		if err != nil {
-			return nil, err
+			return nil, encrypted, err
 		}
 		lines = append(lines, pl...)
 	}
-	return lines, nil
+	return lines, encrypted, nil
 }
 
 // pdfPages walks the page tree in order, at most maxPDFDepth deep and MaxPages pages.
