@@ -201,3 +201,7 @@ func pdfOf(t testing.TB, items ...string) []byte {
 	}
 	return buf.Bytes()
 }
+
+func zipReader(data []byte) (*zip.Reader, error) {
+	return zip.NewReader(bytes.NewReader(data), int64(len(data)))
+}

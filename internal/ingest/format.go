@@ -191,3 +191,18 @@ func wholeHTML(head []byte) bool {
 	s := strings.ToLower(strings.TrimSpace(strings.TrimPrefix(string(head), "\uFEFF")))
 	return strings.HasPrefix(s, "<!doctype html") || strings.HasPrefix(s, "<html")
 }
+
+// JSONLines reports whether a file given to `svc kb import` or the dashboard's upload is a
+// JSON Lines import rather than a document: a .jsonl, .ndjson or .json file, or a .txt file
+// (or one without an extension) whose first character is "{", as the import files written
+// before documents could be uploaded were often named.
+func JSONLines(name string, data []byte) bool {
+	switch strings.ToLower(path.Ext(strings.ReplaceAll(name, `\`, "/"))) {
+	case ".jsonl", ".ndjson", ".json":
+		return true
+	case ".txt", "":
+		head := bytes.TrimLeft(bytes.TrimPrefix(data[:min(len(data), 4096)], []byte("\uFEFF")), " \t\r\n")
+		return len(head) > 0 && head[0] == '{'
+	}
+	return false
+}

@@ -211,7 +211,7 @@ func TestDetect(t *testing.T) {
 }
 
 // encryptedPDF is a PDF that needs a user password to open.
-func encryptedPDF(t *testing.T, user string) []byte {
+func encryptedPDF(t testing.TB, user string) []byte {
 	p := fpdf.New("P", "mm", "A4", "")
 	p.SetProtection(fpdf.CnProtectPrint, user, "owner")
 	p.AddPage()
@@ -225,7 +225,7 @@ func encryptedPDF(t *testing.T, user string) []byte {
 }
 
 // scanPDF is a PDF of pages with drawings and no text layer, as a scanner makes.
-func scanPDF(t *testing.T, pages int) []byte {
+func scanPDF(t testing.TB, pages int) []byte {
 	p := fpdf.New("P", "mm", "A4", "")
 	for range pages {
 		p.AddPage()
