@@ -2,6 +2,7 @@ package kb
 
 import (
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"svc/internal/lang"
@@ -205,6 +206,8 @@ func productFacts(rec Record, lg string) string {
 // again, which would only inflate its term counts. extra is indexed too but not shown.
 func analyze(pieces []piece, title, lg, extra string) []store.Chunk {
 	chunks := make([]store.Chunk, 0, len(pieces))
+	counter := counters.Get().(*tokencount.Counter)
+	defer counters.Put(counter)
 	for i, p := range pieces {
 		var parts []string
 		if !strings.HasPrefix(p.text, title) {
@@ -220,18 +223,26 @@ func analyze(pieces []piece, title, lg, extra string) []store.Chunk {
 			Heading: firstNonEmpty(p.heading, title),
 			Text:    p.text,
 			Terms:   strings.Join(terms, " "),
-			Tokens:  countTokens(p.text),
+			Tokens:  countTokens(counter, p.text),
 		})
 	}
 	return chunks
 }
 
+// counters keeps token counters for reuse: making one compiles its splitting pattern, which
+// cost a fifth of the time of a 50,000-row spreadsheet's 8,000 chunks when made per chunk,
+// and most of the time of 50,000 products. A nil counter (the vocabulary failed to load)
+// counts nothing.
+var counters = sync.Pool{New: func() any {
+	c, _ := tokencount.O200kBase()
+	return c
+}}
+
 // countTokens counts text's o200k_base tokens as the engine bills them when it reads the
 // chunk (engine.CountTokens). 0, the store's "not counted", when the counter cannot load:
 // the engine then counts the text itself.
-func countTokens(text string) int {
-	c, err := tokencount.O200kBase()
-	if err != nil {
+func countTokens(c *tokencount.Counter, text string) int {
+	if c == nil {
 		return 0
 	}
 	n, err := c.Count(text)
