@@ -83,6 +83,8 @@ func FuzzPDFContent(f *testing.F) {
 	f.Add("BT /F1 24 Tf 1 0 0 1 72 700 Tm (Heading) Tj /F1 10 Tf 0 -30 TD [(Wor) -40 (ds) -300 (apart)] TJ (next) ' ET")
 	f.Add("q 0.75 0 0 -0.75 0 792 cm BT /F1 12 Tf 2 Tc 1 Tw 90 Tz (scaled) Tj ET Q Q Q")
 	f.Add("BT /F9 12 Tf (no such font) Tj /F1 Tf () Tj [1 2 (x)] TJ 1 2 3 \" ET")
+	// A hex string open at the end of the stream made the library's lexer loop forever.
+	f.Add("BT /F1 12 Tf (before) Tj <48 65")
 	f.Fuzz(func(t *testing.T, content string) { checkRead(t, "c.pdf", minimalPDF(content)) })
 }
 

@@ -3,6 +3,7 @@ package ingest
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"regexp"
@@ -31,7 +32,32 @@ import (
 // expanded once with a bound before it is interpreted, so a compression bomb costs at
 // most MaxUnzipped.
 func readPDF(b *body, data []byte) error {
-	lines, encrypted, err := pdfLines(b.reader, data)
+	// The library can still loop on a crafted object stream (its lexer's end-of-data bug,
+	// which lexSafe keeps from the content streams and font maps): the parse runs aside, and
+	// the deadline answers the upload even then, at the cost of the stuck goroutine.
+	type parsed struct {
+		lines     []pdfLine
+		encrypted bool
+		err       error
+	}
+	ch := make(chan parsed, 1)
+	go func() {
+		var p parsed
+		defer func() {
+			if r := recover(); r != nil {
+				p = parsed{err: b.corrupt(PDF, fmt.Errorf("panic: %v", r))}
+			}
+			ch <- p
+		}()
+		p.lines, p.encrypted, p.err = pdfLines(b.reader, data)
+	}()
+	var p parsed
+	select {
+	case p = <-ch:
+	case <-b.ctx.Done():
+		return b.alive()
+	}
+	lines, encrypted, err := p.lines, p.encrypted, p.err
 	if err != nil {
 		return err
 	}
@@ -135,12 +161,21 @@ func inherited(pg pdf.Value, key string) pdf.Value {
 	return pdf.Value{}
 }
 
-// expand reads a stream (or an array of them) once to its end, counting its expanded size
-// against MaxUnzipped, so that Interpret never meets a bomb.
-func expand(rd *reader, v pdf.Value, total *int64) error {
+// expand reads a stream (or an array of them, as one) once to its end, counting its expanded
+// size against MaxUnzipped, so that Interpret never meets a bomb, and reports whether the
+// library's lexer can read it to its end (lexSafe).
+func expand(rd *reader, v pdf.Value, total *int64) (safe bool, err error) {
+	var buf bytes.Buffer
+	if err := expandInto(rd, v, total, &buf); err != nil {
+		return false, err
+	}
+	return lexSafe(buf.Bytes()), nil
+}
+
+func expandInto(rd *reader, v pdf.Value, total *int64, buf *bytes.Buffer) error {
 	if v.Kind() == pdf.Array {
 		for i := 0; i < v.Len() && i < 4096; i++ {
-			if err := expand(rd, v.Index(i), total); err != nil {
+			if err := expandInto(rd, v.Index(i), total, buf); err != nil {
 				return err
 			}
 		}
@@ -152,7 +187,7 @@ func expand(rd *reader, v pdf.Value, total *int64) error {
 	rc := v.Reader()
 	defer rc.Close()
 	left := rd.lim.MaxUnzipped - *total
-	n, err := io.Copy(io.Discard, io.LimitReader(rc, left+1))
+	n, err := io.Copy(buf, io.LimitReader(rc, left+1))
 	*total += n
 	if *total > rd.lim.MaxUnzipped {
 		return fail(CodeZipBomb, rd.name, nil, rd.lim.MaxUnzipped>>20)
@@ -161,6 +196,60 @@ func expand(rd *reader, v pdf.Value, total *int64) error {
 		return rd.corrupt(PDF, err)
 	}
 	return nil
+}
+
+// lexSafe reports whether ledongthuc/pdf's lexer reaches the end of data: it reads past
+// the end of a stream as an endless run of newlines, and its hex string reader skips
+// white space without checking for the end, so a stream ending inside "<…" (with only hex
+// digits and spaces after it) makes Interpret loop forever. This follows the lexer's
+// tokens (comments, literal strings with their nesting and escapes, "<<" against "<") to
+// find one; a character the lexer refuses ends its reading anyway.
+func lexSafe(data []byte) bool {
+	for i := 0; i < len(data); i++ {
+		switch c := data[i]; c {
+		case '%':
+			for i < len(data) && data[i] != '\r' && data[i] != '\n' {
+				i++
+			}
+		case '(':
+			depth := 1
+			for i++; i < len(data) && depth > 0; i++ {
+				switch data[i] {
+				case '\\':
+					i++
+				case '(':
+					depth++
+				case ')':
+					depth--
+				}
+			}
+			i--
+		case '<':
+			if i+1 < len(data) && data[i+1] == '<' {
+				i++
+				continue
+			}
+			j := i + 1
+			for ; j < len(data) && data[j] != '>'; j++ {
+				if !isHexOrSpace(data[j]) {
+					break // the lexer panics here: its reading ends
+				}
+			}
+			if j == len(data) {
+				return false
+			}
+			i = j
+		}
+	}
+	return true
+}
+
+func isHexOrSpace(c byte) bool {
+	switch {
+	case '0' <= c && c <= '9', 'a' <= c && c <= 'f', 'A' <= c && c <= 'F':
+		return true
+	}
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == 0
 }
 
 // pdfLine is one line of text on a page.
@@ -183,11 +272,15 @@ type pdfFont struct {
 }
 
 func loadFont(rd *reader, fv pdf.Value, total *int64) (*pdfFont, error) {
-	if err := expand(rd, fv.Key("ToUnicode"), total); err != nil {
+	safe, err := expand(rd, fv.Key("ToUnicode"), total)
+	if err != nil {
 		return nil, err
 	}
-	f := pdf.Font{V: fv}
-	pf := &pdfFont{enc: f.Encoder(), twoB: fv.Key("Subtype").Name() == "Type0"}
+	pf := &pdfFont{enc: latin1{}, twoB: fv.Key("Subtype").Name() == "Type0"}
+	if safe { // else its character map would hang the library: the codes are read as bytes
+		f := pdf.Font{V: fv}
+		pf.enc = f.Encoder()
+	}
 	base := strings.ToLower(fv.Key("BaseFont").Name())
 	pf.bold = strings.Contains(base, "bold") || strings.Contains(base, "black") || strings.Contains(base, "heavy")
 	if !pf.twoB {
@@ -218,6 +311,17 @@ func (f *pdfFont) advance(raw string) (w float64, spaces int) {
 		}
 	}
 	return w, spaces
+}
+
+// latin1 reads a font's codes as Latin-1 characters, for a font whose own map is unusable.
+type latin1 struct{}
+
+func (latin1) Decode(raw string) string {
+	out := make([]rune, len(raw))
+	for i := 0; i < len(raw); i++ {
+		out[i] = rune(raw[i])
+	}
+	return string(out)
 }
 
 // matrix is an affine transform [a b c d e f].
@@ -265,8 +369,12 @@ func pageLines(rd *reader, pg pdf.Value, page int, total *int64) (lines []pdfLin
 		}
 	}()
 	contents := pg.Key("Contents")
-	if err := expand(rd, contents, total); err != nil {
+	safe, err := expand(rd, contents, total)
+	if err != nil {
 		return nil, err
+	}
+	if !safe {
+		return nil, nil // the page's text cannot be read without hanging the lexer
 	}
 	fontsDict := inherited(pg, "Resources").Key("Font")
 	fonts := map[string]*pdfFont{}
