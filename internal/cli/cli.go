@@ -53,7 +53,8 @@ commands:
   key rotate                  issue a new secret key, revoking the old one
   balance add|deduct          top up an account, or take money back (--account, --usd, --reason)
   tone set                    set an account's tone
-  kb import FILE              import a JSON Lines knowledge base
+  kb import FILE              import a JSON Lines knowledge base, a document (PDF, DOCX, ODT, XLSX, ODS, CSV,
+                              Markdown, text, HTML; --lang, --title, --url) or a products spreadsheet (--products)
   kb reindex                  embed the KB's chunks not yet embedded with SVC_EMBED_MODEL, now (--account)
   site add|list               the websites an account's KB is crawled from
   crawl URL                   crawl a site into the KB (--account, --site, --max-pages, --allow-private)

@@ -166,7 +166,7 @@ func (s *Server) kbQACreate(w http.ResponseWriter, r *http.Request, c *reqCtx) e
 	if !ok {
 		return err
 	}
-	doc.AccountID = c.Account.ID
+	doc.AccountID, doc.Origin = c.Account.ID, store.OriginEditor
 	if _, err := s.st.ImportDocuments(r.Context(), c.Account.ID, []store.Document{doc}); err != nil {
 		return err
 	}
@@ -187,7 +187,7 @@ func (s *Server) kbQAUpdate(w http.ResponseWriter, r *http.Request, c *reqCtx) e
 	if !ok {
 		return err
 	}
-	doc.AccountID, doc.SiteID = c.Account.ID, old.SiteID
+	doc.AccountID, doc.SiteID, doc.Origin = c.Account.ID, old.SiteID, store.OriginEditor
 	if qaRekeyed(doc, old) {
 		err = s.st.ReplaceDocument(r.Context(), c.Account.ID, old.ID, &doc)
 	} else {

@@ -175,6 +175,7 @@ type DocumentRow struct {
 	Product   *Product     // for DocProduct
 	Article   *ArticleMeta // for DocArticle
 	SourceURL string
+	Origin    string // store.OriginCrawl, OriginImport, …
 	UpdatedAt time.Time
 }
 

@@ -115,6 +115,7 @@ func Run(t *testing.T, open Opener) {
 	tests = append(tests, sourcesTests...)
 	tests = append(tests, vectorTests...)
 	tests = append(tests, testSetTests...)
+	tests = append(tests, productUpsertTests...)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s := open(t, time.Now)
