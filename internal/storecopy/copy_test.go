@@ -185,6 +185,10 @@ func seedEveryTable(t *testing.T, st store.Store, acct int64) (deletedID int64) 
 		t.Fatalf("put vectors: %d %v", n, err)
 	}
 	// A test of the owner's test set, and a finished run of it with its result.
+	// A live embedding lease: copied as it is, it lapses on its own.
+	if ok, err := st.LeaseEmbedding(ctx, acct, "copied-worker", time.Now().Add(time.Minute)); err != nil || !ok {
+		t.Fatalf("lease: %v %v", ok, err)
+	}
 	tc := []store.TestCase{{Question: "How much is shipping to Germany?", Lang: "en", Key: "how much is shipping to germany",
 		Expect: []string{"9,90"}, Answerable: true, Origin: store.TestOriginHand}}
 	if _, _, err := st.AddTestCases(ctx, acct, tc, 100); err != nil {
