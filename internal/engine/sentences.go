@@ -41,7 +41,56 @@ type textSpan struct {
 // abbreviations, ordinals and decimals inside their sentence.
 func SplitLine(line, lang string) []string {
 	var out []string
-	start := 0
+	for line != "" {
+		end, ok := firstEnd(line, lang)
+		if !ok {
+			end = len(line)
+		}
+		if s := strings.TrimSpace(line[:end]); s != "" {
+			out = append(out, s)
+		}
+		line = line[end:]
+	}
+	return out
+}
+
+// SentenceEnd reports where the first sentence of text ends, by the rules of SplitLine, when
+// that is already known: at a terminator SplitLine would cut after (its closers included),
+// or else at the first line break. ok is false while the first sentence may still go on, so
+// text that is still being written can be cut as it grows: the cut never moves once it is
+// reported, because each decision rests only on what precedes it and on the first character
+// after the white space that follows it.
+func SentenceEnd(text, lang string) (int, bool) {
+	line, _, broken := strings.Cut(text, "\n")
+	if end, ok := firstEnd(line, lang); ok {
+		return end, true
+	}
+	if broken {
+		return len(line), true
+	}
+	return 0, false
+}
+
+// Pieces cuts text into its sentences, each with the white space before it, so that the
+// pieces joined are text exactly: how a finished reply is handed out sentence by sentence.
+func Pieces(text, lang string) []string {
+	var out []string
+	for pos := 0; pos < len(text); {
+		start := pos + len(text[pos:]) - len(strings.TrimLeftFunc(text[pos:], unicode.IsSpace))
+		end, ok := SentenceEnd(text[start:], lang)
+		if !ok || start+end >= len(text) {
+			out = append(out, text[pos:])
+			break
+		}
+		out = append(out, text[pos:start+end])
+		pos = start + end
+	}
+	return out
+}
+
+// firstEnd is where SplitLine ends the first sentence of line, and false when it runs to
+// the line's end.
+func firstEnd(line, lang string) (int, bool) {
 	for i := 0; i < len(line); {
 		r, size := utf8.DecodeRuneInString(line[i:])
 		i += size
@@ -66,7 +115,7 @@ func SplitLine(line, lang string) []string {
 			i = end
 			continue
 		}
-		if r == '.' && end == i && keepsPeriod(line[start:i-size], lang) {
+		if r == '.' && end == i && keepsPeriod(line[:i-size], lang) {
 			i = end
 			continue
 		}
@@ -74,16 +123,9 @@ func SplitLine(line, lang string) []string {
 			i = end
 			continue
 		}
-		if s := strings.TrimSpace(line[start:end]); s != "" {
-			out = append(out, s)
-		}
-		start = end
-		i = end
+		return end, true
 	}
-	if s := strings.TrimSpace(line[start:]); s != "" {
-		out = append(out, s)
-	}
-	return out
+	return 0, false
 }
 
 const closers = `"'”’»)]›`
