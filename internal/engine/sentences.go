@@ -156,6 +156,11 @@ func keepsPeriod(before, lang string) bool {
 	if word == "" {
 		return false
 	}
+	if isDecimal(word) {
+		// A price or measure ends its sentence ("costs $129.00."), but in German and Turkish
+		// a day and month ("bis 24.12. bestellen") is an ordinal like "7.".
+		return (lang == "de" || lang == "tr") && isDayMonth(word)
+	}
 	if strings.Contains(word, ".") {
 		return true // "U.S", "z.B", "M.Ö" before the final period
 	}
@@ -184,6 +189,25 @@ func lastWord(s string) string {
 		i -= size
 	}
 	return strings.Trim(s[i:], ".")
+}
+
+// isDecimal reports a number written with inner separators: "129.00", "4.290,00", "3.5".
+func isDecimal(s string) bool {
+	if s == "" || !unicode.IsDigit(rune(s[0])) || !unicode.IsDigit(rune(s[len(s)-1])) || !strings.ContainsAny(s, ".,") {
+		return false
+	}
+	for _, r := range s {
+		if r != '.' && r != ',' && (r < '0' || r > '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// isDayMonth reports "24.12": one or two digits, a period, one or two digits.
+func isDayMonth(s string) bool {
+	day, month, ok := strings.Cut(s, ".")
+	return ok && len(day) >= 1 && len(day) <= 2 && len(month) >= 1 && len(month) <= 2 && isDigits(day) && isDigits(month)
 }
 
 func isDigits(s string) bool {
