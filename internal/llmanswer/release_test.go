@@ -148,7 +148,9 @@ func TestNameGuardedSentenceIsReleasedChanged(t *testing.T) {
 func TestCheckFailureReplacesTheRelease(t *testing.T) {
 	f := newFixture(t, llmtest.ProtocolAnthropic, script{
 		"reply": replyWith("Delivery to Germany takes 5 business days. Tracking is included. [1]")["reply"],
-		"check": func(llmtest.Call) llmtest.Step { return llmtest.Step{Text: `{"supported": false, "unsupported": ["tracking"]}`} },
+		"check": func(llmtest.Call) llmtest.Step {
+			return llmtest.Step{Text: `{"supported": false, "unsupported": ["tracking"]}`}
+		},
 	})
 	a, s := f.askStreamed("How long does delivery to Germany take?", "en")
 	fallback := engine.FallbackText("en", "")
