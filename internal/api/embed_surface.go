@@ -222,9 +222,9 @@ func (s *Server) embedSend(w http.ResponseWriter, r *http.Request, v chat.Visito
 		return errs.New(errs.BadRequest, "The message field is required.")
 	}
 	if wantsStream(r) {
-		es := s.newEventStream(w, r)
-		res, err := s.chat.VisitorSendStream(r.Context(), v, msg, es.event)
-		return es.result(err, func() any { return toEmbedSendView(res) })
+		return s.newEventStream(w, r).run(func(st chat.Stream) (chat.SendResult, error) {
+			return s.chat.VisitorSendStream(r.Context(), v, msg, st)
+		}, func(res chat.SendResult) any { return toEmbedSendView(res) })
 	}
 	res, err := s.chat.VisitorSend(r.Context(), v, msg)
 	if err != nil {

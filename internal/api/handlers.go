@@ -26,9 +26,9 @@ func (s *Server) send(w http.ResponseWriter, r *http.Request, c account.Caller, 
 		return errs.New(errs.BadRequest, "The message field is required.")
 	}
 	if wantsStream(r) {
-		es := s.newEventStream(w, r)
-		res, err := s.chat.SendStream(r.Context(), c.Account, c.Key.ID, msg, es.event)
-		return es.result(err, func() any { return toSendView(res) })
+		return s.newEventStream(w, r).run(func(st chat.Stream) (chat.SendResult, error) {
+			return s.chat.SendStream(r.Context(), c.Account, c.Key.ID, msg, st)
+		}, func(res chat.SendResult) any { return toSendView(res) })
 	}
 	res, err := s.chat.Send(r.Context(), c.Account, c.Key.ID, msg)
 	if err != nil {

@@ -188,16 +188,27 @@ func (es *eventStream) write() {
 	}
 }
 
-// result ends a streamed send: a refusal before the stream began is returned, for the
-// usual JSON answer; a failure after it is the error event; a success is "done" with data().
-func (es *eventStream) result(err error, data func() any) error {
+// run runs a streamed send and ends its stream: a refusal before the stream began is
+// returned, for the usual JSON answer; a failure after it is the error event; a success is
+// "done" with view's data. Should the send panic, the stream is closed and its writer waited
+// for before the panic goes on to the middleware's recovery.
+func (es *eventStream) run(send func(chat.Stream) (chat.SendResult, error), view func(chat.SendResult) any) error {
+	ended := false
+	defer func() {
+		if !ended && es.begun {
+			close(es.ch)
+			<-es.done
+		}
+	}()
+	res, err := send(es.event)
+	ended = true
 	switch {
 	case err != nil && !es.begun:
 		return err
 	case err != nil:
 		es.fail(err)
 	default:
-		es.finish("done", data())
+		es.finish("done", view(res))
 	}
 	return nil
 }
