@@ -15,7 +15,9 @@ import (
 //
 //   - an abbreviation of the language ("Dr.", "St.", "vs.", "bzw.", "örn.") or any single
 //     letter ("z. B.", "J. R. R. Tolkien");
-//   - a word with an inner period ("U.S.", "z.B.", "M.Ö.");
+//   - a word with an inner period ("U.S.", "z.B.", "M.Ö."), but not a number: a price or
+//     measure ends its sentence ("costs $129.00."), except a day and month in German and
+//     Turkish ("bis 24.12.");
 //   - in German and Turkish, a number of up to three digits, which is an ordinal there
 //     ("am 7. Februar", "19. yüzyıl", "1. Dünya Savaşı");
 //   - anything followed by a lower-case letter, which a new sentence would not start with.
