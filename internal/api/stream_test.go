@@ -15,6 +15,7 @@ import (
 
 	"svc/internal/account"
 	"svc/internal/billing"
+	"svc/internal/config"
 	"svc/internal/llm/llmtest"
 	"svc/internal/llmanswer/llmanswertest"
 )
@@ -208,6 +209,16 @@ func TestStreamSendBuiltin(t *testing.T) {
 	}
 }
 
+// slowModelHarness is newModelHarness with the slow model and an attempt timeout that a
+// loaded machine (or the race detector) cannot reach.
+func slowModelHarness(t *testing.T) (*harness, *llmtest.Server) {
+	t.Helper()
+	srv := llmtest.Start(t, llmtest.Options{APIKey: "provider-key", Script: slowModel().Step})
+	h := newHarnessWith(t, config.Config{LLMProvider: "openai", LLMBaseURL: srv.OpenAIBaseURL(), LLMAPIKey: "provider-key",
+		LLMModel: "gpt-test", LLMTimeout: 20 * time.Second, LLMMaxRetries: 0})
+	return h, srv
+}
+
 // slowModel is the fake model writing its replies at 100 tokens a second after 50 ms.
 func slowModel() llmanswertest.Script {
 	return llmanswertest.Script{"reply": func(c llmtest.Call) llmtest.Step {
@@ -221,7 +232,7 @@ func slowModel() llmanswertest.Script {
 // and the JSON send agree; the charge is the JSON send's.
 func TestStreamSendSlowModel(t *testing.T) {
 	t.Parallel()
-	h, srv := newModelHarness(t, slowModel())
+	h, srv := slowModelHarness(t)
 	id, key := h.tenant(account.Settings{Name: ptr("Streamed"), BalanceMicro: ptr(int64(1_000_000))})
 	otherID, other := h.tenant(account.Settings{Name: ptr("Unstreamed"), BalanceMicro: ptr(int64(1_000_000))})
 	const q = "How long does delivery to Germany take?"
@@ -285,7 +296,7 @@ func TestStreamRefusalsStayJSON(t *testing.T) {
 // The stream works through the HTTP/2 server as through HTTP/1.1.
 func TestStreamSendHTTP2(t *testing.T) {
 	t.Parallel()
-	h, _ := newModelHarness(t, slowModel())
+	h, _ := slowModelHarness(t)
 	_, key := h.tenant(account.Settings{Name: ptr("H2"), BalanceMicro: ptr(int64(1_000_000))})
 	tls := httptest.NewUnstartedServer(h.srv.Config.Handler)
 	tls.EnableHTTP2 = true
@@ -303,7 +314,7 @@ func TestStreamSendHTTP2(t *testing.T) {
 // is in the conversation when it is opened again.
 func TestStreamClientLeavesMidReply(t *testing.T) {
 	t.Parallel()
-	h, _ := newModelHarness(t, slowModel())
+	h, _ := slowModelHarness(t)
 	id, key := h.tenant(account.Settings{Name: ptr("Leaver"), BalanceMicro: ptr(int64(1_000_000))})
 	// A server of its own, whose Close waits for the abandoned send to finish.
 	own := httptest.NewServer(h.srv.Config.Handler)
