@@ -73,6 +73,10 @@ func (r *statusRecorder) answered(ctx context.Context) int {
 	}
 }
 
+// Unwrap lets http.ResponseController reach the connection's Flush and write deadlines,
+// which a streamed send needs.
+func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
 func (r *statusRecorder) Write(b []byte) (int, error) {
 	if r.status == 0 {
 		r.status = http.StatusOK
