@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,15 +10,6 @@ import (
 	"svc/internal/store"
 	"svc/internal/store/sqlite"
 )
-
-func writeFile(t *testing.T, name, content string) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), name)
-	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
 
 // svc kb import reads documents (here Markdown and CSV) as uploads, with --title, --url and
 // --lang; a bad or unknown file exits 2 naming its problem and stores nothing; JSON Lines
