@@ -93,7 +93,7 @@ type Server struct {
 	crawls       *crawl.Jobs
 	// crawlAllowPrivate is Deps.CrawlAllowPrivate.
 	crawlAllowPrivate bool
-	handler      http.Handler
+	handler           http.Handler
 	// metrics times requests; chatRoutes and embedRouteLabels are its route labels per
 	// known action.
 	metrics          RequestObserver

@@ -276,7 +276,9 @@ func (r kbSiteRow) StoppedKey() string {
 
 // Crawling reports whether a crawl started here is queued or running, which hides "Crawl
 // now".
-func (r kbSiteRow) Crawling() bool { return r.Job != nil && (r.Job.State == "running" || r.Job.State == "queued") }
+func (r kbSiteRow) Crawling() bool {
+	return r.Job != nil && (r.Job.State == "running" || r.Job.State == "queued")
+}
 
 // IntervalHours and IntervalMinutes word the re-crawl interval: whole hours when it is
 // some, else minutes (config allows 10 minutes and up).
