@@ -44,6 +44,7 @@ func (s *Server) kbRoutes(rt router) {
 	rt.handle("GET /dashboard/kb/documents", member, s.kbDocuments)
 	rt.handle("GET /dashboard/kb/documents/{id}", member, s.kbDocument)
 	rt.handle("POST /dashboard/kb/documents/{id}/delete", ownerOnly, s.kbDeleteDocument)
+	rt.upload("POST /dashboard/kb/documents/{id}/replace", ownerOnly, kbMaxUpload+kbUploadSlack, s.kbReplaceDocument)
 
 	rt.handle("GET /dashboard/kb/qa", member, s.kbQAList)
 	rt.handle("GET /dashboard/kb/qa/new", member, s.kbQANew)
