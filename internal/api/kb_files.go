@@ -90,6 +90,9 @@ func readUpload(r *http.Request) (upload, error) {
 				return up, errs.New(errs.BadRequest, "Send one file per request, in the field file.")
 			}
 			up.has, up.name = true, part.FileName()
+			if up.name == "" {
+				up.name = "upload" // a field, not a file part: it titles the document all the same
+			}
 			up.file, err = io.ReadAll(io.LimitReader(part, maxUpload+1))
 			if err == nil && len(up.file) > maxUpload {
 				part.Close()

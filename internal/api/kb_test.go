@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/go-pdf/fpdf"
 	"github.com/xuri/excelize/v2"
@@ -762,5 +763,34 @@ func TestKBOtherAccountsIDsAre404(t *testing.T) {
 	}
 	if n := h.kbDocCount(a); n != 1 {
 		t.Errorf("A's documents: %d", n)
+	}
+}
+
+// The KB API writes through the app's watched store: an upload and a Q&A entry made through
+// it start the owner's regression runs (testsets.WatchKB, which wraps the store after
+// semantic.NotifyKBWrites), and the runs see what was written.
+func TestKBWritesReachTheStoreWatchers(t *testing.T) {
+	t.Parallel()
+	runs := make(chan store.TestRun, 4)
+	h, app := newKBHarness(t, config.Config{}, cli.AppOptions{TestDebounce: time.Millisecond,
+		TestRunFinished: func(r store.TestRun) { runs <- r }})
+	t.Cleanup(app.TestRunner.Serve(context.Background()))
+	id, key := h.kbTenant("Watched")
+	if _, err := app.Tests.Import(context.Background(), id, strings.NewReader(
+		`{"q":"How long is the warranty of the Zephyr kettle?","lang":"en","expect":["47 months"],"answerable":true}`+"\n"+
+			`{"q":"Do you deliver to Svalbard?","lang":"en","expect":["Polar Line"],"answerable":true}`+"\n")); err != nil {
+		t.Fatal(err)
+	}
+	f := kbFiles(t)[0]
+	mustStatus(t, "upload", h.kbUpload("documentUpload", key, f.name, f.content, nil), http.StatusOK, "")
+	run := <-runs
+	if run.AccountID != id || run.Trigger != store.TestTriggerUpload || run.Passed != 1 || run.Failed != 1 {
+		t.Fatalf("run after the upload: %+v", run)
+	}
+	mustStatus(t, "qaCreate", h.postForm("/api/v1/kb/qaCreate", key, url.Values{"question": {"Do you deliver to Svalbard?"},
+		"answer": {"Yes, with the Polar Line ferry."}, "lang": {"en"}}), http.StatusOK, "")
+	run = <-runs
+	if run.Trigger != store.TestTriggerQA || run.Passed != 2 {
+		t.Fatalf("run after the Q&A entry: %+v", run)
 	}
 }
