@@ -34,7 +34,7 @@ func routeLabels[V any](pattern string, actions map[string]V) map[string]string 
 }
 
 // route is a request's metrics label: the pattern the router matched (never the raw path,
-// which a client chooses), or the action's own route for a known chat or widget action. An
+// which a client chooses), or the action's own route for a known chat, widget or KB action. An
 // unknown action keeps the pattern, so no request can add a label value.
 func (s *Server) route(r *http.Request) string {
 	switch r.Pattern {
@@ -46,6 +46,10 @@ func (s *Server) route(r *http.Request) string {
 		}
 	case embedPattern:
 		if l, ok := s.embedRouteLabels[r.PathValue("action")]; ok {
+			return l
+		}
+	case kbPattern:
+		if l, ok := s.kbRouteLabels[r.PathValue("action")]; ok {
 			return l
 		}
 	}

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"net/http"
 	"runtime/debug"
-	"strings"
 	"time"
 
 	"svc/internal/redact"
@@ -86,7 +85,8 @@ func (r *statusRecorder) Write(b []byte) (int, error) {
 	return n, err
 }
 
-// maxBody is the largest request body accepted (DECISIONS.md: 64 KiB, else 413).
+// maxBody is the largest request body accepted (DECISIONS.md: 64 KiB, else 413), but for
+// the dashboard's and the KB API's uploads (bodyLimit).
 const maxBody = 64 << 10
 
 // maxDashboardBody bounds the dashboard's requests, whose knowledge-base upload takes several
@@ -111,11 +111,7 @@ func (s *Server) middleware(next http.Handler) http.Handler {
 		ctx := context.WithValue(r.Context(), requestIDKey, id)
 		r = r.WithContext(ctx)
 		if r.Body != nil {
-			limit := int64(maxBody)
-			if strings.HasPrefix(r.URL.Path, "/dashboard/") {
-				limit = maxDashboardBody
-			}
-			r.Body = http.MaxBytesReader(w, r.Body, limit)
+			r.Body = http.MaxBytesReader(w, r.Body, bodyLimit(r.URL.Path))
 		}
 		rec := &statusRecorder{ResponseWriter: w}
 		defer func() {

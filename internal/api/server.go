@@ -16,6 +16,7 @@ import (
 
 	"svc/internal/account"
 	"svc/internal/chat"
+	"svc/internal/crawl"
 	"svc/internal/errs"
 	"svc/internal/openapi"
 	"svc/internal/ratelimit"
@@ -30,6 +31,12 @@ type Deps struct {
 	Accounts *account.Service
 	Chat     *chat.Service
 	Studio   *studio.Service
+	// Crawls runs the KB API's crawlStart in the background: the process's on-demand crawls,
+	// which the dashboard shares; nil answers crawlStart with 503.
+	Crawls *crawl.Jobs
+	// CrawlAllowPrivate is the crawler's AllowPrivate (SVC_CRAWL_ALLOW_PRIVATE): a start URL
+	// on a loopback or private address is refused unless it is set.
+	CrawlAllowPrivate bool
 	// Limiter counts the embed surface's requests per client address and per token; it may
 	// be the one chat uses, since their keys differ.
 	Limiter ratelimit.Limiter
@@ -82,12 +89,17 @@ type Server struct {
 	now          func() time.Time
 	actions      map[string]action
 	embedActions map[string]embedAction
-	handler      http.Handler
+	kbActions    map[string]kbAction
+	crawls       *crawl.Jobs
+	// crawlAllowPrivate is Deps.CrawlAllowPrivate.
+	crawlAllowPrivate bool
+	handler           http.Handler
 	// metrics times requests; chatRoutes and embedRouteLabels are its route labels per
 	// known action.
 	metrics          RequestObserver
 	chatRoutes       map[string]string
 	embedRouteLabels map[string]string
+	kbRouteLabels    map[string]string
 }
 
 // handlerFunc is a handler that returns its error to the one place that renders errors.
@@ -113,7 +125,7 @@ func New(d Deps) *Server {
 	}
 	s := &Server{st: d.Store, accounts: d.Accounts, chat: d.Chat, studio: d.Studio, limiter: d.Limiter, trusted: d.TrustedProxies,
 		demoPage: d.DemoPage, preview: d.Preview, publicOrigin: originOf(d.PublicURL), log: d.Log, now: d.Now,
-		metrics: d.Metrics, redisPing: d.RedisPing}
+		metrics: d.Metrics, redisPing: d.RedisPing, crawls: d.Crawls, crawlAllowPrivate: d.CrawlAllowPrivate}
 	get, post := []string{http.MethodGet, http.MethodHead}, []string{http.MethodPost}
 	s.actions = map[string]action{
 		"start":        {get, s.start},
@@ -133,14 +145,17 @@ func New(d Deps) *Server {
 		"marketingGenerate": {post, s.marketingGenerate},
 	}
 	s.embedActions = s.embedRoutes()
+	s.kbActions = s.kbRoutes()
 	mux := http.NewServeMux()
 	s.chatRoutes = routeLabels(chatPattern, s.actions)
 	s.embedRouteLabels = routeLabels(embedPattern, s.embedActions)
+	s.kbRouteLabels = routeLabels(kbPattern, s.kbActions)
 	mux.HandleFunc(chatPattern, func(w http.ResponseWriter, r *http.Request) {
 		s.dispatch(w, r, r.PathValue("action"))
 	})
 	mux.HandleFunc(embedPattern, s.embedDispatch)
 	mux.HandleFunc("/api/v1/intelligence/{op}", s.intelligence)
+	mux.HandleFunc(kbPattern, s.kbDispatch)
 	mux.HandleFunc("/widget.js", s.widgetScript)
 	if len(s.demoPage) > 0 {
 		mux.HandleFunc("/demo/", s.demo)

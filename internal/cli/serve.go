@@ -164,12 +164,15 @@ func cmdServe(ctx context.Context, args []string, env Env, seed bool) error {
 	defer func() { stopSweeps(); sweeps.Wait() }()
 	// The retention sweep (SVC_RETENTION_DAYS) starts here; it ends before the store closes.
 	defer startRetention(ctx, st, c.cfg.RetentionDays, log)()
-	// Crawls started from the dashboard end after the HTTP drain and release their sites'
-	// leases before the store closes (deferred earlier, so it runs later).
+	// Crawls started on demand (the dashboard's "crawl now", the KB API's crawlStart) end
+	// after the HTTP drain and release their sites' leases before the store closes
+	// (deferred earlier, so it runs later).
 	defer func() {
 		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), c.cfg.ShutdownTimeout)
 		defer cancel()
-		app.Dashboard.StopCrawls(sctx)
+		if err := app.Crawls.Stop(sctx); err != nil {
+			log.Warn("crawls did not stop in time", "err", err)
+		}
 	}()
 	if app.Outbox != nil {
 		octx, stopOutbox := context.WithCancel(ctx)
@@ -205,8 +208,11 @@ type App struct {
 	Handler http.Handler
 	// Users signs dashboard users in; serve sweeps its stale sessions.
 	Users *users.Service
-	// Dashboard serves /dashboard/; serve stops the crawls it started on shutdown.
+	// Dashboard serves /dashboard/.
 	Dashboard *dashboard.Server
+	// Crawls runs the crawls started on demand, from the dashboard and the KB API alike;
+	// serve stops them on shutdown.
+	Crawls *crawl.Jobs
 	// Outbox delivers owner notices; nil when no SMTP server is configured, and then the
 	// notices wait, durable, in the store.
 	Outbox *notify.Worker
@@ -250,6 +256,8 @@ type AppOptions struct {
 	// every test run the TestRunner finished (tests).
 	TestDebounce    time.Duration
 	TestRunFinished func(store.TestRun)
+	// CrawlFinished is told of every on-demand crawl that ended (tests).
+	CrawlFinished func(crawl.Job)
 }
 
 // NewApp wires the domain services into the HTTP handler and the outbox worker; cfg must be
@@ -322,10 +330,12 @@ func NewApp(st store.Store, accounts *account.Service, cfg config.Config, log *s
 		Log: log, HoldTTL: cfg.HoldTTL})
 	app.Users = users.New(users.Deps{Store: st, Throttle: limits.throttle, Now: opts.Now, PublicURL: cfg.PublicURL, Log: log,
 		Kick: kick, Metrics: ins.signIn})
+	// One set of on-demand crawls for the dashboard and the KB API, writing through the
+	// watched store like every KB write.
+	app.Crawls = crawl.NewJobs(crawl.New(st, crawl.Options{MaxPages: cfg.CrawlMaxPages, AllowPrivate: cfg.CrawlAllowPrivate,
+		Metrics: ins.crawl}, log), crawl.JobsOptions{Now: opts.Now, Log: log, Finished: opts.CrawlFinished})
 	dash, err := dashboard.New(dashboard.Deps{Store: st, Users: app.Users, Accounts: accounts, Chat: chatSvc, Studio: studioSvc,
-		Tests: app.Tests, TestRunner: testRunner, Catalog: texts,
-		Crawler: crawl.New(st, crawl.Options{MaxPages: cfg.CrawlMaxPages, AllowPrivate: cfg.CrawlAllowPrivate,
-			Metrics: ins.crawl}, log),
+		Tests: app.Tests, TestRunner: testRunner, Catalog: texts, Crawls: app.Crawls,
 		CrawlInterval: cfg.CrawlInterval, CrawlAllowPrivate: cfg.CrawlAllowPrivate, EmbedModel: embedModel(cfg),
 		Limiter: limiter, PublicURL: cfg.PublicURL, TrustedProxies: cfg.TrustedProxies, Log: log, Now: opts.Now})
 	if err != nil {
@@ -334,6 +344,7 @@ func NewApp(st store.Store, accounts *account.Service, cfg config.Config, log *s
 	}
 	metricsHandler, metricsToken := mainListenerMetrics(cfg, m)
 	app.Handler = api.New(api.Deps{Store: st, Accounts: accounts, Chat: chatSvc, Studio: studioSvc, Limiter: limiter,
+		Crawls: app.Crawls, CrawlAllowPrivate: cfg.CrawlAllowPrivate,
 		TrustedProxies: cfg.TrustedProxies, DemoPage: opts.DemoPage, Dashboard: dash, Preview: dash, PublicURL: cfg.PublicURL, Log: log, Now: opts.Now,
 		Metrics: ins.requests, MetricsHandler: metricsHandler, MetricsToken: metricsToken, RedisPing: limits.ping})
 	app.Dashboard = dash

@@ -150,3 +150,75 @@ func AddSite(ctx context.Context, st SiteStore, accountID int64, rawURL, name st
 	}
 	return store.Site{}, false, fmt.Errorf("add site %q: conflict, yet not listed: %w", site.URL, store.ErrConflict)
 }
+
+// StartSiteStore is the part of the store StartSite uses.
+type StartSiteStore interface {
+	SiteStore
+	GetSite(ctx context.Context, accountID, siteID int64) (store.Site, error)
+}
+
+// ErrNotOnSite: a start URL given with a site is outside that site's scope.
+var ErrNotOnSite = errors.New("crawl: the start URL is not on the site")
+
+// StartSite is the account's site a crawl asked for by a start URL, a site id, or both
+// belongs to, as `svc crawl` resolves it: the site siteID (store.ErrNotFound when the
+// account has none; start, when given, must be in its scope), else the account's site
+// whose scope holds start, else a new site for start (AddSite). Every address is checked
+// with CheckStart before anything is stored, so a crawl the guard would refuse is refused
+// here with the reason, and no site is added for it.
+func StartSite(ctx context.Context, st StartSiteStore, accountID, siteID int64, start string, allowPrivate bool) (store.Site, error) {
+	start = strings.TrimSpace(start)
+	var su *url.URL
+	if start != "" {
+		if len(start) > MaxSiteURLLen {
+			return store.Site{}, badSite(ErrSiteURL, "err.site.url_too_long",
+				"The site's address is longer than %d characters.", MaxSiteURLLen)
+		}
+		if raw, err := url.Parse(start); err == nil && raw.User != nil {
+			return store.Site{}, badSite(ErrSiteURL, "err.site.url_credentials",
+				"The site's address must not contain a user name or password.")
+		}
+		u, err := NormalizeURL(start)
+		if err != nil {
+			return store.Site{}, badSite(ErrSiteURL, "err.site.url_invalid", "The site's address is not a valid URL.")
+		}
+		if err := CheckStart(ctx, u.String(), allowPrivate); err != nil {
+			return store.Site{}, err
+		}
+		su = u
+	}
+	if siteID != 0 {
+		site, err := st.GetSite(ctx, accountID, siteID)
+		if err != nil {
+			return store.Site{}, err
+		}
+		if su != nil {
+			base, err := NormalizeURL(site.URL)
+			if err != nil || !InScope(base, su) {
+				return store.Site{}, &siteError{sentinel: ErrNotOnSite, client: errs.Coded(errs.BadRequest, "err.site.url_not_on_site",
+					"%s is not on site %d (%s); give a URL of that site, or leave site_id out.", su.String(), site.ID, site.URL)}
+			}
+			return site, nil
+		}
+		// A site stored before its address was checked (or whose name now resolves
+		// elsewhere) is refused with the reason, rather than crawled to "skipped: 1".
+		if err := CheckStart(ctx, site.URL, allowPrivate); err != nil {
+			return store.Site{}, err
+		}
+		return site, nil
+	}
+	if su == nil {
+		return store.Site{}, badSite(ErrSiteURL, "err.site.url_required", "The site's address is required.")
+	}
+	sites, err := st.ListSites(ctx, accountID)
+	if err != nil {
+		return store.Site{}, err
+	}
+	for _, s := range sites {
+		if base, err := NormalizeURL(s.URL); err == nil && InScope(base, su) {
+			return s, nil
+		}
+	}
+	site, _, err := AddSite(ctx, st, accountID, su.String(), "", allowPrivate)
+	return site, err
+}

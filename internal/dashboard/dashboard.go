@@ -38,8 +38,9 @@ type Deps struct {
 	// background; both are required.
 	Tests      *testsets.Service
 	TestRunner *testsets.Runner
-	// Crawler runs "crawl now"; nil hides the button.
-	Crawler *crawl.Crawler
+	// Crawls runs "crawl now" in the background, the same crawl jobs the KB API's
+	// crawlStart starts (one set per process); nil hides the button.
+	Crawls *crawl.Jobs
 	// CrawlAllowPrivate is the crawler's AllowPrivate (SVC_CRAWL_ALLOW_PRIVATE): a site on a
 	// loopback or private address is refused when it is added unless it is set.
 	CrawlAllowPrivate bool
@@ -70,7 +71,6 @@ type Server struct {
 	secure  bool // cookies carry Secure (the public URL is https)
 	pages   *pageSet
 	assets  *assetSet
-	crawls  *crawlJobs
 	formKey []byte // signs signed-out forms' tokens
 	handler http.Handler
 	// questions remembers how the overview's questions read (insights.Memo).
@@ -98,7 +98,7 @@ func New(d Deps) (*Server, error) {
 		}
 		d.Catalog = c
 	}
-	s := &Server{d: d, st: d.Store, cat: d.Catalog, log: d.Log, now: d.Now, crawls: newCrawlJobs(), formKey: newFormKey()}
+	s := &Server{d: d, st: d.Store, cat: d.Catalog, log: d.Log, now: d.Now, formKey: newFormKey()}
 	if u, err := url.Parse(d.PublicURL); err == nil && u.Scheme == "https" {
 		s.secure = true
 	}

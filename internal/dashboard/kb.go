@@ -44,6 +44,7 @@ func (s *Server) kbRoutes(rt router) {
 	rt.handle("GET /dashboard/kb/documents", member, s.kbDocuments)
 	rt.handle("GET /dashboard/kb/documents/{id}", member, s.kbDocument)
 	rt.handle("POST /dashboard/kb/documents/{id}/delete", ownerOnly, s.kbDeleteDocument)
+	rt.upload("POST /dashboard/kb/documents/{id}/replace", ownerOnly, kbMaxUpload+kbUploadSlack, s.kbReplaceDocument)
 
 	rt.handle("GET /dashboard/kb/qa", member, s.kbQAList)
 	rt.handle("GET /dashboard/kb/qa/new", member, s.kbQANew)
@@ -198,7 +199,7 @@ func (s *Server) kbOverviewData(ctx context.Context, c *reqCtx) (kbData, error) 
 	if err != nil {
 		return d, err
 	}
-	o := &kbOverviewData{CanCrawl: s.d.Crawler != nil && c.Owner(), Interval: s.d.CrawlInterval,
+	o := &kbOverviewData{CanCrawl: s.d.Crawls != nil && c.Owner(), Interval: s.d.CrawlInterval,
 		MaxSiteURL: crawl.MaxSiteURLLen, MaxSiteName: crawl.MaxSiteNameLen}
 	o.Counts, o.Total = kbTypeCounts(counts)
 	if o.Embedding, err = s.kbEmbeddingStatus(ctx, c.Account.ID); err != nil {
@@ -236,7 +237,7 @@ func (s *Server) kbSiteRow(c *reqCtx, site store.Site, now time.Time) kbSiteRow 
 		row.Next = site.LastCrawlAt.Add(s.d.CrawlInterval)
 		row.Due = !row.Next.After(now)
 	}
-	if j, ok := s.crawls.get(c.Account.ID, site.ID, now); ok {
+	if j, ok := s.crawlJob(c, site.ID); ok {
 		row.Job = s.progressData(site, j)
 	}
 	return row
@@ -274,8 +275,11 @@ func (r kbSiteRow) StoppedKey() string {
 	return kbStoppedKey(r.Last.Stopped)
 }
 
-// Crawling reports whether a crawl started here is running, which hides "Crawl now".
-func (r kbSiteRow) Crawling() bool { return r.Job != nil && r.Job.State == "running" }
+// Crawling reports whether a crawl started here is queued or running, which hides "Crawl
+// now".
+func (r kbSiteRow) Crawling() bool {
+	return r.Job != nil && (r.Job.State == "running" || r.Job.State == "queued")
+}
 
 // IntervalHours and IntervalMinutes word the re-crawl interval: whole hours when it is
 // some, else minutes (config allows 10 minutes and up).

@@ -2,6 +2,7 @@ package dashboard
 
 import (
 	"context"
+	"errors"
 	"maps"
 	"net/http"
 	"net/url"
@@ -12,6 +13,7 @@ import (
 
 	"svc/internal/errs"
 	"svc/internal/i18n"
+	"svc/internal/ingest"
 	"svc/internal/store"
 )
 
@@ -149,29 +151,126 @@ type kbDocData struct {
 	// Curated marks a Q&A entry of the account's own (not learned from a crawled page),
 	// which the Q&A editor changes.
 	Curated bool
+	// Replaceable marks a page not learned from a crawl, which a file may replace
+	// (kbReplaceDocument); ReplaceError is why the last file was refused, MaxMiB its bound.
+	Replaceable  bool
+	ReplaceError string
+	MaxMiB       int
 	// Article is an article's help-centre data (GetDocument reads a product's card only).
 	Article *store.ArticleMeta
 }
+
+// replaceable reports whether a file may take the place of doc: a page of the account's own
+// (uploaded, imported, pushed through the API). A crawled page is its site's (the next crawl
+// would bring it back beside the file), and Q&A entries, products and articles have fields a
+// file does not carry; their own editors and imports change them.
+func replaceable(doc store.Document) bool { return doc.Type == store.DocPage && doc.SourceURL == "" }
 
 func (s *Server) kbDocument(w http.ResponseWriter, r *http.Request, c *reqCtx) error {
 	doc, err := routeItem(r, c, s.accountDocument)
 	if err != nil {
 		return err
 	}
-	dd := &kbDocData{Doc: doc, Curated: doc.Type == store.DocQA && doc.SourceURL == ""}
+	d, err := s.kbDocumentData(r.Context(), c, doc)
+	if err != nil {
+		return err
+	}
+	s.render(w, r, c, pageKB, 0, d)
+	return nil
+}
+
+func (s *Server) kbDocumentData(ctx context.Context, c *reqCtx, doc store.Document) (kbData, error) {
+	var err error
+	dd := &kbDocData{Doc: doc, Curated: doc.Type == store.DocQA && doc.SourceURL == "", Replaceable: replaceable(doc),
+		MaxMiB: kbMaxUpload >> 20}
 	if doc.SiteID > 0 {
-		if site, err := s.st.GetSite(r.Context(), c.Account.ID, doc.SiteID); err == nil {
+		if site, err := s.st.GetSite(ctx, c.Account.ID, doc.SiteID); err == nil {
 			dd.SiteName = site.Name
 		}
 	}
 	if doc.Type == store.DocArticle {
-		if dd.Article, err = s.articleMeta(r.Context(), c, doc); err != nil {
-			return err
+		if dd.Article, err = s.articleMeta(ctx, c, doc); err != nil {
+			return kbData{}, err
 		}
 	}
 	d := s.kbView(c, "document", "documents")
 	d.Doc = dd
-	s.render(w, r, c, pageKB, 0, d)
+	return d, nil
+}
+
+// kbReplaceDocument reads a new file (any format ingest reads) into the place of a page:
+// the document keeps its id, title, address and site, and takes the file's text, language
+// and passages; its origin becomes upload. It is an upsert of the document under its own
+// key (a page not learned from a crawl is keyed by its address, else its title, both kept),
+// so the store changes it in place and withdraws the cached answers drawn from the old text
+// in the same transaction. A file that cannot be read changes nothing and is named on the
+// page with its problem.
+func (s *Server) kbReplaceDocument(w http.ResponseWriter, r *http.Request, c *reqCtx) error {
+	old, err := routeItem(r, c, s.accountDocument)
+	if err != nil {
+		return err
+	}
+	if !replaceable(old) {
+		return errs.New(errs.NotFound, "This document cannot be replaced by a file.")
+	}
+	refuse := func(status int, err error) error {
+		d, derr := s.kbDocumentData(r.Context(), c, old)
+		if derr != nil {
+			return derr
+		}
+		d.Doc.ReplaceError = s.errorText(c, err)
+		s.render(w, r, c, pageKB, status, d)
+		return nil
+	}
+	if ok, wait := s.d.Limiter.Allow("dash:kbimport:"+strconv.FormatInt(c.Account.ID, 10), kbImportsPerMinute, s.now()); !ok {
+		return refuse(http.StatusTooManyRequests, invalid("error.rate_limited", int(wait.Seconds()+0.999)))
+	}
+	if err := r.ParseMultipartForm(1 << 20); err != nil {
+		if _, ok := errors.AsType[*http.MaxBytesError](err); ok {
+			return refuse(http.StatusRequestEntityTooLarge, invalid("kb.import_error_too_large", kbMaxUpload>>20))
+		}
+		return refuse(http.StatusBadRequest, invalid("kb.import_error_no_file"))
+	}
+	defer r.MultipartForm.RemoveAll()
+	files := r.MultipartForm.File["file"]
+	if len(files) != 1 {
+		return refuse(http.StatusBadRequest, invalid("kb.replace_error_one_file"))
+	}
+	fh := files[0]
+	if fh.Size > kbMaxUpload {
+		return refuse(http.StatusRequestEntityTooLarge, invalid("kb.import_error_too_large", kbMaxUpload>>20))
+	}
+	f, err := fh.Open()
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	res, err := ingest.Read(r.Context(), f, ingest.Options{Name: fh.Filename, Title: old.Title, URL: old.URL,
+		Limits: ingest.Limits{MaxBytes: kbMaxUpload}})
+	if err != nil {
+		if k := errs.KindOf(err); k != errs.BadRequest && k != errs.TooLarge {
+			return err
+		}
+		return refuse(http.StatusBadRequest, err)
+	}
+	if len(res.Documents) != 1 {
+		return refuse(http.StatusBadRequest, invalid("kb.replace_error_one_document"))
+	}
+	doc := res.Documents[0]
+	doc.AccountID, doc.SiteID, doc.Origin = c.Account.ID, old.SiteID, store.OriginUpload
+	docs := []store.Document{doc}
+	if _, err := s.st.ImportDocuments(r.Context(), c.Account.ID, docs); err != nil {
+		return err
+	}
+	if docs[0].ID != old.ID {
+		// Not expected: the page's key is made of the title and address kept above. Should it
+		// happen, the old page must not stay beside the new one.
+		s.log.Warn("replaced document stored under another id", "account", c.Account.ID, "old", old.ID, "new", docs[0].ID)
+		if err := s.st.DeleteDocument(r.Context(), c.Account.ID, old.ID); err != nil && !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+	}
+	s.redirect(w, r, "/dashboard/kb/documents/"+strconv.FormatInt(docs[0].ID, 10), "flash.kb_document_replaced")
 	return nil
 }
 

@@ -31,8 +31,10 @@ const (
 // token and the site field.
 const kbUploadSlack = 64 << 10
 
-// kbImportsPerMinute bounds uploads per account: each one analyses whole files.
-const kbImportsPerMinute = 10
+// kbImportsPerMinute bounds the files uploaded a minute per account, however they are sent
+// (several in one form, or one a request as the page's script sends them): each file is
+// analysed whole.
+const kbImportsPerMinute = 30
 
 // kbMaxLineErrors is how many bad lines the page lists; a file that is wrong throughout
 // (another format altogether) needs the first few to be understood, not ten thousand.
@@ -61,6 +63,7 @@ type kbImportData struct {
 // its counts (a JSON Lines file), its products (a products spreadsheet), or its error.
 type kbFileResult struct {
 	Name      string
+	DocID     int64 // the first document a document file yielded, for a link to it
 	Documents int
 	Chunks    int
 	Unchanged bool
@@ -111,12 +114,20 @@ func (s *Server) kbImport(w http.ResponseWriter, r *http.Request, c *reqCtx) err
 		return err
 	}
 	imp := d.Import
+	// The page's script sends one file a request and shows each file's result in place:
+	// such a request (HX-Request, as htmx's) is answered with that result alone.
+	fragment := isHTMX(r)
 	fail := func(status int, err error) error {
+		if fragment {
+			s.renderFragment(w, r, c, pageKB, "kb-import-file-fragment", kbFileResult{Error: s.errorText(c, err)})
+			return nil
+		}
 		imp.Error = s.errorText(c, err)
 		s.render(w, r, c, pageKB, status, d)
 		return nil
 	}
-	if ok, wait := s.d.Limiter.Allow("dash:kbimport:"+strconv.FormatInt(c.Account.ID, 10), kbImportsPerMinute, s.now()); !ok {
+	limitKey := "dash:kbimport:" + strconv.FormatInt(c.Account.ID, 10)
+	if ok, wait := s.d.Limiter.Allow(limitKey, kbImportsPerMinute, s.now()); !ok {
 		return fail(http.StatusTooManyRequests, invalid("error.rate_limited", int(wait.Seconds()+0.999)))
 	}
 	tooLarge := func() error {
@@ -153,7 +164,18 @@ func (s *Server) kbImport(w http.ResponseWriter, r *http.Request, c *reqCtx) err
 	}
 	var sum store.ImportResult
 	jsonlOnly, failed := true, 0
-	for _, fh := range files {
+	for i, fh := range files {
+		// The first file was counted above, before the body was read; every other one counts
+		// too, and one past the account's rate is listed as refused.
+		if i > 0 {
+			if ok, wait := s.d.Limiter.Allow(limitKey, kbImportsPerMinute, s.now()); !ok {
+				imp.Files = append(imp.Files, kbFileResult{Name: fh.Filename,
+					Error: s.errorText(c, invalid("error.rate_limited", int(wait.Seconds()+0.999)))})
+				jsonlOnly = false
+				failed++
+				continue
+			}
+		}
 		res, jsonl, err := s.kbImportFile(r, c, imp, fh, &sum)
 		if err != nil {
 			return err
@@ -163,6 +185,12 @@ func (s *Server) kbImport(w http.ResponseWriter, r *http.Request, c *reqCtx) err
 			failed++
 		}
 		imp.Files = append(imp.Files, res)
+	}
+	if fragment {
+		// One result a request: the script sends one file each time.
+		w.Header().Set("Vary", "HX-Request")
+		s.renderFragment(w, r, c, pageKB, "kb-import-file-fragment", imp.Files[0])
+		return nil
 	}
 	if len(files) == 1 && jsonlOnly {
 		// One JSON Lines file: the page shows its counts or its bad lines, as it always has.
@@ -252,6 +280,9 @@ func (s *Server) kbImportFile(r *http.Request, c *reqCtx, imp *kbImportData, fh 
 		return res, false, err
 	}
 	res.Documents, res.Chunks = len(read.Documents), read.Chunks()
+	if len(read.Documents) > 0 {
+		res.DocID = read.Documents[0].ID
+	}
 	res.Unchanged = counts.Unchanged == len(read.Documents)
 	return res, false, nil
 }

@@ -1,7 +1,6 @@
 package dashboard
 
 import (
-	"context"
 	"errors"
 	"net/http"
 	"strconv"
@@ -49,12 +48,13 @@ func (s *Server) kbAddSite(w http.ResponseWriter, r *http.Request, c *reqCtx) er
 	return nil
 }
 
-// kbCrawlNow starts a crawl of the site in the background and sends the user back to the
-// overview, which shows its progress (polled by htmx, or at each reload without JS).
+// kbCrawlNow starts a crawl of the site in the background (the process's crawl jobs, which
+// the KB API's crawlStart shares) and sends the user back to the overview, which shows its
+// progress (polled by htmx, or at each reload without JS).
 //
-// A second crawl of a site is refused while one runs: one started here is known in memory;
-// one elsewhere holds the site's lease, which is probed (taken and given back) so that the
-// user hears it now rather than from the progress display. Crawler.Crawl then takes the
+// A second crawl of a site is refused while one runs: one started here is known to the
+// jobs; one elsewhere holds the site's lease, which is probed (taken and given back) so that
+// the user hears it now rather than from the progress display. Crawler.Crawl then takes the
 // lease for the crawl itself and releases it with the finished crawl's summary, as for the
 // scheduler's crawls; should another crawl slip in between, the job reports it.
 func (s *Server) kbCrawlNow(w http.ResponseWriter, r *http.Request, c *reqCtx) error {
@@ -62,7 +62,7 @@ func (s *Server) kbCrawlNow(w http.ResponseWriter, r *http.Request, c *reqCtx) e
 	if err != nil {
 		return err
 	}
-	if s.d.Crawler == nil {
+	if s.d.Crawls == nil {
 		return errs.New(errs.NotFound, "Crawling is not available.")
 	}
 	// A site stored before its address was checked (or whose name now resolves elsewhere)
@@ -71,7 +71,7 @@ func (s *Server) kbCrawlNow(w http.ResponseWriter, r *http.Request, c *reqCtx) e
 		return err
 	}
 	back := "/dashboard/kb#site-" + strconv.FormatInt(site.ID, 10)
-	if s.crawls.running(site.ID) {
+	if j, ok := s.d.Crawls.Site(c.Account.ID, site.ID); ok && (j.State == crawl.JobQueued || j.State == crawl.JobRunning) {
 		s.redirectError(w, r, back, "flash.kb_crawl_busy")
 		return nil
 	}
@@ -87,15 +87,16 @@ func (s *Server) kbCrawlNow(w http.ResponseWriter, r *http.Request, c *reqCtx) e
 	if err := s.st.ReleaseSite(r.Context(), c.Account.ID, site.ID, now, ""); err != nil {
 		return err
 	}
-	cr := s.d.Crawler
-	started := s.crawls.start(c.Account.ID, site.ID, s.now, func(ctx context.Context, progress func(crawl.ProgressInfo)) (crawl.Result, error) {
-		res, err := cr.Crawl(ctx, site, "", progress)
-		if err != nil && !errors.Is(err, crawl.ErrBusy) {
-			s.log.Warn("dashboard crawl failed", "account", site.AccountID, "site", site.ID, "err", err)
-		}
-		return res, err
-	})
-	if !started {
+	_, started, err := s.d.Crawls.Start(site, "")
+	switch {
+	case errors.Is(err, crawl.ErrTooManyJobs):
+		s.redirectError(w, r, back, "flash.kb_crawl_too_many")
+		return nil
+	case errors.Is(err, crawl.ErrJobsStopped):
+		return errs.Wrap(errs.Unavailable, "The service is restarting; start the crawl again in a minute.", err)
+	case err != nil:
+		return err
+	case !started:
 		s.redirectError(w, r, back, "flash.kb_crawl_busy")
 		return nil
 	}
@@ -106,22 +107,25 @@ func (s *Server) kbCrawlNow(w http.ResponseWriter, r *http.Request, c *reqCtx) e
 // kbProgressData is what the progress display shows of a crawl started here.
 type kbProgressData struct {
 	SiteID int64
-	// State: "running", "finished", "busy" (another crawl held the lease) or "failed".
+	// State: "queued" (waiting for a free slot), "running", "finished", "busy" (another
+	// crawl held the lease) or "failed".
 	State             string
 	Done, Total       int // Total is an estimate (fetched + queued, capped by the page budget); 0 unknown
 	Started, Finished time.Time
 	Result            crawl.Result
 }
 
-func (s *Server) progressData(site store.Site, j crawlJob) *kbProgressData {
-	p := &kbProgressData{SiteID: site.ID, Done: j.done, Total: min(j.done+j.queued, j.max),
-		Started: j.started, Finished: j.finished, Result: j.result}
+func (s *Server) progressData(site store.Site, j crawl.Job) *kbProgressData {
+	p := &kbProgressData{SiteID: site.ID, Done: j.Progress.Done, Total: min(j.Progress.Done+j.Progress.Queued, j.Progress.Max),
+		Started: j.Started, Finished: j.Finished, Result: j.Result}
 	switch {
-	case j.running:
+	case j.State == crawl.JobQueued:
+		p.State = "queued"
+	case j.State == crawl.JobRunning:
 		p.State = "running"
-	case errors.Is(j.err, crawl.ErrBusy):
+	case errors.Is(j.Err, crawl.ErrBusy):
 		p.State = "busy"
-	case j.err != nil:
+	case j.State == crawl.JobFailed:
 		p.State = "failed"
 	default:
 		p.State = "finished"
@@ -142,7 +146,7 @@ func (s *Server) kbCrawlProgress(w http.ResponseWriter, r *http.Request, c *reqC
 		return nil
 	}
 	var p *kbProgressData
-	if j, ok := s.crawls.get(c.Account.ID, site.ID, s.now()); ok {
+	if j, ok := s.crawlJob(c, site.ID); ok {
 		p = s.progressData(site, j)
 	} else {
 		// Nothing in memory (finished long ago, or another replica crawls): the stored state.
@@ -158,4 +162,13 @@ func (p *kbProgressData) StoppedKey() string {
 		return ""
 	}
 	return kbStoppedKey(p.Result.Stopped)
+}
+
+// crawlJob is the latest crawl of the account's site started in this process, if one is
+// still in memory.
+func (s *Server) crawlJob(c *reqCtx, siteID int64) (crawl.Job, bool) {
+	if s.d.Crawls == nil {
+		return crawl.Job{}, false
+	}
+	return s.d.Crawls.Site(c.Account.ID, siteID)
 }

@@ -55,6 +55,8 @@ func TestSurface(t *testing.T) {
 	embedPost := []string{"200", "400", "401", "403", "405", "413", "429", "500"}
 	preflight := []string{"204", "403", "500"}
 	generate := []string{"200", "400", "401", "405", "413", "429", "500"}
+	kbRead := []string{"200", "400", "401", "405", "429", "500"}
+	kbWrite := []string{"200", "400", "401", "404", "405", "413", "429", "500"}
 	const embed = "embedToken" // the one scheme of the widget's surface
 	want := map[string]map[string]struct {
 		id       string
@@ -78,6 +80,22 @@ func TestSurface(t *testing.T) {
 		// The marketing generator and the Intelligence API.
 		"/api/v1/chat/marketingGenerate": {"post": {id: "chatMarketingGenerate", statuses: generate}},
 		"/api/v1/intelligence/{op}":      {"post": {id: "intelligenceOp", statuses: []string{"200", "400", "401", "404", "405", "413", "429", "500"}}},
+
+		// The knowledge-base API.
+		"/api/v1/kb/documents":      {"get": {id: "kbDocuments", statuses: kbRead}},
+		"/api/v1/kb/documentUpload": {"post": {id: "kbDocumentUpload", statuses: kbWrite}},
+		"/api/v1/kb/documentDelete": {"post": {id: "kbDocumentDelete", statuses: kbWrite}},
+		"/api/v1/kb/qaCreate":       {"post": {id: "kbQACreate", statuses: []string{"200", "400", "401", "405", "413", "429", "500"}}},
+		"/api/v1/kb/qaUpdate":       {"post": {id: "kbQAUpdate", statuses: kbWrite}},
+		"/api/v1/kb/qaDelete":       {"post": {id: "kbQADelete", statuses: kbWrite}},
+		"/api/v1/kb/productsUpsert": {"post": {id: "kbProductsUpsert", statuses: kbWrite}},
+		"/api/v1/kb/import":         {"post": {id: "kbImport", statuses: kbWrite}},
+		"/api/v1/kb/crawlStart":     {"post": {id: "kbCrawlStart", statuses: kbWrite}},
+		"/api/v1/kb/crawlStatus":    {"get": {id: "kbCrawlStatus", statuses: []string{"200", "400", "401", "404", "405", "429", "500"}}},
+		"/api/v1/kb/{action}": {
+			"get":  {id: "kbUnknownActionGet", statuses: []string{"401", "404", "500"}},
+			"post": {id: "kbUnknownActionPost", statuses: []string{"401", "404", "500"}},
+		},
 
 		"/api/v1/chat/{action}": {
 			"get":  {id: "chatUnknownActionGet", statuses: []string{"401", "404", "500"}},
