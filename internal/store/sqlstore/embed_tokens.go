@@ -16,7 +16,7 @@ import (
 // Embed tokens are public widget tokens. Their allowed domains are stored comma separated
 // (normalised domains never contain a comma); only the SHA-256 of the token is kept.
 
-// The widget's appearance is one JSON document (appearance, ” before it was set); the avatar
+// The widget's appearance is one JSON document (appearance; empty before it was set); the avatar
 // image's bytes are read only by EmbedAvatar, never with the token.
 const embedColumns = `id, account_id, prefix, hash, label, domains, daily_budget_micro, hide_sources, status,
 	created_at, updated_at, last_used_at, revoked_at, appearance, avatar_hash, avatar_type`
