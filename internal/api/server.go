@@ -142,6 +142,7 @@ func New(d Deps) *Server {
 	mux.HandleFunc(embedPattern, s.embedDispatch)
 	mux.HandleFunc("/api/v1/intelligence/{op}", s.intelligence)
 	mux.HandleFunc("/widget.js", s.widgetScript)
+	mux.HandleFunc("/widget/avatar/{file}", s.widgetAvatar)
 	if len(s.demoPage) > 0 {
 		mux.HandleFunc("/demo/", s.demo)
 	}

@@ -195,3 +195,7 @@ func NormalizeAvatarURL(s string) (string, error) {
 	u.Fragment, u.RawFragment = "", ""
 	return u.String(), nil
 }
+
+// WelcomeLangs are the languages a welcome may be given in besides the default (the widget's
+// languages): welcome_tr, welcome_en, welcome_de.
+var WelcomeLangs = []string{"tr", "en", "de"}
