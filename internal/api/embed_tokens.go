@@ -20,13 +20,13 @@ type embedTokenView struct {
 	DailyBudgetUSD string   `json:"daily_budget_usd"`
 	ShowSources    bool     `json:"show_sources"` // the widget lists a reply's sources under it
 	embedAppearanceView
-	Status string `json:"status"`
-	TodaySpendUSD  float64  `json:"today_spend_usd"`
-	BudgetUsedPct  int      `json:"budget_used_pct"`
-	Conversations  int      `json:"conversations"`
-	Visitors       int      `json:"visitors"`
-	LastUsedAt     *string  `json:"last_used_at"` // null until first used
-	CreatedAt      string   `json:"created_at"`
+	Status        string  `json:"status"`
+	TodaySpendUSD float64 `json:"today_spend_usd"`
+	BudgetUsedPct int     `json:"budget_used_pct"`
+	Conversations int     `json:"conversations"`
+	Visitors      int     `json:"visitors"`
+	LastUsedAt    *string `json:"last_used_at"` // null until first used
+	CreatedAt     string  `json:"created_at"`
 }
 
 func toEmbedTokenView(st account.EmbedTokenStatus) embedTokenView {

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"svc/internal/account"
-	"svc/internal/avatar"
 	"svc/internal/api"
+	"svc/internal/avatar"
 	"svc/internal/billing"
 	"svc/internal/buildinfo"
 	"svc/internal/chat"
