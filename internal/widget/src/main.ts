@@ -445,13 +445,14 @@ function init(script: HTMLScriptElement): void {
 
   // Open and close.
   const setLauncher = () => {
-    const label = isOpen ? t.close : t.open;
+    // A label beside the icon while closed, which the accessible name starts with (WCAG
+    // 2.5.3: what is seen is what a voice user says).
+    const text = !isOpen && look.launcherLabel;
+    const label = isOpen ? t.close : text ? text + ' – ' + t.open : t.open;
     launcher.setAttribute('aria-expanded', String(isOpen));
     launcher.setAttribute('aria-label', label);
     launcher.title = label;
     launcher.replaceChildren(isOpen ? icon(CROSS, 'svc-x') : icon(CHAT));
-    // A label beside the icon while closed; the accessible name stays "open chat".
-    const text = !isOpen && look.launcherLabel;
     launcher.classList.toggle('svc-labelled', !!text);
     if (text) launcher.append(h('span', 'svc-label', text));
   };
