@@ -43,7 +43,7 @@ func toAppearanceView(t store.EmbedToken) embedAppearanceView {
 	a := t.Appearance
 	v := embedAppearanceView{Title: a.Title, Welcome: a.Welcome, WelcomeTR: a.WelcomeByLang["tr"], WelcomeEN: a.WelcomeByLang["en"],
 		WelcomeDE: a.WelcomeByLang["de"], Position: a.Position, OffsetX: a.OffsetX, OffsetY: a.OffsetY, Theme: a.Theme,
-		AvatarURL: a.AvatarURL, AvatarSrc: AvatarPath(t.AvatarHash, t.AvatarType), LauncherLabel: a.LauncherLabel,
+		AvatarURL: a.AvatarURL, AvatarSrc: embed.AvatarPath(t.AvatarHash, t.AvatarType), LauncherLabel: a.LauncherLabel,
 		PanelWidth: a.PanelWidth, PanelHeight: a.PanelHeight, Starters: a.Starters, Inline: a.Inline}
 	if v.Starters == nil {
 		v.Starters = []string{}
@@ -80,18 +80,6 @@ func readAppearance(p params, in *account.EmbedTokenInput) {
 	}
 }
 
-// AvatarPath is where svc serves an avatar image: /widget/avatar/<sha256>.<ext>, "" for none.
-// The address changes with the bytes, so it is cached for good.
-func AvatarPath(hash, typ string) string {
-	ext := avatarExt[typ]
-	if hash == "" || ext == "" {
-		return ""
-	}
-	return "/widget/avatar/" + hash + "." + ext
-}
-
-var avatarExt = map[string]string{"image/png": "png", "image/jpeg": "jpg", "image/webp": "webp", "image/gif": "gif"}
-
 var avatarFile = regexp.MustCompile(`^([0-9a-f]{64})\.(png|jpg|webp|gif)$`)
 
 // widgetAvatar serves an avatar image by its hash, while an active token holds it. Anyone may
@@ -109,7 +97,7 @@ func (s *Server) widgetAvatar(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	img, err := s.st.EmbedAvatar(r.Context(), m[1])
-	if err == nil && avatarExt[img.Type] != m[2] {
+	if err == nil && embed.AvatarExt(img.Type) != m[2] {
 		err = store.ErrNotFound
 	}
 	if err != nil {
@@ -168,7 +156,7 @@ func WelcomeFor(a store.EmbedAppearance, lang string) string {
 func (s *Server) embedSettings(w http.ResponseWriter, r *http.Request, v chat.Visitor, p params) error {
 	a := v.Token.Appearance
 	view := embedSettingsView{Title: a.Title, Welcome: WelcomeFor(a, p["lang"]), Position: a.Position, OffsetX: a.OffsetX,
-		OffsetY: a.OffsetY, Theme: a.Theme, Avatar: AvatarPath(v.Token.AvatarHash, v.Token.AvatarType), LauncherLabel: a.LauncherLabel,
+		OffsetY: a.OffsetY, Theme: a.Theme, Avatar: embed.AvatarPath(v.Token.AvatarHash, v.Token.AvatarType), LauncherLabel: a.LauncherLabel,
 		PanelWidth: a.PanelWidth, PanelHeight: a.PanelHeight, Starters: a.Starters, Inline: a.Inline, ShowSources: !v.Token.HideSources}
 	if view.Title == "" {
 		view.Title = v.Account.Name

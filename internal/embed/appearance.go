@@ -199,3 +199,28 @@ func NormalizeAvatarURL(s string) (string, error) {
 // WelcomeLangs are the languages a welcome may be given in besides the default (the widget's
 // languages): welcome_tr, welcome_en, welcome_de.
 var WelcomeLangs = []string{"tr", "en", "de"}
+
+// AvatarPath is where svc serves an avatar image: /widget/avatar/<sha256>.<ext>, "" for none.
+// The address changes with the bytes, so it is cached for good.
+func AvatarPath(hash, typ string) string {
+	ext := AvatarExt(typ)
+	if hash == "" || ext == "" {
+		return ""
+	}
+	return "/widget/avatar/" + hash + "." + ext
+}
+
+// AvatarExt is the file extension of an avatar's media type, "" for another type.
+func AvatarExt(typ string) string {
+	switch typ {
+	case "image/png":
+		return "png"
+	case "image/jpeg":
+		return "jpg"
+	case "image/webp":
+		return "webp"
+	case "image/gif":
+		return "gif"
+	}
+	return ""
+}

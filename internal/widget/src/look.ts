@@ -19,6 +19,8 @@ export interface Settings {
   starters: string[];
   inline: string;
   showSources: boolean;
+  /** The brand colour: the dashboard's preview only (a page sets data-svc-color). */
+  color?: string;
 }
 
 /** The settings, or the HTTP status of a refusal (0: network failure, timeout, bad body). */

@@ -276,6 +276,10 @@ function init(script: HTMLScriptElement): void {
   const apply = (s: Partial<Settings>) => {
     look = s || {};
     place(host, look);
+    if (/^#[0-9a-f]{6}$/i.test(look.color || '')) {
+      host.style.setProperty('--c', look.color!);
+      host.style.setProperty('--t', textOn(look.color!));
+    }
     if (look.title || !started) title.textContent = look.title || t.title;
     avatar.hidden = !look.avatar;
     if (look.avatar) avatar.src = base + look.avatar;
