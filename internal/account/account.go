@@ -17,9 +17,10 @@ import (
 
 // Service creates, changes and authenticates accounts.
 type Service struct {
-	st   store.Store
-	now  func() time.Time
-	keys *keyCache
+	st      store.Store
+	now     func() time.Time
+	keys    *keyCache
+	avatars AvatarFetcher // nil: avatar addresses are refused (WithAvatars)
 }
 
 // New returns a Service on st; now is the clock (time.Now when nil).

@@ -23,6 +23,34 @@ type EmbedTokenInput struct {
 	DailyBudget *string // USD, decimal
 	// ShowSources says whether the widget lists a reply's sources under it (default true).
 	ShowSources *bool
+
+	// The widget's appearance (issue 28), as sent; see embed's normalisers for each.
+	Title         *string
+	Welcome       *string
+	WelcomeByLang map[string]string // welcome_tr, welcome_en, welcome_de: a key present is given
+	Position      *string
+	OffsetX       *string
+	OffsetY       *string
+	Theme         *string
+	AvatarURL     *string // fetched once and stored; "" removes the avatar
+	LauncherLabel *string
+	PanelWidth    *string
+	PanelHeight   *string
+	Starters      *[]string
+	Inline        *string
+}
+
+// AvatarFetcher fetches and checks an avatar image (avatar.Fetcher); its errors are client
+// errors naming what was wrong.
+type AvatarFetcher interface {
+	Fetch(ctx context.Context, rawURL string) (store.EmbedAvatar, error)
+}
+
+// WithAvatars sets the fetcher of avatar images and returns s; without one an avatar_url is
+// refused. It is wiring, called before s serves anything.
+func (s *Service) WithAvatars(f AvatarFetcher) *Service {
+	s.avatars = f
+	return s
 }
 
 // EmbedTokenStatus is a token with today's usage, as embedTokens reports it.
@@ -37,8 +65,8 @@ func (s *Service) CreateEmbedToken(ctx context.Context, a store.Account, in Embe
 	if in.Domains == nil || strings.TrimSpace(*in.Domains) == "" {
 		return "", store.EmbedToken{}, badKey("err.embed.domains_field_required", "The domains field is required: a comma-separated list such as example.com, shop.example.com.")
 	}
-	t := store.EmbedToken{AccountID: a.ID, DailyBudgetMicro: embed.DefaultBudgetMicro}
-	if err := applyEmbedInput(&t, in); err != nil {
+	t := store.EmbedToken{AccountID: a.ID, DailyBudgetMicro: embed.DefaultBudgetMicro, Appearance: store.DefaultAppearance()}
+	if err := s.applyEmbedInput(ctx, &t, in); err != nil {
 		return "", store.EmbedToken{}, err
 	}
 	plain, prefix, hash, err := embed.NewToken()
@@ -70,7 +98,7 @@ func (s *Service) UpdateEmbedToken(ctx context.Context, a store.Account, id int6
 	if in.Domains != nil && strings.TrimSpace(*in.Domains) == "" {
 		return badKey("err.embed.domains_empty", "domains cannot be empty; a token needs at least one allowed domain.")
 	}
-	if err := applyEmbedInput(&t, in); err != nil {
+	if err := s.applyEmbedInput(ctx, &t, in); err != nil {
 		return err
 	}
 	err = s.st.UpdateEmbedToken(ctx, &t)
@@ -129,8 +157,9 @@ func notFoundToken(id int64) error {
 	return errs.Newf(errs.NotFound, "No embed token with id %d on this account.", id)
 }
 
-// applyEmbedInput validates the given fields of in onto t.
-func applyEmbedInput(t *store.EmbedToken, in EmbedTokenInput) error {
+// applyEmbedInput validates the given fields of in onto t; a new avatar address is fetched
+// (last, so that a bad setting is reported without a fetch).
+func (s *Service) applyEmbedInput(ctx context.Context, t *store.EmbedToken, in EmbedTokenInput) error {
 	if in.Domains != nil {
 		ds, err := embed.NormalizeDomains(*in.Domains)
 		if err != nil {
@@ -155,6 +184,98 @@ func applyEmbedInput(t *store.EmbedToken, in EmbedTokenInput) error {
 	if in.ShowSources != nil {
 		t.HideSources = !*in.ShowSources
 	}
+	if err := applyAppearance(&t.Appearance, in); err != nil {
+		return err
+	}
+	return s.applyAvatar(ctx, t, in.AvatarURL)
+}
+
+// applyAppearance validates the given appearance settings onto a.
+func applyAppearance(a *store.EmbedAppearance, in EmbedTokenInput) error {
+	var err error
+	set := func(p *string, f func(string) (string, error), dst *string) {
+		if err == nil && p != nil {
+			*dst, err = f(*p)
+		}
+	}
+	setInt := func(p *string, f func(string) (int, error), dst *int) {
+		if err == nil && p != nil {
+			*dst, err = f(*p)
+		}
+	}
+	set(in.Title, embed.NormalizeTitle, &a.Title)
+	set(in.Welcome, func(v string) (string, error) { return embed.NormalizeWelcome("welcome", v) }, &a.Welcome)
+	set(in.Position, embed.ParsePosition, &a.Position)
+	setInt(in.OffsetX, func(v string) (int, error) { return embed.ParseOffset("offset_x", v) }, &a.OffsetX)
+	setInt(in.OffsetY, func(v string) (int, error) { return embed.ParseOffset("offset_y", v) }, &a.OffsetY)
+	set(in.Theme, embed.ParseTheme, &a.Theme)
+	set(in.LauncherLabel, embed.NormalizeLauncherLabel, &a.LauncherLabel)
+	setInt(in.PanelWidth, embed.ParsePanelWidth, &a.PanelWidth)
+	setInt(in.PanelHeight, embed.ParsePanelHeight, &a.PanelHeight)
+	set(in.Inline, embed.NormalizeInline, &a.Inline)
+	if err != nil {
+		return err
+	}
+	for _, lang := range embed.WelcomeLangs {
+		v, ok := in.WelcomeByLang[lang]
+		if !ok {
+			continue
+		}
+		w, err := embed.NormalizeWelcome("welcome_"+lang, v)
+		if err != nil {
+			return err
+		}
+		if a.WelcomeByLang == nil {
+			a.WelcomeByLang = map[string]string{}
+		}
+		if w == "" {
+			delete(a.WelcomeByLang, lang)
+		} else {
+			a.WelcomeByLang[lang] = w
+		}
+	}
+	if len(a.WelcomeByLang) == 0 {
+		a.WelcomeByLang = nil
+	}
+	if in.Starters != nil {
+		qs, err := embed.NormalizeStarters(*in.Starters)
+		if err != nil {
+			return err
+		}
+		a.Starters = qs
+		if len(qs) == 0 {
+			a.Starters = nil
+		}
+	}
+	return nil
+}
+
+// applyAvatar fetches the image at a new avatar address, or removes the avatar for "". The
+// same address as stored keeps the stored image without fetching it again (an owner who
+// changed the image behind the address sets it again after clearing it).
+func (s *Service) applyAvatar(ctx context.Context, t *store.EmbedToken, raw *string) error {
+	if raw == nil {
+		return nil
+	}
+	u, err := embed.NormalizeAvatarURL(*raw)
+	if err != nil {
+		return err
+	}
+	if u == "" {
+		t.Appearance.AvatarURL, t.AvatarHash, t.AvatarType, t.AvatarData = "", "", "", nil
+		return nil
+	}
+	if u == t.Appearance.AvatarURL && t.AvatarHash != "" {
+		return nil
+	}
+	if s.avatars == nil {
+		return badKey("err.embed.avatar_unavailable", "This server does not fetch avatar images; leave avatar_url empty.")
+	}
+	img, err := s.avatars.Fetch(ctx, u)
+	if err != nil {
+		return err
+	}
+	t.Appearance.AvatarURL, t.AvatarHash, t.AvatarType, t.AvatarData = u, img.Hash, img.Type, img.Data
 	return nil
 }
 

@@ -43,6 +43,7 @@ func (s *Server) embedRoutes() map[string]embedAction {
 		"sync":        {get, s.embedSync},
 		"suggestions": {get, s.embedSuggestions},
 		"feedback":    {post, s.embedFeedback},
+		"settings":    {get, s.embedSettings},
 	}
 }
 

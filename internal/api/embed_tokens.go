@@ -19,13 +19,14 @@ type embedTokenView struct {
 	AllowedDomains []string `json:"allowed_domains"`
 	DailyBudgetUSD string   `json:"daily_budget_usd"`
 	ShowSources    bool     `json:"show_sources"` // the widget lists a reply's sources under it
-	Status         string   `json:"status"`
-	TodaySpendUSD  float64  `json:"today_spend_usd"`
-	BudgetUsedPct  int      `json:"budget_used_pct"`
-	Conversations  int      `json:"conversations"`
-	Visitors       int      `json:"visitors"`
-	LastUsedAt     *string  `json:"last_used_at"` // null until first used
-	CreatedAt      string   `json:"created_at"`
+	embedAppearanceView
+	Status        string  `json:"status"`
+	TodaySpendUSD float64 `json:"today_spend_usd"`
+	BudgetUsedPct int     `json:"budget_used_pct"`
+	Conversations int     `json:"conversations"`
+	Visitors      int     `json:"visitors"`
+	LastUsedAt    *string `json:"last_used_at"` // null until first used
+	CreatedAt     string  `json:"created_at"`
 }
 
 func toEmbedTokenView(st account.EmbedTokenStatus) embedTokenView {
@@ -41,6 +42,7 @@ func toEmbedTokenView(st account.EmbedTokenStatus) embedTokenView {
 	if v.AllowedDomains == nil {
 		v.AllowedDomains = []string{}
 	}
+	v.embedAppearanceView = toAppearanceView(t)
 	if !t.LastUsedAt.IsZero() {
 		ts := timestamp(t.LastUsedAt)
 		v.LastUsedAt = &ts
@@ -74,6 +76,7 @@ func embedInput(p params) (account.EmbedTokenInput, error) {
 	if v, ok := p["daily_budget_usd"]; ok {
 		in.DailyBudget = &v
 	}
+	readAppearance(p, &in)
 	if v, ok := p["show_sources"]; ok {
 		var show bool
 		switch strings.ToLower(strings.TrimSpace(v)) {

@@ -157,6 +157,7 @@ func New(d Deps) *Server {
 	mux.HandleFunc("/api/v1/intelligence/{op}", s.intelligence)
 	mux.HandleFunc(kbPattern, s.kbDispatch)
 	mux.HandleFunc("/widget.js", s.widgetScript)
+	mux.HandleFunc("/widget/avatar/{file}", s.widgetAvatar)
 	if len(s.demoPage) > 0 {
 		mux.HandleFunc("/demo/", s.demo)
 	}

@@ -46,13 +46,24 @@ func (s *Service) suggestions(ctx context.Context, a store.Account, c store.Conv
 			return Suggestions{}, err
 		}
 	}
-	curated, err := s.st.QAQuestions(ctx, a.ID, c.Lang, suggestedSeeds)
+	seeds, err := s.Seeds(ctx, a, c.Lang)
 	if err != nil {
 		return Suggestions{}, err
 	}
-	asked, err := s.st.TopQuestions(ctx, a.ID, c.Lang, suggestedSeeds)
+	return Suggestions{Articles: bySection(arts, suggestedArticles), Seeds: seeds}, nil
+}
+
+// Seeds are the starter questions in lang: the curated Q&A questions first, then the
+// questions visitors ask most, then the site's question-shaped headings. It opens no
+// conversation (the dashboard offers them to the owner to choose a widget's starters).
+func (s *Service) Seeds(ctx context.Context, a store.Account, lang string) ([]string, error) {
+	curated, err := s.st.QAQuestions(ctx, a.ID, lang, suggestedSeeds)
 	if err != nil {
-		return Suggestions{}, err
+		return nil, err
+	}
+	asked, err := s.st.TopQuestions(ctx, a.ID, lang, suggestedSeeds)
+	if err != nil {
+		return nil, err
 	}
 	seeds := []string{}
 	seen := map[string]bool{}
@@ -66,15 +77,15 @@ func (s *Service) suggestions(ctx context.Context, a store.Account, c store.Conv
 		add(q)
 	}
 	if len(seeds) < suggestedSeeds {
-		heads, err := s.st.Headings(ctx, a.ID, c.Lang, headingPool)
+		heads, err := s.st.Headings(ctx, a.ID, lang, headingPool)
 		if err != nil {
-			return Suggestions{}, err
+			return nil, err
 		}
-		for _, q := range headingSeeds(heads, c.Lang) {
+		for _, q := range headingSeeds(heads, lang) {
 			add(q)
 		}
 	}
-	return Suggestions{Articles: bySection(arts, suggestedArticles), Seeds: seeds}, nil
+	return seeds, nil
 }
 
 // bySection picks up to n of arts (most viewed first) taking one article of each section in

@@ -14,6 +14,7 @@ import (
 
 	"svc/internal/account"
 	"svc/internal/api"
+	"svc/internal/avatar"
 	"svc/internal/billing"
 	"svc/internal/buildinfo"
 	"svc/internal/chat"
@@ -264,6 +265,8 @@ type AppOptions struct {
 // validated.
 func NewApp(st store.Store, accounts *account.Service, cfg config.Config, log *slog.Logger, opts AppOptions) (*App, error) {
 	log = redact.Logger(log) // a no-op for serve's logger, which already redacts
+	// Avatar images are fetched under the crawler's address rules (SVC_CRAWL_ALLOW_PRIVATE).
+	accounts.WithAvatars(avatar.New(avatar.Options{AllowPrivate: cfg.CrawlAllowPrivate}))
 	m, ins := newInstruments(cfg, st, log, opts.Now)
 	sem, err := newSemantic(cfg, st, log, ins.semantic)
 	if err != nil {

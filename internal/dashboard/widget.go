@@ -60,6 +60,8 @@ func (t tokenRow) BarPct() int { return min(t.BudgetPct, 100) }
 type tokenForm struct {
 	Domains, Label, Budget string
 	ShowSources            bool // the widget lists a reply's sources (a checkbox: sent only when on)
+	// Look is the widget's appearance (widget_look.go): on the edit form only, nil on create.
+	Look *lookForm
 }
 
 // tokenFields is what the create and edit forms' fields (the "token-fields" partial) show:
@@ -123,6 +125,8 @@ type widgetData struct {
 	// address of the framed preview page.
 	Preview    int64
 	PreviewSrc string
+	// Contrast warns when the snippet's colour stands out too little from a light page.
+	Contrast []contrastWarning
 	// The create form's values and limits.
 	tokenFields
 }
@@ -158,6 +162,7 @@ func (s *Server) widgetData(r *http.Request, c *reqCtx, o snippetOpts) (widgetDa
 	d := widgetData{MaxActive: account.MaxActiveEmbedTokens, Opts: o,
 		tokenFields: newTokenFields(c.Lang, tokenForm{Budget: budgetField(c.Lang, embed.DefaultBudgetMicro), ShowSources: true})}
 	d.Snippet = s.snippet(r, embed.TokenPrefix+"…", o)
+	d.Contrast = contrastWarnings(c.Lang, o.Color, embed.ThemeLight)
 	ts, err := s.d.Accounts.EmbedTokens(r.Context(), c.Account)
 	if err != nil {
 		return d, err
@@ -211,12 +216,16 @@ func tokenInput(lang string, f tokenForm) account.EmbedTokenInput {
 		budget := budgetFromField(lang, f.Budget)
 		in.DailyBudget = &budget
 	}
+	if f.Look != nil {
+		f.Look.apply(&in)
+	}
 	return in
 }
 
 func readTokenForm(r *http.Request) tokenForm {
 	return tokenForm{Domains: strings.TrimSpace(r.PostFormValue("domains")), Label: r.PostFormValue("label"),
-		Budget: strings.TrimSpace(r.PostFormValue("daily_budget_usd")), ShowSources: r.PostFormValue("show_sources") != ""}
+		Budget: strings.TrimSpace(r.PostFormValue("daily_budget_usd")), ShowSources: r.PostFormValue("show_sources") != "",
+		Look: readLookForm(r)}
 }
 
 // tokenFormError is the form error of a failed create or update on a page in lang: the
@@ -283,12 +292,24 @@ type widgetEditData struct {
 	Token  store.EmbedToken
 	Active bool
 	tokenFields
+	// Look is the appearance section's choices, limits, preview and contrast.
+	Look lookView
 }
 
 func (s *Server) editData(lang string, t store.EmbedToken) widgetEditData {
 	return widgetEditData{Token: t, Active: t.Status == store.EmbedActive,
 		tokenFields: newTokenFields(lang, tokenForm{Domains: strings.Join(t.Domains, "\n"), Label: t.Label, Budget: budgetField(lang, t.DailyBudgetMicro),
-			ShowSources: !t.HideSources})}
+			ShowSources: !t.HideSources, Look: lookFormOf(t)})}
+}
+
+// withLook completes d with the appearance section for the form as shown; the preview takes
+// the snippet's language and colour from the query, like the widget page's.
+func (s *Server) withLook(r *http.Request, c *reqCtx, d *widgetEditData) {
+	if d.Form.Look == nil {
+		d.Form.Look = lookFormOf(d.Token)
+	}
+	q := r.URL.Query()
+	d.Look = s.lookView(r.Context(), c, d.Token, d.Form.Look, s.snippetOpts(c, q.Get("lang"), q.Get("color")))
 }
 
 func (s *Server) editEmbedTokenPage(w http.ResponseWriter, r *http.Request, c *reqCtx) error {
@@ -296,7 +317,9 @@ func (s *Server) editEmbedTokenPage(w http.ResponseWriter, r *http.Request, c *r
 	if err != nil {
 		return err
 	}
-	s.render(w, r, c, pageWidgetEdit, 0, s.editData(c.Lang, t))
+	d := s.editData(c.Lang, t)
+	s.withLook(r, c, &d)
+	s.render(w, r, c, pageWidgetEdit, 0, d)
 	return nil
 }
 
@@ -308,6 +331,7 @@ func (s *Server) updateEmbedToken(w http.ResponseWriter, r *http.Request, c *req
 	d := s.editData(c.Lang, t)
 	d.Form = readTokenForm(r)
 	if d.Form.Domains == "" {
+		s.withLook(r, c, &d)
 		s.formError(w, r, c, pageWidgetEdit, invalid("widget.error_domains"), d)
 		return nil
 	}
@@ -316,6 +340,7 @@ func (s *Server) updateEmbedToken(w http.ResponseWriter, r *http.Request, c *req
 		if ferr == nil {
 			return err
 		}
+		s.withLook(r, c, &d)
 		s.formError(w, r, c, pageWidgetEdit, ferr, d)
 		return nil
 	}

@@ -743,11 +743,59 @@ type EmbedToken struct {
 	// HideSources keeps the widget from listing a reply's sources under it (the API's
 	// show_sources is its negation, so that the zero value shows them, the default).
 	HideSources bool
-	Status      string
-	CreatedAt   time.Time
-	UpdatedAt   time.Time
-	LastUsedAt  time.Time // zero when never used
-	RevokedAt   time.Time // zero unless revoked
+	// Appearance is how the widget looks (issue 28); a token stored before it existed reads
+	// as DefaultAppearance.
+	Appearance EmbedAppearance
+	// AvatarHash names the avatar image svc fetched once and serves from its own origin ("":
+	// none): the hex SHA-256 of its bytes. AvatarType is its media type (image/png, …).
+	AvatarHash string
+	AvatarType string
+	// AvatarData is write-only: UpdateEmbedToken and CreateEmbedToken store it with a new
+	// AvatarHash; reads leave it nil (EmbedAvatar serves the bytes). An update with
+	// AvatarHash "" removes the image; one with the stored hash and no data keeps it.
+	AvatarData []byte
+	Status     string
+	CreatedAt  time.Time
+	UpdatedAt  time.Time
+	LastUsedAt time.Time // zero when never used
+	RevokedAt  time.Time // zero unless revoked
+}
+
+// EmbedAppearance is an embed token's widget appearance, validated by embed.Appearance
+// rules before it is stored (as one JSON document: it is read and written whole).
+type EmbedAppearance struct {
+	Title   string `json:"title,omitempty"`   // the panel's title; "" is the account's name
+	Welcome string `json:"welcome,omitempty"` // the first assistant bubble, any language
+	// WelcomeByLang holds the welcome in the widget's languages (tr, en, de); the widget
+	// shows the one of its language, else Welcome.
+	WelcomeByLang map[string]string `json:"welcome_by_lang,omitempty"`
+	Position      string            `json:"position,omitempty"` // right or left
+	OffsetX       int               `json:"offset_x"`           // px from the side
+	OffsetY       int               `json:"offset_y"`           // px from the bottom
+	Theme         string            `json:"theme,omitempty"`    // light, dark or auto
+	AvatarURL     string            `json:"avatar_url,omitempty"`
+	LauncherLabel string            `json:"launcher_label,omitempty"`
+	PanelWidth    int               `json:"panel_width"`  // px, on a desktop
+	PanelHeight   int               `json:"panel_height"` // px, on a desktop
+	// Starters are the questions offered before the first message; none means the site's
+	// own seed questions.
+	Starters []string `json:"starters,omitempty"`
+	// Inline is the CSS selector of the page element the widget is rendered into instead of
+	// the floating launcher; "" floats.
+	Inline string `json:"inline,omitempty"`
+}
+
+// DefaultAppearance is the widget's look without settings: bottom right, 20 px from the
+// edges, light, a 380 × 620 px panel.
+func DefaultAppearance() EmbedAppearance {
+	return EmbedAppearance{Position: "right", OffsetX: 20, OffsetY: 20, Theme: "light", PanelWidth: 380, PanelHeight: 620}
+}
+
+// EmbedAvatar is an avatar image as stored and served.
+type EmbedAvatar struct {
+	Hash string // hex SHA-256 of Data
+	Type string // image/png, image/jpeg, image/webp or image/gif
+	Data []byte
 }
 
 // EmbedUsage is one embed token's activity since a time (the start of the UTC day).
@@ -775,7 +823,8 @@ type EmbedTokens interface {
 	EmbedTokens(ctx context.Context, accountID int64) ([]EmbedToken, error)
 	// GetEmbedToken returns one of the account's tokens, or ErrNotFound.
 	GetEmbedToken(ctx context.Context, accountID, tokenID int64) (EmbedToken, error)
-	// UpdateEmbedToken writes t's Label, Domains and DailyBudgetMicro. ErrNotFound when the
+	// UpdateEmbedToken writes t's Label, Domains, DailyBudgetMicro, HideSources, Appearance
+	// and avatar (see EmbedToken.AvatarData). ErrNotFound when the
 	// account has no such token, ErrRevoked when it is revoked.
 	UpdateEmbedToken(ctx context.Context, t *EmbedToken) error
 	// RevokeEmbedToken revokes the token for good; revoking a revoked token is not an error.
@@ -787,6 +836,9 @@ type EmbedTokens interface {
 	// ActiveEmbedDomains is the set of domains of every active token of every account, for
 	// CORS preflights, which carry no token.
 	ActiveEmbedDomains(ctx context.Context) ([]string, error)
+	// EmbedAvatar returns the avatar image with that hash of an active token of any account,
+	// or ErrNotFound.
+	EmbedAvatar(ctx context.Context, hash string) (EmbedAvatar, error)
 	// TouchEmbedToken records use of the token; it may skip writes within a minute of the last.
 	TouchEmbedToken(ctx context.Context, tokenID int64, at time.Time) error
 	// EmbedUsage reports the usage since a time of each of the account's tokens that had

@@ -60,6 +60,13 @@ func seedDemo(t *testing.T, dir string, conversations int) (a store.Account, del
 		t.Fatalf("embed tokens: %v %v", toks, err)
 	}
 	tok := toks[0].ID
+	// The widget's appearance and its avatar image (a BLOB here, a BYTEA there) go along.
+	look := toks[0]
+	look.Appearance.Title, look.Appearance.Theme, look.Appearance.Starters = "Yolcu", "dark", []string{"Kargo ne kadar?"}
+	look.AvatarHash, look.AvatarType, look.AvatarData = strings.Repeat("ab", 32), "image/png", []byte("\x89PNG\x00\xff bytes")
+	if err := st.UpdateEmbedToken(ctx, &look); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := st.AddBalance(ctx, a.ID, 500_000_000, "balance add"); err != nil {
 		t.Fatal(err)
 	}
@@ -234,6 +241,8 @@ type answers struct {
 	Search   [][]int64
 	Vectors  []store.StoredVector
 	Status   store.EmbeddingStatus
+	Tokens   []store.EmbedToken
+	Avatar   store.EmbedAvatar
 }
 
 func read(t *testing.T, st store.Store, acct int64) answers {
@@ -252,6 +261,12 @@ func read(t *testing.T, st store.Store, acct int64) answers {
 	}
 	if a.Messages, err = st.Messages(ctx, acct, a.Convs[0].ID, 0, 100); err != nil {
 		t.Fatal(err)
+	}
+	if a.Tokens, err = st.EmbedTokens(ctx, acct); err != nil || len(a.Tokens) == 0 {
+		t.Fatalf("embed tokens: %v %v", a.Tokens, err)
+	}
+	if a.Avatar, err = st.EmbedAvatar(ctx, a.Tokens[0].AvatarHash); err != nil {
+		t.Fatalf("avatar: %v", err)
 	}
 	for _, q := range questions {
 		var terms []store.SearchTerm
@@ -363,6 +378,9 @@ func TestRoundTrip(t *testing.T) {
 		}
 		if !reflect.DeepEqual(got.Search, want.Search) {
 			t.Errorf("%s: search %v, want %v", name, got.Search, want.Search)
+		}
+		if !reflect.DeepEqual(got.Tokens, want.Tokens) || !reflect.DeepEqual(got.Avatar, want.Avatar) || len(want.Avatar.Data) == 0 {
+			t.Errorf("%s: tokens %+v %+v, want %+v %+v", name, got.Tokens, got.Avatar, want.Tokens, want.Avatar)
 		}
 		if !reflect.DeepEqual(got.Vectors, want.Vectors) || !reflect.DeepEqual(got.Status, want.Status) {
 			t.Errorf("%s: vectors %+v %+v, want %+v %+v", name, got.Vectors, got.Status, want.Vectors, want.Status)

@@ -142,6 +142,90 @@
     });
   }
 
-  document.addEventListener('DOMContentLoaded', function () { drawCharts(document); watchPreviews(document); });
+  // The token's edit page: the framed widget follows the appearance form as the owner types
+  // (<form data-look-form>, <iframe data-live-preview>), through the widget's own
+  // window.svcWidget.apply; nothing is saved until the form is sent. The preview's colour
+  // (<input data-preview-color>) recolours it and is judged for contrast like the server does
+  // (embed.UIContrastFails: 3:1 against the theme's backgrounds).
+  function lum(hex) {
+    var c = [1, 3, 5].map(function (i) {
+      var v = parseInt(hex.slice(i, i + 2), 16) / 255;
+      return v <= 0.04045 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4);
+    });
+    return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+  }
+  function ratio(a, b) {
+    var x = lum(a), y = lum(b);
+    return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+  }
+  function lookOf(form, frame) {
+    var f = form.elements, lang = frame.dataset.lang;
+    function v(n) { var e = f.namedItem(n); return e && 'value' in e ? String(e.value).trim() : ''; }
+    function n(name) { var x = parseInt(v(name), 10); return isNaN(x) ? undefined : x; }
+    var pos = form.querySelector('input[name=position]:checked');
+    var color = document.querySelector('[data-preview-color]');
+    var show = f.namedItem('show_sources');
+    return {
+      title: v('title') || frame.dataset.defaultTitle, welcome: v('welcome_' + lang) || v('welcome'),
+      position: pos ? pos.value : 'right', offsetX: n('offset_x'), offsetY: n('offset_y'), theme: v('theme'),
+      // A new address is fetched by the server when the form is saved; until then the stored image.
+      avatar: v('avatar_url') && v('avatar_url') === frame.dataset.avatarUrl ? frame.dataset.avatarSrc : '',
+      launcherLabel: v('launcher_label'), panelWidth: n('panel_width'), panelHeight: n('panel_height'),
+      starters: [].map.call(form.querySelectorAll('input[name=starters]:checked'), function (e) { return e.value; }),
+      showSources: show ? show.checked : true, color: color ? color.value : ''
+    };
+  }
+  function contrast(frame, look) {
+    var box = document.querySelector('[data-contrast-warnings]');
+    if (!box || !/^#[0-9a-f]{6}$/i.test(look.color)) return;
+    var bgs = look.theme === 'dark' ? ['#1b1f24'] : look.theme === 'auto' ? ['#ffffff', '#1b1f24'] : ['#ffffff'];
+    box.replaceChildren();
+    bgs.forEach(function (bg) {
+      var r = ratio(look.color, bg);
+      if (r >= 3) return;
+      var p = document.createElement('p');
+      p.className = 'flash flash-warn';
+      p.setAttribute('role', 'status');
+      p.textContent = frame.dataset.contrastText.replace('%c', look.color)
+        .replace('%r', r.toFixed(1).replace('.', frame.dataset.decimal || '.'))
+        .replace('%b', bg === '#ffffff' ? frame.dataset.bgLight : frame.dataset.bgDark);
+      box.append(p);
+    });
+  }
+  function livePreview(root) {
+    var form = root.querySelector('form[data-look-form]'), frame = root.querySelector('iframe[data-live-preview]');
+    if (!form || !frame) return;
+    function widget() {
+      try { return frame.contentWindow && frame.contentWindow.svcWidget; } catch (e) { return null; }
+    }
+    function ready() {
+      var doc;
+      try { doc = frame.contentDocument; } catch (e) { return false; }
+      var host = doc && doc.getElementById('svc-widget');
+      return !!host && host.dataset.ready === '1';
+    }
+    function update() {
+      var look = lookOf(form, frame), w = widget();
+      contrast(frame, look);
+      if (w && ready()) w.apply(look);
+    }
+    // Once the framed widget has applied the stored settings, the form's (which may differ,
+    // after a refused save) take over; then every change.
+    function whenReady() {
+      var tries = 0;
+      (function wait() {
+        if (ready()) return update();
+        if (++tries < 100) setTimeout(wait, 50);
+      })();
+    }
+    frame.addEventListener('load', whenReady);
+    whenReady();
+    form.addEventListener('input', update);
+    form.addEventListener('change', update);
+    var color = document.querySelector('[data-preview-color]');
+    if (color) color.addEventListener('input', update);
+  }
+
+  document.addEventListener('DOMContentLoaded', function () { drawCharts(document); watchPreviews(document); livePreview(document); });
   document.addEventListener('htmx:afterSettle', function (e) { drawCharts(e.target); });
 })();

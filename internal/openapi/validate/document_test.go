@@ -125,16 +125,21 @@ func TestSurface(t *testing.T) {
 			"post":    {id: "embedFeedback", statuses: []string{"200", "400", "401", "403", "404", "405", "413", "429", "500"}, scheme: embed},
 			"options": {id: "embedFeedbackPreflight", statuses: preflight, open: true},
 		},
+		"/api/v1/embed/settings": {
+			"get":     {id: "embedSettings", statuses: []string{"200", "304", "400", "401", "403", "405", "429", "500"}, scheme: embed},
+			"options": {id: "embedSettingsPreflight", statuses: preflight, open: true},
+		},
 		"/api/v1/embed/{action}": {
 			"get":     {id: "embedUnknownActionGet", statuses: []string{"401", "403", "429", "500"}, scheme: embed},
 			"post":    {id: "embedUnknownActionPost", statuses: []string{"401", "403", "429", "500"}, scheme: embed},
 			"options": {id: "embedUnknownActionPreflight", statuses: preflight, open: true},
 		},
-		"/widget.js":           {"get": {id: "widgetScript", statuses: []string{"200", "304", "405"}, open: true}},
-		"/demo/":               {"get": {id: "demoPage", statuses: []string{"200", "404"}, open: true}},
-		"/healthz":             {"get": {id: "healthz", statuses: []string{"200"}, open: true}},
-		"/readyz":              {"get": {id: "readyz", statuses: []string{"200", "503"}, open: true}},
-		"/api/v1/openapi.json": {"get": {id: "openapiDocument", statuses: []string{"200"}, open: true}},
+		"/widget.js":            {"get": {id: "widgetScript", statuses: []string{"200", "304", "405"}, open: true}},
+		"/widget/avatar/{file}": {"get": {id: "widgetAvatar", statuses: []string{"200", "304", "404", "405"}, open: true}},
+		"/demo/":                {"get": {id: "demoPage", statuses: []string{"200", "404"}, open: true}},
+		"/healthz":              {"get": {id: "healthz", statuses: []string{"200"}, open: true}},
+		"/readyz":               {"get": {id: "readyz", statuses: []string{"200", "503"}, open: true}},
+		"/api/v1/openapi.json":  {"get": {id: "openapiDocument", statuses: []string{"200"}, open: true}},
 	}
 
 	doc := parsed(t)

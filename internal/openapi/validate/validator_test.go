@@ -32,7 +32,9 @@ const (
 	healthOK = `{"success":true,"data":{"status":"ok"}}`
 
 	embedToken = `{"id":4,"token":"svc_emb_Q7xK2mPa…","label":"Shop","allowed_domains":["shop.test"],"daily_budget_usd":"1.0000",` +
-		`"show_sources":true,"status":"active","today_spend_usd":0.0355,"budget_used_pct":3,"conversations":1,"visitors":1,"last_used_at":null,"created_at":"2026-11-01T00:00:00Z"}`
+		`"show_sources":true,"title":"","welcome":"Hi!","welcome_tr":"","welcome_en":"","welcome_de":"Hallo!","position":"right","offset_x":20,` +
+		`"offset_y":20,"theme":"dark","avatar_url":"","avatar_src":"","launcher_label":"","panel_width":380,"panel_height":620,"starters":[],"inline":"",` +
+		`"status":"active","today_spend_usd":0.0355,"budget_used_pct":3,"conversations":1,"visitors":1,"last_used_at":null,"created_at":"2026-11-01T00:00:00Z"}`
 	embedTokensOK  = `{"success":true,"data":{"tokens":[` + embedToken + `]}}`
 	tokenCreateOK  = `{"success":true,"data":{"token":"svc_emb_Q7xK2mPa9dLr4TzW1vNc8YhB5sQe0JuF","id":4}}`
 	embedStartOK   = `{"success":true,"data":{"conversationId":9,"lang":"en","name":"Shop","mode":"normal","maxMessageChars":1000,"showSources":true,"messages":[]}}`

@@ -3,6 +3,7 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -15,19 +16,55 @@ import (
 // Embed tokens are public widget tokens. Their allowed domains are stored comma separated
 // (normalised domains never contain a comma); only the SHA-256 of the token is kept.
 
+// The widget's appearance is one JSON document (appearance; empty before it was set); the avatar
+// image's bytes are read only by EmbedAvatar, never with the token.
 const embedColumns = `id, account_id, prefix, hash, label, domains, daily_budget_micro, hide_sources, status,
-	created_at, updated_at, last_used_at, revoked_at`
+	created_at, updated_at, last_used_at, revoked_at, appearance, avatar_hash, avatar_type`
 
 func scanEmbedToken(row interface{ Scan(...any) error }) (store.EmbedToken, error) {
 	var t store.EmbedToken
-	var domains, created, updated, used, revoked string
+	var domains, created, updated, used, revoked, look string
 	var hide int
 	err := row.Scan(&t.ID, &t.AccountID, &t.Prefix, &t.Hash, &t.Label, &domains, &t.DailyBudgetMicro, &hide, &t.Status,
-		&created, &updated, &used, &revoked)
+		&created, &updated, &used, &revoked, &look, &t.AvatarHash, &t.AvatarType)
+	if err != nil {
+		return t, err
+	}
 	t.HideSources = hide != 0
 	t.Domains = splitDomains(domains)
 	t.CreatedAt, t.UpdatedAt, t.LastUsedAt, t.RevokedAt = ParseTS(created), ParseTS(updated), ParseTS(used), ParseTS(revoked)
+	t.Appearance, err = parseAppearance(look)
 	return t, err
+}
+
+// parseAppearance reads the stored document over the defaults, so a field it lacks (a token
+// from before the field existed) has its default.
+func parseAppearance(v string) (store.EmbedAppearance, error) {
+	a := store.DefaultAppearance()
+	if v == "" {
+		return a, nil
+	}
+	if err := json.Unmarshal([]byte(v), &a); err != nil {
+		return store.DefaultAppearance(), fmt.Errorf("embed token appearance: %w", err)
+	}
+	return a, nil
+}
+
+// blobArg is b as a query argument: nil is SQL NULL (a driver may bind a nil slice as an
+// empty blob).
+func blobArg(b []byte) any {
+	if b == nil {
+		return nil
+	}
+	return b
+}
+
+func appearanceJSON(a store.EmbedAppearance) (string, error) {
+	b, err := json.Marshal(a)
+	if err != nil {
+		return "", fmt.Errorf("embed token appearance: %w", err)
+	}
+	return string(b), nil
 }
 
 func scanEmbedTokens(rows *sql.Rows) ([]store.EmbedToken, error) {
@@ -64,11 +101,18 @@ func joinDomains(domains []string) (string, error) {
 	return strings.Join(domains, ","), nil
 }
 
-func checkEmbedToken(t *store.EmbedToken) (domains string, err error) {
+func checkEmbedToken(t *store.EmbedToken) (domains, look string, err error) {
 	if t.DailyBudgetMicro <= 0 {
-		return "", fmt.Errorf("embed token: the daily budget must be positive, not %d", t.DailyBudgetMicro)
+		return "", "", fmt.Errorf("embed token: the daily budget must be positive, not %d", t.DailyBudgetMicro)
 	}
-	return joinDomains(t.Domains)
+	if (t.AvatarHash == "") != (t.AvatarType == "") || (t.AvatarHash == "" && t.AvatarData != nil) {
+		return "", "", fmt.Errorf("embed token: an avatar needs its hash, type and data together")
+	}
+	if domains, err = joinDomains(t.Domains); err != nil {
+		return "", "", err
+	}
+	look, err = appearanceJSON(t.Appearance)
+	return domains, look, err
 }
 
 // CreateEmbedToken inserts t as active unless the account already has maxActive active tokens.
@@ -76,9 +120,12 @@ func checkEmbedToken(t *store.EmbedToken) (domains string, err error) {
 // reads the account; PostgreSQL: its row lock), so concurrent creates queue behind each other
 // and cannot both see room for one more.
 func (s *Store) CreateEmbedToken(ctx context.Context, t *store.EmbedToken, maxActive int) error {
-	domains, err := checkEmbedToken(t)
+	domains, look, err := checkEmbedToken(t)
 	if err != nil {
 		return err
+	}
+	if t.AvatarHash != "" && t.AvatarData == nil {
+		return fmt.Errorf("create embed token: an avatar hash without its image")
 	}
 	now := s.now().UTC()
 	return s.InTx(ctx, func(tx *Tx) error {
@@ -94,11 +141,13 @@ func (s *Store) CreateEmbedToken(ctx context.Context, t *store.EmbedToken, maxAc
 			return fmt.Errorf("create embed token: %d active of %d: %w", active, maxActive, store.ErrLimitReached)
 		}
 		if err := tx.QueryRowContext(ctx, `INSERT INTO embed_tokens (account_id, prefix, hash, label, domains,
-			daily_budget_micro, hide_sources, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			daily_budget_micro, hide_sources, status, created_at, updated_at, appearance, avatar_hash, avatar_type, avatar_data)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 			RETURNING id`, t.AccountID, t.Prefix, t.Hash, t.Label, domains, t.DailyBudgetMicro, BoolInt(t.HideSources),
-			store.EmbedActive, TS(now), TS(now)).Scan(&t.ID); err != nil {
+			store.EmbedActive, TS(now), TS(now), look, t.AvatarHash, t.AvatarType, blobArg(t.AvatarData)).Scan(&t.ID); err != nil {
 			return fmt.Errorf("insert embed token: %w", err)
 		}
+		t.AvatarData = nil
 		t.Status, t.CreatedAt, t.UpdatedAt, t.LastUsedAt, t.RevokedAt = store.EmbedActive, now, now, time.Time{}, time.Time{}
 		return nil
 	})
@@ -144,10 +193,12 @@ func (s *Store) tokenStatus(ctx context.Context, tx *Tx, accountID, tokenID int6
 // tokenStatusQuery reads a token's status; the dialect's ForUpdate clause follows it.
 const tokenStatusQuery = `SELECT status FROM embed_tokens WHERE id = ? AND account_id = ?`
 
-// UpdateEmbedToken writes the label, the domains, the daily budget and the sources setting
-// of an active token and refills t from the stored row.
+// UpdateEmbedToken writes the label, the domains, the daily budget, the sources setting, the
+// appearance and the avatar of an active token and refills t from the stored row. The image's
+// bytes are written only when they are given; an avatar hash kept without them must be the
+// stored one.
 func (s *Store) UpdateEmbedToken(ctx context.Context, t *store.EmbedToken) error {
-	domains, err := checkEmbedToken(t)
+	domains, look, err := checkEmbedToken(t)
 	if err != nil {
 		return err
 	}
@@ -160,9 +211,24 @@ func (s *Store) UpdateEmbedToken(ctx context.Context, t *store.EmbedToken) error
 		if status != store.EmbedActive {
 			return fmt.Errorf("update embed token %d: %w", t.ID, store.ErrRevoked)
 		}
+		if t.AvatarData == nil && t.AvatarHash != "" {
+			// Keeping the image: the hash must be the one stored with it.
+			var stored string
+			if err := tx.QueryRowContext(ctx, `SELECT avatar_hash FROM embed_tokens WHERE id = ? AND account_id = ?`,
+				t.ID, t.AccountID).Scan(&stored); err != nil {
+				return NotFound(err, "update embed token")
+			}
+			if stored != t.AvatarHash {
+				return fmt.Errorf("update embed token %d: avatar %s without its image", t.ID, t.AvatarHash)
+			}
+		}
+		// COALESCE keeps the stored bytes when none are given; clearing the hash clears them.
 		got, err := scanEmbedToken(tx.QueryRowContext(ctx, `UPDATE embed_tokens SET label = ?, domains = ?,
-			daily_budget_micro = ?, hide_sources = ?, updated_at = ? WHERE id = ? AND account_id = ? RETURNING `+embedColumns,
-			t.Label, domains, t.DailyBudgetMicro, BoolInt(t.HideSources), TS(now), t.ID, t.AccountID))
+			daily_budget_micro = ?, hide_sources = ?, appearance = ?, avatar_hash = ?, avatar_type = ?,
+			avatar_data = CASE WHEN ? = '' THEN NULL ELSE COALESCE(?, avatar_data) END,
+			updated_at = ? WHERE id = ? AND account_id = ? RETURNING `+embedColumns,
+			t.Label, domains, t.DailyBudgetMicro, BoolInt(t.HideSources), look, t.AvatarHash, t.AvatarType,
+			t.AvatarHash, blobArg(t.AvatarData), TS(now), t.ID, t.AccountID))
 		if err != nil {
 			return NotFound(err, "update embed token")
 		}
@@ -218,6 +284,22 @@ func (s *Store) ActiveEmbedDomains(ctx context.Context) ([]string, error) {
 	}
 	slices.Sort(out)
 	return slices.Compact(out), nil
+}
+
+// EmbedAvatar reads the image with that hash of an active token (of any account: the hash,
+// a digest of public bytes, is the image's address).
+func (s *Store) EmbedAvatar(ctx context.Context, hash string) (store.EmbedAvatar, error) {
+	a := store.EmbedAvatar{Hash: hash}
+	if hash == "" {
+		return a, fmt.Errorf("embed avatar: no hash: %w", store.ErrNotFound)
+	}
+	err := s.r.QueryRowContext(ctx, `SELECT avatar_type, avatar_data FROM embed_tokens
+		WHERE avatar_hash = ? AND status = ? AND avatar_data IS NOT NULL ORDER BY id LIMIT 1`,
+		hash, store.EmbedActive).Scan(&a.Type, &a.Data)
+	if err != nil {
+		return store.EmbedAvatar{}, NotFound(err, "embed avatar")
+	}
+	return a, nil
 }
 
 // TouchEmbedToken records use of the token at most once a minute: the condition is in the

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -18,6 +20,8 @@ var embedTests = []suiteTest{
 	{"EmbedTokenLifecycle", testEmbedTokenLifecycle},
 	{"EmbedTokenLimit", testEmbedTokenLimit},
 	{"EmbedTokenLookup", testEmbedTokenLookup},
+	{"EmbedTokenAppearance", testEmbedTokenAppearance},
+	{"EmbedAvatar", testEmbedAvatar},
 	{"VisitorConversations", testVisitorConversations},
 	{"VisitorFeedback", testVisitorFeedback},
 	{"EmbedBudgetNotice", testEmbedBudgetNotice},
@@ -751,4 +755,138 @@ func testLapsedTokenReservations(t *testing.T, s store.Store, clock *Clock) {
 		t.Fatalf("reserve on a new day: %v", err)
 	}
 	assertMoney(t, s, a.ID, 1_000_000-60_000, 30_000)
+}
+
+// The appearance is written whole and read back as written; lists read it too.
+func testEmbedTokenAppearance(t *testing.T, s store.Store) {
+	a, _ := NewAccount(t, s, "Looks", 0)
+	tok := embedToken(a.ID, "looks", 100_000, "looks.test")
+	tok.Appearance = store.DefaultAppearance()
+	if err := s.CreateEmbedToken(ctx(), &tok, 5); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.GetEmbedToken(ctx(), a.ID, tok.ID)
+	if err != nil || !reflect.DeepEqual(got.Appearance, store.DefaultAppearance()) || got.AvatarHash != "" || got.AvatarData != nil {
+		t.Fatalf("created: %v %+v", err, got)
+	}
+	look := store.EmbedAppearance{Title: "Şirin Destek", Welcome: "Hi!", WelcomeByLang: map[string]string{"tr": "Merhaba!", "de": "Grüß dich \"Gast\""},
+		Position: "left", OffsetX: 0, OffsetY: 96, Theme: "auto", AvatarURL: "https://cdn.looks.test/a.png", LauncherLabel: "Sor bize",
+		PanelWidth: 420, PanelHeight: 700, Starters: []string{"Kargo ne kadar?", "Do you ship to Berlin?"}, Inline: "#chat > .box"}
+	up := got
+	up.Appearance = look
+	if err := s.UpdateEmbedToken(ctx(), &up); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(up.Appearance, look) {
+		t.Fatalf("update refilled %+v, want %+v", up.Appearance, look)
+	}
+	got, err = s.GetEmbedToken(ctx(), a.ID, tok.ID)
+	if err != nil || !reflect.DeepEqual(got.Appearance, look) {
+		t.Fatalf("read back %v %+v, want %+v", err, got.Appearance, look)
+	}
+	list, err := s.EmbedTokens(ctx(), a.ID)
+	if err != nil || len(list) != 1 || !reflect.DeepEqual(list[0].Appearance, look) {
+		t.Fatalf("list: %v %+v", err, list)
+	}
+	byPrefix, err := s.ActiveEmbedTokensByPrefix(ctx(), tok.Prefix)
+	if err != nil || len(byPrefix) != 1 || !reflect.DeepEqual(byPrefix[0].Appearance, look) {
+		t.Fatalf("by prefix: %v %+v", err, byPrefix)
+	}
+	// Back to the defaults.
+	up.Appearance = store.DefaultAppearance()
+	if err := s.UpdateEmbedToken(ctx(), &up); err != nil || !reflect.DeepEqual(up.Appearance, store.DefaultAppearance()) {
+		t.Fatalf("reset: %v %+v", err, up.Appearance)
+	}
+}
+
+// An avatar is stored with its token, served by hash only while an active token holds it,
+// kept by an update that names it without its bytes, replaced and removed.
+func testEmbedAvatar(t *testing.T, s store.Store) {
+	a, _ := NewAccount(t, s, "Avatars", 0)
+	img := []byte("\x89PNG\r\n\x1a\n fake image bytes \x00\xff")
+	sum := sha256.Sum256(img)
+	hash := fmt.Sprintf("%x", sum)
+	tok := embedToken(a.ID, "avatar", 100_000, "avatar.test")
+	tok.Appearance = store.DefaultAppearance()
+	tok.AvatarHash, tok.AvatarType, tok.AvatarData = hash, "image/png", img
+	if err := s.CreateEmbedToken(ctx(), &tok, 5); err != nil {
+		t.Fatal(err)
+	}
+	if tok.AvatarData != nil {
+		t.Error("create left the bytes on the record")
+	}
+	got, err := s.EmbedAvatar(ctx(), hash)
+	if err != nil || got.Type != "image/png" || string(got.Data) != string(img) || got.Hash != hash {
+		t.Fatalf("avatar: %v %+v", err, got)
+	}
+	rec, err := s.GetEmbedToken(ctx(), a.ID, tok.ID)
+	if err != nil || rec.AvatarHash != hash || rec.AvatarType != "image/png" || rec.AvatarData != nil {
+		t.Fatalf("token: %v %+v", err, rec)
+	}
+	for _, bad := range []string{"", "00" + hash[2:], "nope"} {
+		if _, err := s.EmbedAvatar(ctx(), bad); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("avatar %q: %v, want ErrNotFound", bad, err)
+		}
+	}
+
+	// Another setting changes; the image stays.
+	rec.Label = "relabelled"
+	if err := s.UpdateEmbedToken(ctx(), &rec); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.EmbedAvatar(ctx(), hash); err != nil || string(got.Data) != string(img) {
+		t.Fatalf("kept avatar: %v %+v", err, got)
+	}
+	// A hash that is not the stored one cannot be kept without its bytes.
+	wrong := rec
+	wrong.AvatarHash = strings.Repeat("ab", 32)
+	if err := s.UpdateEmbedToken(ctx(), &wrong); err == nil {
+		t.Error("an update named an avatar it did not store")
+	}
+
+	// Replaced.
+	img2 := []byte("GIF89a other bytes")
+	sum2 := sha256.Sum256(img2)
+	hash2 := fmt.Sprintf("%x", sum2)
+	rec.AvatarHash, rec.AvatarType, rec.AvatarData = hash2, "image/gif", img2
+	if err := s.UpdateEmbedToken(ctx(), &rec); err != nil {
+		t.Fatal(err)
+	}
+	if rec.AvatarHash != hash2 || rec.AvatarData != nil {
+		t.Fatalf("replaced: %+v", rec)
+	}
+	if _, err := s.EmbedAvatar(ctx(), hash); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("the replaced image is still served: %v", err)
+	}
+	if got, err := s.EmbedAvatar(ctx(), hash2); err != nil || got.Type != "image/gif" || string(got.Data) != string(img2) {
+		t.Fatalf("new avatar: %v %+v", err, got)
+	}
+
+	// Two tokens may share one image; revoking one leaves the other's.
+	other := embedToken(a.ID, "avatar-2", 100_000, "avatar.test")
+	other.Appearance = store.DefaultAppearance()
+	other.AvatarHash, other.AvatarType, other.AvatarData = hash2, "image/gif", img2
+	if err := s.CreateEmbedToken(ctx(), &other, 5); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.RevokeEmbedToken(ctx(), a.ID, rec.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.EmbedAvatar(ctx(), hash2); err != nil {
+		t.Fatalf("shared avatar after one revocation: %v", err)
+	}
+
+	// Removed.
+	other.AvatarHash, other.AvatarType, other.AvatarData = "", "", nil
+	if err := s.UpdateEmbedToken(ctx(), &other); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.EmbedAvatar(ctx(), hash2); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("removed avatar still served (only a revoked token holds it): %v", err)
+	}
+	// Half an avatar is refused.
+	other.AvatarHash = hash2
+	if err := s.UpdateEmbedToken(ctx(), &other); err == nil {
+		t.Error("an avatar hash without a type was stored")
+	}
 }

@@ -5,7 +5,7 @@ declare module '*.css' {
 }
 
 interface Window {
-  svcWidget?: { open(): void; close(): void };
+  svcWidget?: { open(): void; close(): void; apply(settings: object): void };
 }
 
 // The bundler (bundle/bundle.go) provides the embed.* messages of svc's i18n catalog.

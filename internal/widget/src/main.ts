@@ -5,6 +5,7 @@ import css from './widget.css';
 import { ApiError, client, type Message, type SendData, type StartData, type SuggestionsData, type SyncData } from './api';
 import { CHAT, CROSS, THUMB, button, cards, h, icon, renderText } from './dom';
 import { asLang, pickLang, strings, waitText } from './i18n';
+import { inlineTarget, loadSettings, place, type Settings } from './look';
 import { sourceList, validSources, withoutSourceLine } from './sources';
 import { rememberOpen, visitorId, wasOpen } from './store';
 
@@ -49,7 +50,11 @@ function init(script: HTMLScriptElement): void {
   let color = (data.svcColor || '').trim();
   if (!/^#([0-9a-f]{3}){1,2}$/i.test(color)) color = '#0a66c2';
   if (color.length === 4) color = color.replace(/\w/g, '$&$&');
-  const call = client(apiBase(script), token, visitorId());
+  const base = apiBase(script);
+  const visitor = visitorId();
+  const call = client(base, token, visitor);
+  // The token's appearance (look.ts); until it arrives, and when it cannot, the defaults.
+  let look: Partial<Settings> = {};
 
   // Host and shadow root; the stylesheet lives only inside the shadow root.
   const host = h('div');
@@ -83,11 +88,18 @@ function init(script: HTMLScriptElement): void {
   const head = h('div', 'svc-head');
   const title = h('h2', 'svc-title', t.title);
   title.id = 'svc-title';
+  // The avatar is served by svc from its own origin: the page's visitor never contacts the
+  // owner's image host. Decorative: the title names the assistant.
+  const avatar = h('img', 'svc-avatar');
+  avatar.alt = '';
+  avatar.width = avatar.height = 32;
+  avatar.referrerPolicy = 'no-referrer';
+  avatar.hidden = true;
   const closer = button('svc-close');
   closer.title = t.close;
   closer.setAttribute('aria-label', t.close);
   closer.append(icon(CROSS, 'svc-x'));
-  head.append(title, closer);
+  head.append(avatar, title, closer);
 
   const banner = h('div', 'svc-banner', t.banner);
   banner.hidden = true;
@@ -130,6 +142,7 @@ function init(script: HTMLScriptElement): void {
   let max = 1000;
   let showSources = true;
   let isOpen = false;
+  let inline = false; // rendered into an element of the page (look.ts inlineTarget)
   let started = false;
   let starting = false;
   let sending = false;
@@ -256,6 +269,31 @@ function init(script: HTMLScriptElement): void {
     return e;
   };
 
+  // The welcome: the first assistant bubble, never stored, sent or billed.
+  let welcome: HTMLElement | null = null;
+
+  /** Applies the token's appearance (again, for the dashboard's live preview). */
+  const apply = (s: Partial<Settings>) => {
+    look = s || {};
+    place(host, look);
+    if (/^#[0-9a-f]{6}$/i.test(look.color || '')) {
+      host.style.setProperty('--c', look.color!);
+      host.style.setProperty('--t', textOn(look.color!));
+    }
+    if (look.title || !started) title.textContent = look.title || t.title;
+    avatar.hidden = !look.avatar;
+    if (look.avatar) avatar.src = base + look.avatar;
+    if (typeof look.showSources === 'boolean') showSources = look.showSources;
+    welcome?.remove();
+    welcome = look.welcome ? msgEl({ role: 'assistant', body: look.welcome }) : null;
+    if (welcome) {
+      welcome.dataset.welcome = '1';
+      list.prepend(welcome);
+    }
+    if (Array.isArray(look.starters) && look.starters.length && !chips.hidden) showStarters(look.starters);
+    setLauncher();
+  };
+
   /** Renders m unless its id was seen; returns its element when rendered. */
   const add = (m: Message): HTMLElement | null => {
     if (!m || typeof m.id !== 'number' || seen.has(m.id)) return null;
@@ -372,7 +410,7 @@ function init(script: HTMLScriptElement): void {
     try {
       const d = await call<StartData>('start', { lang });
       started = true;
-      if (d.name) title.textContent = d.name;
+      if (d.name && !look.title) title.textContent = d.name;
       if (d.maxMessageChars > 0) max = d.maxMessageChars;
       showSources = d.showSources !== false;
       input.maxLength = max;
@@ -381,7 +419,9 @@ function init(script: HTMLScriptElement): void {
       if (Array.isArray(d.messages)) d.messages.forEach(add);
       scrollDown();
       schedule();
-      if (!seen.size) showStarters((await call<SuggestionsData>('suggestions').catch(() => null))?.seeds);
+      // The owner's starters, else the site's seed questions.
+      if (!seen.size)
+        showStarters(look.starters?.length ? look.starters : (await call<SuggestionsData>('suggestions').catch(() => null))?.seeds);
     } catch (e) {
       fail(e, start);
     } finally {
@@ -426,11 +466,16 @@ function init(script: HTMLScriptElement): void {
 
   // Open and close.
   const setLauncher = () => {
-    const label = isOpen ? t.close : t.open;
+    // A label beside the icon while closed, which the accessible name starts with (WCAG
+    // 2.5.3: what is seen is what a voice user says).
+    const text = !isOpen && look.launcherLabel;
+    const label = isOpen ? t.close : text ? text + ' – ' + t.open : t.open;
     launcher.setAttribute('aria-expanded', String(isOpen));
     launcher.setAttribute('aria-label', label);
     launcher.title = label;
     launcher.replaceChildren(isOpen ? icon(CROSS, 'svc-x') : icon(CHAT));
+    launcher.classList.toggle('svc-labelled', !!text);
+    if (text) launcher.append(h('span', 'svc-label', text));
   };
 
   const open = (restore?: boolean) => {
@@ -439,7 +484,7 @@ function init(script: HTMLScriptElement): void {
     panel.hidden = false;
     host.dataset.state = 'open';
     setLauncher();
-    rememberOpen(true);
+    if (!inline) rememberOpen(true);
     if (!restore) input.focus();
     scrollDown();
     if (started) {
@@ -449,7 +494,7 @@ function init(script: HTMLScriptElement): void {
   };
 
   const close = () => {
-    if (!isOpen) return;
+    if (!isOpen || inline) return;
     isOpen = false;
     panel.hidden = true;
     host.dataset.state = 'closed';
@@ -489,15 +534,36 @@ function init(script: HTMLScriptElement): void {
   input.maxLength = max;
   updateCount();
   setLauncher();
-  document.body.append(host);
-  host.dataset.ready = '1';
-  try {
-    performance.mark('svc-widget-ready');
-  } catch {
-    // no User Timing
-  }
-  window.svcWidget = { open: () => open(), close };
-  if (wasOpen()) open(true);
+  window.svcWidget = { open: () => open(), close, apply };
+  // Shown once the token's settings are known (or could not be had), so the launcher never
+  // jumps from one corner to the other; inline, into the page's element, open.
+  loadSettings(base, token, visitor, lang).then((s) => {
+    if (typeof s === 'object') apply(s);
+    else place(host, {});
+    const target = inlineTarget(data.svcInline, look.inline);
+    inline = !!target;
+    if (target) {
+      host.dataset.inline = '1';
+      host.style.setProperty('display', 'block', 'important');
+      target.append(host);
+      // A conversation is opened once the visitor can see it, not for every page view.
+      const io = new IntersectionObserver((es) => {
+        if (es.some((e) => e.isIntersecting)) {
+          io.disconnect();
+          open(true);
+        }
+      });
+      io.observe(host);
+    } else document.body.append(host);
+    if (s === 401 || s === 403) stop();
+    host.dataset.ready = '1';
+    try {
+      performance.mark('svc-widget-ready');
+    } catch {
+      // no User Timing
+    }
+    if (!inline && wasOpen()) open(true);
+  });
 }
 
 const script = findScript();

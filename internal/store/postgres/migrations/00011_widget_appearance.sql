@@ -1,0 +1,16 @@
+-- +goose Up
+-- The widget's appearance per embed token (issue 28); SQLite's 00027. appearance is one JSON
+-- document ('' is the default look); the avatar is the image svc fetched once from the
+-- owner's https URL, served from svc's own origin under the hex SHA-256 of its bytes.
+ALTER TABLE embed_tokens ADD COLUMN appearance TEXT NOT NULL DEFAULT '';
+ALTER TABLE embed_tokens ADD COLUMN avatar_hash TEXT NOT NULL DEFAULT '';
+ALTER TABLE embed_tokens ADD COLUMN avatar_type TEXT NOT NULL DEFAULT '';
+ALTER TABLE embed_tokens ADD COLUMN avatar_data BYTEA;
+CREATE INDEX embed_tokens_avatar ON embed_tokens (avatar_hash) WHERE avatar_hash <> '';
+
+-- +goose Down
+DROP INDEX embed_tokens_avatar;
+ALTER TABLE embed_tokens DROP COLUMN avatar_data;
+ALTER TABLE embed_tokens DROP COLUMN avatar_type;
+ALTER TABLE embed_tokens DROP COLUMN avatar_hash;
+ALTER TABLE embed_tokens DROP COLUMN appearance;
