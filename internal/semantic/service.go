@@ -124,6 +124,10 @@ func New(o Options) (*Service, error) {
 // Close stops the index loads and builds in progress and waits for them.
 func (s *Service) Close() { s.reg.Close() }
 
+// IndexStats describes the vector indexes held in memory (the metrics' gauges read it): their
+// kind, size and whether a load or a graph build is still in flight.
+func (s *Service) IndexStats() []vecindex.IndexStats { return s.reg.Stats() }
+
 // Model is the embedding model the Service searches with.
 func (s *Service) Model() string { return s.model }
 

@@ -8,6 +8,7 @@ import (
 	"iter"
 	"log/slog"
 	"sync"
+	"time"
 )
 
 // Entry is one stored vector as a Loader yields it.
@@ -434,6 +435,7 @@ func (r *Registry) rebuild(e *regEntry) {
 	r.mu.Lock()
 	old := e.idx
 	r.mu.Unlock()
+	start := time.Now()
 	next, err := r.rebuilt(old)
 	if err == nil {
 		err = r.replay(e, next)
@@ -457,6 +459,25 @@ func (r *Registry) rebuild(e *regEntry) {
 	}
 	e.idx = next
 	r.resizeLocked(e, next.Bytes())
+	// A graph of a large account takes minutes to build: say when it starts serving.
+	r.log.Info("vector index rebuilt", "account", e.key.account, "model", e.key.model, "kind", kindOf(next),
+		"vectors", next.Len(), "seconds", roundSeconds(time.Since(start)))
+}
+
+// kindOf names an index's kind as IndexStats does.
+func kindOf(idx Index) string {
+	switch idx.(type) {
+	case *Exact:
+		return "exact"
+	case *HNSW:
+		return "hnsw"
+	}
+	return fmt.Sprintf("%T", idx)
+}
+
+// roundSeconds is d in seconds to a tenth, for a log line.
+func roundSeconds(d time.Duration) float64 {
+	return float64(d.Round(100*time.Millisecond)) / float64(time.Second)
 }
 
 // rebuilt copies old's live vectors into an Exact index and, when the size
@@ -523,6 +544,9 @@ type IndexStats struct {
 	Len     int
 	Dim     int
 	Bytes   int64 // Index.Bytes when last written
+	// Building is true while a load or a background (re)build of the index is in flight:
+	// the index searched now (exact while a graph is built) is not its final form yet.
+	Building bool
 }
 
 // Stats lists the held indexes, most recently searched first.
@@ -532,12 +556,10 @@ func (r *Registry) Stats() []IndexStats {
 	out := make([]IndexStats, 0, r.lru.Len())
 	for el := r.lru.Front(); el != nil; el = el.Next() {
 		e := el.Value.(*regEntry)
-		st := IndexStats{Account: e.key.account, Model: e.key.model, Bytes: e.bytes}
+		st := IndexStats{Account: e.key.account, Model: e.key.model, Bytes: e.bytes, Building: e.building}
 		switch idx := e.idx.(type) {
-		case *Exact:
-			st.Kind, st.Len, st.Dim = "exact", idx.Len(), idx.Dim()
-		case *HNSW:
-			st.Kind, st.Len, st.Dim = "hnsw", idx.Len(), idx.Dim()
+		case *Exact, *HNSW:
+			st.Kind, st.Len, st.Dim = kindOf(idx), idx.Len(), idx.Dim()
 		default:
 			switch {
 			case e.err != nil:

@@ -269,6 +269,9 @@ func TestRegistryKeepsWritesMadeDuringALoad(t *testing.T) {
 	for len(r.Stats()) == 0 || s.loads.Load() == 0 {
 		syncYield()
 	}
+	if st := r.Stats(); st[0].Kind != "loading" || !st[0].Building {
+		t.Errorf("stats during the load: %+v", st)
+	}
 	// The store has committed chunk 3 after the loader read its rows, and
 	// removed chunk 1.
 	r.Add(1, "m", 3, "en", unitAxis(4, 2))
@@ -330,8 +333,12 @@ func TestRegistryUpgradesToGraphAndCompacts(t *testing.T) {
 	if err != nil || len(first) != 10 {
 		t.Fatalf("first search: %v %v", first, err)
 	}
+	// The exact index serves while the graph is built, and says so.
+	if st := r.Stats(); !(st[0].Kind == "exact" && st[0].Building || st[0].Kind == "hnsw" && !st[0].Building) {
+		t.Errorf("stats after the first search: %+v", st)
+	}
 	r.settle()
-	if st := r.Stats(); st[0].Kind != "hnsw" || st[0].Len != n {
+	if st := r.Stats(); st[0].Kind != "hnsw" || st[0].Len != n || st[0].Building {
 		t.Fatalf("after the background build: %+v", st)
 	}
 	got, _ := r.Search(ctx, 1, "m", vs[n], 10, Filter{})
