@@ -13,6 +13,7 @@ type Report struct {
 	Through  *Through   `json:"throughput,omitempty"`
 	Latency  []Latency  `json:"latency,omitempty"`
 	Growth   []Growth   `json:"latency_growth,omitempty"` // one per KB shape
+	Hybrid   []Hybrid   `json:"hybrid,omitempty"`
 	Writes   *Writes    `json:"writes,omitempty"`
 	RSS      *RSS       `json:"rss,omitempty"`
 	Import   *Import    `json:"import,omitempty"`
@@ -47,6 +48,7 @@ type Settings struct {
 	Questions    int      `json:"questions"`
 	Writes       int      `json:"writes"`
 	CacheFill    int      `json:"cache_fill"`
+	EmbedDim     int      `json:"embed_dim"`
 	RSSRequests  int      `json:"rss_requests"`
 	Idle         string   `json:"idle"`
 	Work         string   `json:"work"`
@@ -128,6 +130,44 @@ type Growth struct {
 	To       int     `json:"to"`
 	P99Ratio float64 `json:"p99_ratio"`
 	P50Ratio float64 `json:"p50_ratio"`
+}
+
+// Hybrid is the hybrid scenario on one mixed KB: the same cache-miss questions as the
+// latency scenario, asked of two copies of the KB once every chunk is embedded, one served
+// without an embedding provider (keyword-only) and one with the in-process fake provider
+// (hybrid), whose own time for each question's embedding is measured where it answers.
+type Hybrid struct {
+	KBSize int `json:"kb_size"`
+	Chunks int `json:"chunks"`
+	// Provider, Model and Dim describe the fake provider the hybrid server used.
+	Provider string `json:"provider"`
+	Model    string `json:"model"`
+	Dim      int    `json:"dim"`
+	// Vectors are the chunks `svc kb reindex` embedded, in EmbedSeconds.
+	Vectors      int     `json:"vectors"`
+	EmbedSeconds float64 `json:"embed_seconds"`
+	// Index is the kind of vector index the measured questions searched (exact, hnsw), ready
+	// IndexSeconds after the first question asked for it (a graph is built in the background).
+	Index        string  `json:"index"`
+	IndexSeconds float64 `json:"index_ready_seconds"`
+	Keyword      Latency `json:"keyword"` // no provider configured
+	Hybrid       Latency `json:"hybrid"`  // the fake provider configured
+	// ProviderLatency is the fake's own time for each question's embedding during the measured
+	// questions, from the request's arrival to the end of its answer; ProviderCalls counts them.
+	ProviderLatency Latencies `json:"provider_latency"`
+	ProviderCalls   int       `json:"provider_calls"`
+	// Degraded counts the measured questions whose search went without vectors
+	// (svc_semantic_degraded_total): above 0, the hybrid figures are partly keyword-only.
+	Degraded int `json:"degraded"`
+	// AddedP99 is the hybrid p99 less the keyword-only p99 less the provider's p99: what
+	// retrieval by meaning adds on top of the provider (AddedP50 likewise).
+	AddedP99 float64 `json:"added_p99_ms"`
+	AddedP50 float64 `json:"added_p50_ms"`
+	// PairedN questions got a built-in answer in both runs; PairedMedian is the median of
+	// their hybrid less keyword-only times (the provider's time included), a reading that
+	// the tail's noise moves less.
+	PairedN      int     `json:"paired_n"`
+	PairedMedian float64 `json:"paired_median_ms"`
 }
 
 // WritesPhase is one phase of the writes scenario.
