@@ -224,7 +224,9 @@ func (s *suite) scratch(name string, k kbDir) (dir string, cleanup func(), err e
 }
 
 // serve starts `svc serve` on a scratch folder, on a free loopback port.
-func (s *suite) serve(ctx context.Context, dir string) (*server, error) { return s.serveWith(ctx, s.bin, dir) }
+func (s *suite) serve(ctx context.Context, dir string) (*server, error) {
+	return s.serveWith(ctx, s.bin, dir)
+}
 
 // serveWith is serve with the binary (and environment) of bin.
 func (s *suite) serveWith(ctx context.Context, bin svcBin, dir string) (*server, error) {
