@@ -159,6 +159,9 @@ func hybridGoals(r Report) []GoalLine {
 		measured := fmt.Sprintf("%+.1f ms at p99 (hybrid %.1f − keyword-only %.1f − provider %.2f ms; %d and %d answers); p50 %+.1f ms; paired median %+.1f ms; %s index of %s vectors of %d dimensions",
 			h.AddedP99, h.Hybrid.AI.P99, h.Keyword.AI.P99, h.ProviderLatency.P99, h.Hybrid.AI.N, h.Keyword.AI.N, h.AddedP50,
 			h.PairedMedian, h.Index, thousands(h.Vectors), h.Dim)
+		if h.AddedCPU != 0 {
+			measured += fmt.Sprintf("; %+.2f ms of server CPU a question", h.AddedCPU)
+		}
 		if h.Degraded > 0 {
 			measured += fmt.Sprintf("; %d searches went without vectors", h.Degraded)
 		}

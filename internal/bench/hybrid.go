@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -36,13 +35,15 @@ const (
 // (issue 25: at most 5 ms p99 at 50,000 chunks on top of the provider's own time). On a
 // fresh copy of the KB it starts a fake OpenAI-compatible provider in this process
 // (embedtest's: vectors from a concept dictionary, deterministic, zero-padded to EmbedDim),
-// embeds every chunk with `svc kb reindex`, and copies the embedded KB once more. The copy
-// is served without a provider and asked the latency scenario's questions (keyword-only;
-// nothing of semantic retrieval exists in such a server, the stored vectors aside); then the
-// other is served with the provider, a question outside the measured ones makes it load the
-// account's index, and the bench waits on /metrics until that index is in its final form (a
-// graph above vecindex's threshold, built in the background) before it asks the same
-// questions. The fake times each question's embedding where it answers it.
+// embeds every chunk with `svc kb reindex`, and copies the embedded KB once more. One copy
+// is served without a provider (keyword-only: nothing of semantic retrieval exists in such a
+// server, the stored vectors aside), the other with the provider; a question outside the
+// measured ones makes the second load the account's index, and the bench waits on /metrics
+// until that index is in its final form (a graph above vecindex's threshold, built in the
+// background). Then both servers are asked the latency scenario's questions, each question
+// of one server right after the other's (which goes first alternates), so that whatever else
+// the machine does meets both alike. The fake times each question's embedding where it
+// answers it.
 func (s *suite) hybrid(ctx context.Context, k kbDir) (Hybrid, error) {
 	cfg := s.cfg
 	h := Hybrid{KBSize: k.meta.Size, Chunks: k.meta.Chunks, Provider: "openai (in-process fake, embedtest)",
@@ -79,40 +80,65 @@ func (s *suite) hybrid(ctx context.Context, k kbDir) (Hybrid, error) {
 	warm, measured := s.latencyQuestions("hybrid")
 	// Questions past the measured ones load the index; none of them is measured.
 	triggers := (&questionFeed{pool: s.pool, next: len(warm) + len(measured)}).takeN(maxTriggers)
-	client := newClient(1)
-	defer client.CloseIdleConnections()
-
-	s.logf("hybrid %s: keyword-only (no provider) on the embedded KB: %d warm-up and %d measured questions", k.label(), len(warm), len(measured))
-	kwAnswers, err := s.hybridKeyword(ctx, client, kwDir, k, warm, measured, &h)
+	kw, err := s.serve(ctx, kwDir)
 	if err != nil {
 		return h, fmt.Errorf("keyword-only: %w", err)
 	}
-	if err := os.RemoveAll(kwDir); err != nil {
+	defer kw.stop()
+	hy, err := s.serveWith(ctx, withProvider, dir)
+	if err != nil {
+		return h, fmt.Errorf("hybrid: %w", err)
+	}
+	defer hy.stop()
+	targets := []target{{srv: kw, client: newClient(1)}, {srv: hy, client: newClient(1)}}
+	for _, t := range targets {
+		defer t.client.CloseIdleConnections()
+	}
+	scr := &scraper{client: &http.Client{Timeout: 10 * time.Second}, url: hy.base + "/metrics", token: token}
+	if err := s.waitIndex(ctx, targets[1].client, hy, scr, k, triggers, &h); err != nil {
 		return h, err
 	}
 
-	srv, err := s.serveWith(ctx, withProvider, dir)
-	if err != nil {
-		return h, err
-	}
-	defer srv.stop()
-	scr := &scraper{client: &http.Client{Timeout: 10 * time.Second}, url: srv.base + "/metrics", token: token}
-	if err := s.waitIndex(ctx, client, srv, scr, k, triggers, &h); err != nil {
-		return h, err
-	}
-	if err := warmUp(ctx, client, srv, k, warm); err != nil {
-		return h, fmt.Errorf("hybrid: %w", err)
+	s.logf("hybrid %s: %d warm-up and %d measured questions, each asked of the keyword-only and the hybrid server in turn",
+		k.label(), len(warm), len(measured))
+	for i, as := range askInterleaved(ctx, targets, k, warm) {
+		if ctx.Err() != nil {
+			return h, ctx.Err()
+		}
+		if len(aiLatencies(as)) == 0 {
+			return h, fmt.Errorf("%s: no warm-up question got a built-in answer (%v; first: %s)", []string{"keyword-only", "hybrid"}[i],
+				tally(as), outcome(as[0].sent))
+		}
 	}
 	before, err := scr.scrape(ctx)
 	if err != nil {
 		return h, err
 	}
+	cpu0 := make([]time.Duration, len(targets))
+	cpuOK := true
+	for i, t := range targets {
+		var ok bool
+		cpu0[i], ok = cpuTime(t.srv.pid())
+		cpuOK = cpuOK && ok
+	}
 	clock.start()
-	m, hyAnswers, err := measure(ctx, client, srv, k, measured)
+	answers := askInterleaved(ctx, targets, k, measured)
 	took := clock.stop()
-	h.Hybrid = m
-	if err != nil {
-		return h, fmt.Errorf("hybrid: %w", err)
+	if ctx.Err() != nil {
+		return h, ctx.Err()
+	}
+	runs := []*Latency{&h.Keyword, &h.Hybrid}
+	for i, t := range targets {
+		as := answers[i]
+		l := runs[i]
+		l.Shape, l.KBSize, l.Accounts, l.Chunks = ShapeMixed, k.meta.Size, 1, k.meta.Chunks
+		l.Asked, l.Sources, l.AI = len(as), tally(as), summarize(aiLatencies(as))
+		if cpu1, ok := cpuTime(t.srv.pid()); cpuOK && ok && len(as) > 0 {
+			l.CPUPerQuestion = round2(float64((cpu1 - cpu0[i]).Microseconds()) / 1000 / float64(len(as)))
+		}
+		if l.AI.N == 0 {
+			return h, fmt.Errorf("%s: no question got a built-in answer (%v)", []string{"keyword-only", "hybrid"}[i], l.Sources)
+		}
 	}
 	after, err := scr.scrape(ctx)
 	if err != nil {
@@ -120,19 +146,54 @@ func (s *suite) hybrid(ctx context.Context, k kbDir) (Hybrid, error) {
 	}
 	h.Degraded = int(after.sum("svc_semantic_degraded_total") - before.sum("svc_semantic_degraded_total"))
 	h.ProviderCalls, h.ProviderLatency = len(took), summarize(took)
-	h.PairedN, h.PairedMedian = paired(kwAnswers, hyAnswers)
+	h.PairedN, h.PairedMedian = paired(answers[0], answers[1])
 	h.AddedP99, h.AddedP50 = added(h)
+	if h.Hybrid.CPUPerQuestion > 0 && h.Keyword.CPUPerQuestion > 0 {
+		h.AddedCPU = round2(h.Hybrid.CPUPerQuestion - h.Keyword.CPUPerQuestion)
+	}
 	if h.Degraded > 0 {
 		s.warnf("hybrid %s: %d of the measured questions were searched without vectors (svc_semantic_degraded_total); see %s",
-			k.label(), h.Degraded, srv.logPath)
+			k.label(), h.Degraded, hy.logPath)
 	}
 	if h.ProviderCalls < h.Hybrid.Asked {
 		s.warnf("hybrid %s: %d questions asked but only %d embedded by the provider", k.label(), h.Hybrid.Asked, h.ProviderCalls)
 	}
-	s.logf("hybrid %s: p50 %.1f ms, p90 %.1f, p99 %.1f over %d built-in answers %v (keyword-only p99 %.1f, provider p99 %.2f over %d calls): adds %.2f ms at p99, %.2f at p50; paired median %+.2f ms over %d; %.2f ms of server CPU a question",
-		k.label(), m.AI.P50, m.AI.P90, m.AI.P99, m.AI.N, m.Sources, h.Keyword.AI.P99, h.ProviderLatency.P99, h.ProviderCalls,
-		h.AddedP99, h.AddedP50, h.PairedMedian, h.PairedN, m.CPUPerQuestion)
+	kl, hl := h.Keyword, h.Hybrid
+	s.logf("hybrid %s: keyword-only p50 %.1f ms, p90 %.1f, p99 %.1f over %d built-in answers %v, %.2f ms of server CPU a question",
+		k.label(), kl.AI.P50, kl.AI.P90, kl.AI.P99, kl.AI.N, kl.Sources, kl.CPUPerQuestion)
+	s.logf("hybrid %s: hybrid p50 %.1f ms, p90 %.1f, p99 %.1f over %d built-in answers %v, %.2f ms of server CPU a question; provider p50 %.2f ms, p99 %.2f over %d calls",
+		k.label(), hl.AI.P50, hl.AI.P90, hl.AI.P99, hl.AI.N, hl.Sources, hl.CPUPerQuestion, h.ProviderLatency.P50,
+		h.ProviderLatency.P99, h.ProviderCalls)
+	s.logf("hybrid %s: adds %+.2f ms at p99, %+.2f at p50 on top of the provider; paired median %+.2f ms over %d; %+.2f ms of server CPU a question",
+		k.label(), h.AddedP99, h.AddedP50, h.PairedMedian, h.PairedN, h.AddedCPU)
 	return h, nil
+}
+
+// target is one server the interleaved questions go to, on a connection of its own.
+type target struct {
+	srv    *server
+	client *http.Client
+}
+
+// askInterleaved asks each question of every target in turn, one request at a time, the
+// first target first for even questions and last for odd ones, and returns each target's
+// outcomes in asking order.
+func askInterleaved(ctx context.Context, targets []target, k kbDir, qs []question) [][]answered {
+	out := make([][]answered, len(targets))
+	for i, q := range qs {
+		for j := range targets {
+			t := j
+			if i%2 == 1 {
+				t = len(targets) - 1 - j
+			}
+			if ctx.Err() != nil {
+				return out
+			}
+			s := newSendReq(targets[t].srv.base, k.keyFor(q.lang), q.text).do(ctx, targets[t].client, true)
+			out[t] = append(out[t], answered{q: q, sent: s})
+		}
+	}
+	return out
 }
 
 // embedKB embeds every chunk of the scratch KB with `svc kb reindex`, through the fake.
@@ -155,28 +216,6 @@ func (s *suite) embedKB(ctx context.Context, bin svcBin, dir string, k kbDir, h 
 	}
 	s.logf("hybrid %s: %d chunks embedded in %.1f s", k.label(), rep.Vectors, h.EmbedSeconds)
 	return nil
-}
-
-// hybridKeyword serves the embedded KB's copy without a provider and measures the questions.
-func (s *suite) hybridKeyword(ctx context.Context, client *http.Client, dir string, k kbDir, warm, measured []question,
-	h *Hybrid) ([]answered, error) {
-	srv, err := s.serve(ctx, dir)
-	if err != nil {
-		return nil, err
-	}
-	defer srv.stop()
-	defer client.CloseIdleConnections() // the next server listens on another port
-	if err := warmUp(ctx, client, srv, k, warm); err != nil {
-		return nil, err
-	}
-	m, as, err := measure(ctx, client, srv, k, measured)
-	h.Keyword = m
-	if err != nil {
-		return nil, err
-	}
-	s.logf("hybrid %s: keyword-only p50 %.1f ms, p90 %.1f, p99 %.1f over %d built-in answers %v; %.2f ms of server CPU a question",
-		k.label(), m.AI.P50, m.AI.P90, m.AI.P99, m.AI.N, m.Sources, m.CPUPerQuestion)
-	return as, nil
 }
 
 // waitIndex asks a question outside the measured ones, which makes the server load the

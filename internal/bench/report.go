@@ -135,7 +135,8 @@ type Growth struct {
 // Hybrid is the hybrid scenario on one mixed KB: the same cache-miss questions as the
 // latency scenario, asked of two copies of the KB once every chunk is embedded, one served
 // without an embedding provider (keyword-only) and one with the in-process fake provider
-// (hybrid), whose own time for each question's embedding is measured where it answers.
+// (hybrid), each question of both servers in turn; the provider's own time for each
+// question's embedding is measured where it answers.
 type Hybrid struct {
 	KBSize int `json:"kb_size"`
 	Chunks int `json:"chunks"`
@@ -163,6 +164,11 @@ type Hybrid struct {
 	// retrieval by meaning adds on top of the provider (AddedP50 likewise).
 	AddedP99 float64 `json:"added_p99_ms"`
 	AddedP50 float64 `json:"added_p50_ms"`
+	// AddedCPU is the hybrid server's CPU time a question less the keyword-only one's, in
+	// milliseconds (0 when not measured): the work retrieval by meaning adds in the server
+	// (the provider runs in the bench process), which holds when other work makes the
+	// response times noisy.
+	AddedCPU float64 `json:"added_server_cpu_ms_per_question"`
 	// PairedN questions got a built-in answer in both runs; PairedMedian is the median of
 	// their hybrid less keyword-only times (the provider's time included), a reading that
 	// the tail's noise moves less.
