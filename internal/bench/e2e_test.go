@@ -132,7 +132,7 @@ func TestTinyHybrid(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
 	cfg := bench.Config{SVC: os.Args[0], Reference: os.Args[0], XQuAD: xquad, Sizes: []int{700}, Warmup: 3, Questions: 20,
-		EmbedDim: 4096, Only: []string{bench.ScenarioHybrid}, Work: t.TempDir(), Progress: logWriter{t}, Command: "test"}
+		Runs: 2, EmbedDim: 4096, Only: []string{bench.ScenarioHybrid}, Work: t.TempDir(), Progress: logWriter{t}, Command: "test"}
 	r, err := bench.Run(ctx, cfg)
 	if err != nil {
 		t.Fatalf("run: %v", err)
@@ -144,11 +144,12 @@ func TestTinyHybrid(t *testing.T) {
 	if h.KBSize != 700 || h.Dim != 4096 || h.Vectors != h.Chunks || h.Index != "hnsw" || h.EmbedSeconds <= 0 {
 		t.Errorf("hybrid KB: %+v", h)
 	}
-	if h.Keyword.Asked != 20 || h.Hybrid.Asked != 20 || h.Keyword.AI.N == 0 || h.Hybrid.AI.N == 0 || h.Degraded != 0 {
-		t.Errorf("hybrid runs: keyword %+v, hybrid %+v, %d degraded", h.Keyword, h.Hybrid, h.Degraded)
+	if h.Keyword.Asked != 40 || h.Hybrid.Asked != 40 || h.Keyword.AI.N == 0 || h.Hybrid.AI.N == 0 || h.Degraded != 0 ||
+		len(h.Rounds) != 2 || h.Rounds[1].Hybrid.N == 0 || h.Rounds[1].Provider.N != 20 {
+		t.Errorf("hybrid runs: keyword %+v, hybrid %+v, %d degraded, rounds %+v", h.Keyword, h.Hybrid, h.Degraded, h.Rounds)
 	}
 	// Every measured question was embedded once, by the provider, and timed there.
-	if h.ProviderCalls != 20 || h.ProviderLatency.N != 20 || h.ProviderLatency.P99 <= 0 {
+	if h.ProviderCalls != 40 || h.ProviderLatency.N != 40 || h.ProviderLatency.P99 <= 0 {
 		t.Errorf("provider: %d calls, %+v", h.ProviderCalls, h.ProviderLatency)
 	}
 	if h.PairedN == 0 || h.AddedP99 == 0 && h.AddedP50 == 0 {

@@ -160,8 +160,13 @@ type Hybrid struct {
 	// Degraded counts the measured questions whose search went without vectors
 	// (svc_semantic_degraded_total): above 0, the hybrid figures are partly keyword-only.
 	Degraded int `json:"degraded"`
-	// AddedP99 is the hybrid p99 less the keyword-only p99 less the provider's p99: what
-	// retrieval by meaning adds on top of the provider (AddedP50 likewise).
+	// Rounds are the measured rounds (Config.Runs of Questions each; the first asks the
+	// latency scenario's questions). Keyword, Hybrid and ProviderLatency above are all
+	// rounds together.
+	Rounds []HybridRound `json:"rounds"`
+	// AddedP99 is the median over the rounds of each round's hybrid p99 less its keyword-only
+	// p99 less the provider's p99: what retrieval by meaning adds on top of the provider
+	// (AddedP50 likewise).
 	AddedP99 float64 `json:"added_p99_ms"`
 	AddedP50 float64 `json:"added_p50_ms"`
 	// AddedCPU is the hybrid server's CPU time a question less the keyword-only one's, in
@@ -174,6 +179,16 @@ type Hybrid struct {
 	// the tail's noise moves less.
 	PairedN      int     `json:"paired_n"`
 	PairedMedian float64 `json:"paired_median_ms"`
+}
+
+// HybridRound is one round of the hybrid scenario: its built-in answers' times on both
+// servers, the provider's time for its questions, and what hybrid retrieval added.
+type HybridRound struct {
+	Keyword  Latencies `json:"keyword"`
+	Hybrid   Latencies `json:"hybrid"`
+	Provider Latencies `json:"provider"`
+	AddedP99 float64   `json:"added_p99_ms"`
+	AddedP50 float64   `json:"added_p50_ms"`
 }
 
 // WritesPhase is one phase of the writes scenario.
