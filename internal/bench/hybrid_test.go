@@ -110,7 +110,7 @@ func TestHybridGoals(t *testing.T) {
 	h := func(size int, addedP99 float64, degraded int) Hybrid {
 		return Hybrid{KBSize: size, Dim: 384, Vectors: size, Index: "hnsw", Keyword: Latency{AI: Latencies{N: 250, P99: 20}},
 			Hybrid: Latency{AI: Latencies{N: 255, P99: 20 + addedP99 + 1}}, ProviderLatency: Latencies{N: 300, P99: 1},
-			Rounds: []HybridRound{{AddedP99: addedP99}, {AddedP99: -1.25}, {AddedP99: 12}},
+			Rounds:   []HybridRound{{AddedP99: addedP99}, {AddedP99: -1.25}, {AddedP99: 12}},
 			AddedP99: addedP99, AddedCPU: 0.8, Degraded: degraded}
 	}
 	r := Report{Hybrid: []Hybrid{h(10000, 9, 0), h(50000, 3.5, 0)},
