@@ -14,6 +14,7 @@ import (
 // Entry is one stored vector as a Loader yields it.
 type Entry struct {
 	ID     int64
+	Doc    int64 // the chunk's document
 	Lang   string
 	Vector []byte // as Encode wrote it; the Registry does not keep the slice
 }
@@ -105,6 +106,7 @@ type regEntry struct {
 type op struct {
 	remove bool
 	id     int64
+	doc    int64
 	lang   string
 	vec    []float32
 }
@@ -189,11 +191,11 @@ func (r *Registry) Search(ctx context.Context, account int64, model string, q []
 // Add puts chunk id's vector into the account's index when it is loaded (or
 // loading); otherwise it does nothing, since the next load reads the store.
 // Call it after the vector is committed to the store.
-func (r *Registry) Add(account int64, model string, id int64, lang string, vec []float32) error {
+func (r *Registry) Add(account int64, model string, id, doc int64, lang string, vec []float32) error {
 	if _, err := normalized(vec); err != nil {
 		return err
 	}
-	return r.write(regKey{account, model}, op{id: id, lang: lang, vec: vec})
+	return r.write(regKey{account, model}, op{id: id, doc: doc, lang: lang, vec: vec})
 }
 
 // Remove takes chunk id out of the account's index when it is loaded (or
@@ -258,7 +260,7 @@ func (r *Registry) write(k regKey, o op) error {
 	if o.remove {
 		idx.Remove(o.id)
 	} else {
-		err = idx.Add(o.id, o.lang, o.vec)
+		err = idx.Add(o.id, o.doc, o.lang, o.vec)
 	}
 	r.mu.Lock()
 	if r.m[k] == e && e.idx == idx {
@@ -336,7 +338,7 @@ func (r *Registry) readAll(k regKey) (*Exact, error) {
 				return nil, err
 			}
 		}
-		if err := x.Add(ent.ID, ent.Lang, vec); err != nil {
+		if err := x.Add(ent.ID, ent.Doc, ent.Lang, vec); err != nil {
 			return nil, fmt.Errorf("chunk %d: %w", ent.ID, err)
 		}
 		if n++; n%1024 == 0 {
@@ -384,7 +386,7 @@ func applyOps(idx Index, ops []op) error {
 			idx.Remove(o.id)
 			continue
 		}
-		if err := idx.Add(o.id, o.lang, o.vec); err != nil && !errors.Is(err, ErrDim) {
+		if err := idx.Add(o.id, o.doc, o.lang, o.vec); err != nil && !errors.Is(err, ErrDim) {
 			return err
 		}
 	}
@@ -424,7 +426,7 @@ func (r *Registry) maybeRebuildLocked(e *regEntry) {
 // the links (2M+1 words a node on layer 0, a little more above).
 func (r *Registry) graphBytes(n, dim int) int64 {
 	p := r.cfg.HNSW.withDefaults()
-	per := int64(r.cfg.Encoding.EncodedLen(dim)) + 8 + 1 + mapEntryBytes + int64(2*p.M+1)*4 + 4 + 2 + 24
+	per := int64(r.cfg.Encoding.EncodedLen(dim)) + 8 + 8 + 1 + mapEntryBytes + int64(2*p.M+1)*4 + 4 + 2 + 24
 	return int64(n) * per
 }
 
