@@ -40,7 +40,7 @@ type Config struct {
 	Sizes     []int         // KB sizes in chunks
 	Duration  time.Duration // each throughput run
 	Conns     int           // concurrent connections of the throughput and writes scenarios
-	Runs      int           // throughput rounds (bare, cache hit, greeting); medians are reported
+	Runs      int           // throughput rounds (bare, cache hit, greeting), and hybrid rounds of Questions; medians are reported
 	// HitQuestions is how many distinct cached questions the cache-hit runs send, spread over
 	// the connections: one (the same cache key again and again), or several.
 	HitQuestions int

@@ -28,7 +28,7 @@ func cmdBench(ctx context.Context, args []string, env Env) error {
 	sizes := fs.String("sizes", "1000,10000,50000", "KB sizes in chunks, comma-separated")
 	duration := fs.Duration("duration", d.Duration, "each throughput run")
 	conns := fs.Int("conns", d.Conns, "concurrent connections of the throughput, writes and rss scenarios")
-	runs := fs.Int("runs", d.Runs, "throughput rounds (bare, cache hit, greeting); medians are reported")
+	runs := fs.Int("runs", d.Runs, "throughput rounds (bare, cache hit, greeting) and hybrid rounds of --questions; medians are reported")
 	hitQuestions := fs.Int("hit-questions", d.HitQuestions, "distinct cached questions the cache-hit runs send, spread over the connections")
 	shapes := fs.String("shapes", strings.Join(d.Shapes, ","), "KB shapes of the latency scenario: mixed (one account, the three languages), "+
 		"languages (an account per language, each holding the size in its language)")
