@@ -117,7 +117,15 @@ func New(opts Options) *Server {
 	mux.HandleFunc("POST /api/embed", s.handle(s.ollama()))
 	mux.HandleFunc("POST /rerank", s.handle(s.tei()))
 	mux.HandleFunc("POST /v1/rerank", s.handle(s.cohere()))
-	s.Fake = remotetest.NewFake[Call](mux, Fault{}, nil)
+	// The listener serves before NewFake returns: a request must not read s.Fake before it is
+	// set. One from this process could not come sooner; one from another process (svc bench's
+	// children) is ordered only by the network, which the race detector does not see.
+	ready := make(chan struct{})
+	s.Fake = remotetest.NewFake[Call](http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		<-ready
+		mux.ServeHTTP(w, r)
+	}), Fault{}, nil)
+	close(ready)
 	return s
 }
 
