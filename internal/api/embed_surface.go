@@ -221,13 +221,22 @@ func (s *Server) embedSend(w http.ResponseWriter, r *http.Request, v chat.Visito
 	if !ok {
 		return errs.New(errs.BadRequest, "The message field is required.")
 	}
+	if wantsStream(r) {
+		return s.newEventStream(w, r).run(func(st chat.Stream) (chat.SendResult, error) {
+			return s.chat.VisitorSendStream(r.Context(), v, msg, st)
+		}, func(res chat.SendResult) any { return toEmbedSendView(res) })
+	}
 	res, err := s.chat.VisitorSend(r.Context(), v, msg)
 	if err != nil {
 		return err
 	}
-	writeData(w, embedSendView{ConversationID: res.ConversationID, LowConfidence: res.LowConfidence, Mode: res.Mode,
-		Lang: res.Reply.Lang, Reason: res.Reason, Messages: []messageView{toMessageView(res.User), toMessageView(res.Reply)}})
+	writeData(w, toEmbedSendView(res))
 	return nil
+}
+
+func toEmbedSendView(res chat.SendResult) embedSendView {
+	return embedSendView{ConversationID: res.ConversationID, LowConfidence: res.LowConfidence, Mode: res.Mode,
+		Lang: res.Reply.Lang, Reason: res.Reason, Messages: []messageView{toMessageView(res.User), toMessageView(res.Reply)}}
 }
 
 func (s *Server) embedSync(w http.ResponseWriter, r *http.Request, v chat.Visitor, p params) error {

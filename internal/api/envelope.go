@@ -78,6 +78,18 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		writeJSON(w, statusClientClosed, envelope{Success: false, Error: "bad_request", Message: clientClosedMessage})
 		return
 	}
+	status, env, retry := s.describeError(r, err)
+	if retry != "" {
+		w.Header().Set("Retry-After", retry)
+	}
+	writeJSON(w, status, env)
+}
+
+// describeError is what writeError answers for err: the status, the envelope and the
+// Retry-After value ("" for none). It logs the error as its status deserves. A streamed
+// send that fails after its stream started sends the envelope's error and message as an
+// event instead.
+func (s *Server) describeError(r *http.Request, err error) (int, envelope, string) {
 	kind := errs.KindOf(err)
 	if s.unavailable(r.Context(), kind, err) {
 		err = &errs.Error{Kind: errs.Unavailable, Safe: unavailableMessage, Cause: err}
@@ -85,18 +97,19 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	status, code := statusOf(kind)
 	msg := "Something went wrong on our side. Please retry shortly."
+	retry := ""
 	if kind == errs.Unavailable {
 		// Always a Retry-After: DECISIONS.md's 503 promises the client when to come back.
-		retry := unavailableRetry
+		wait := unavailableRetry
 		if e, ok := errs.As(err); ok && e.RetryAfter > 0 {
-			retry = e.RetryAfter
+			wait = e.RetryAfter
 		}
-		w.Header().Set("Retry-After", strconv.Itoa(ratelimit.RetryAfterSeconds(retry)))
+		retry = strconv.Itoa(ratelimit.RetryAfterSeconds(wait))
 	}
 	if e, ok := errs.As(err); ok && e.Kind != errs.Internal {
 		msg = e.Safe
 		if e.RetryAfter > 0 || e.Kind == errs.RateLimited || e.Kind == errs.LimitReached {
-			w.Header().Set("Retry-After", strconv.Itoa(ratelimit.RetryAfterSeconds(e.RetryAfter)))
+			retry = strconv.Itoa(ratelimit.RetryAfterSeconds(e.RetryAfter))
 		}
 	}
 	switch {
@@ -110,7 +123,7 @@ func (s *Server) writeError(w http.ResponseWriter, r *http.Request, err error) {
 		s.log.DebugContext(r.Context(), "request refused", slog.String("request_id", requestID(r.Context())),
 			slog.String("code", code), slog.Any("error", err))
 	}
-	writeJSON(w, status, envelope{Success: false, Error: code, Message: msg})
+	return status, envelope{Success: false, Error: code, Message: msg}, retry
 }
 
 // isMaxBytes reports whether err comes from http.MaxBytesReader.

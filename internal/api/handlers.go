@@ -25,13 +25,22 @@ func (s *Server) send(w http.ResponseWriter, r *http.Request, c account.Caller, 
 	if !ok {
 		return errs.New(errs.BadRequest, "The message field is required.")
 	}
+	if wantsStream(r) {
+		return s.newEventStream(w, r).run(func(st chat.Stream) (chat.SendResult, error) {
+			return s.chat.SendStream(r.Context(), c.Account, c.Key.ID, msg, st)
+		}, func(res chat.SendResult) any { return toSendView(res) })
+	}
 	res, err := s.chat.Send(r.Context(), c.Account, c.Key.ID, msg)
 	if err != nil {
 		return err
 	}
-	writeData(w, sendView{ConversationID: res.ConversationID, LowConfidence: res.LowConfidence,
-		Messages: []messageView{toMessageView(res.User), toMessageView(res.Reply)}})
+	writeData(w, toSendView(res))
 	return nil
+}
+
+func toSendView(res chat.SendResult) sendView {
+	return sendView{ConversationID: res.ConversationID, LowConfidence: res.LowConfidence,
+		Messages: []messageView{toMessageView(res.User), toMessageView(res.Reply)}}
 }
 
 func (s *Server) sync(w http.ResponseWriter, r *http.Request, c account.Caller, p params) error {

@@ -73,6 +73,10 @@ func (r *statusRecorder) answered(ctx context.Context) int {
 	}
 }
 
+// Unwrap lets http.ResponseController reach the connection's Flush and write deadlines,
+// which a streamed send needs.
+func (r *statusRecorder) Unwrap() http.ResponseWriter { return r.ResponseWriter }
+
 func (r *statusRecorder) Write(b []byte) (int, error) {
 	if r.status == 0 {
 		r.status = http.StatusOK
@@ -85,9 +89,9 @@ func (r *statusRecorder) Write(b []byte) (int, error) {
 // maxBody is the largest request body accepted (DECISIONS.md: 64 KiB, else 413).
 const maxBody = 64 << 10
 
-// maxDashboardBody bounds the dashboard's requests, whose knowledge-base upload takes a
-// JSON Lines file; the dashboard applies tighter limits of its own per form.
-const maxDashboardBody = 16 << 20
+// maxDashboardBody bounds the dashboard's requests, whose knowledge-base upload takes several
+// files (up to 50 MiB together); the dashboard applies tighter limits of its own per form.
+const maxDashboardBody = 64 << 20
 
 // logPath is the path as logged: the dashboard's one-time links carry their secret in the
 // path, and a client can put a key there, so it is redacted here as well as by the

@@ -29,6 +29,18 @@ type SendResult struct {
 // Send runs the pipeline of SERVICE.md in its fixed order for the account's API
 // conversation: validate, rate limit, then answer (see answer).
 func (s *Service) Send(ctx context.Context, a store.Account, keyID int64, message string) (SendResult, error) {
+	return s.send(ctx, a, keyID, message, nil)
+}
+
+// SendStream is Send handing the reply to stream while it is composed (see Stream). It runs
+// to its end whether or not its caller is still there (see detach).
+func (s *Service) SendStream(ctx context.Context, a store.Account, keyID int64, message string, stream Stream) (SendResult, error) {
+	ctx, cancel := detach(ctx)
+	defer cancel()
+	return s.send(ctx, a, keyID, message, stream)
+}
+
+func (s *Service) send(ctx context.Context, a store.Account, keyID int64, message string, stream Stream) (SendResult, error) {
 	text, err := validateMessage(message, MaxMessageChars)
 	if err != nil {
 		return SendResult{}, err
@@ -42,7 +54,7 @@ func (s *Service) Send(ctx context.Context, a store.Account, keyID int64, messag
 	if err != nil {
 		return SendResult{}, err
 	}
-	return s.answer(ctx, &pending{svc: s, acct: a, conv: conv, text: text, now: now})
+	return s.answer(ctx, &pending{svc: s, acct: a, conv: conv, text: text, now: now, stream: newStreamer(stream, text)})
 }
 
 // answer runs the rest of the pipeline on a validated message: detect the language, small
@@ -117,6 +129,9 @@ func (p *pending) compose(ctx context.Context, midnight time.Time) (SendResult, 
 	}
 	req := engine.Request{AccountID: a.ID, Question: p.text, Lang: p.lang, Tone: a.TonePreset, ToneCustom: a.ToneCustom,
 		Business: a.Name, SalesMode: a.SalesMode, Summary: p.conv.Summary, History: window.history}
+	if p.stream != nil {
+		req.Stream = p.stream.piece
+	}
 	in, out := s.engine.Budget(req, window.fold)
 	var budget *store.TokenBudget
 	if w := p.widget; w != nil {
@@ -141,6 +156,8 @@ func (p *pending) compose(ctx context.Context, midnight time.Time) (SendResult, 
 		p.reservation = r.ID
 		defer p.release(ctx)
 	}
+	// The question is accepted and its answer paid for: a streamed send starts here.
+	p.stream.begin()
 	var extra []store.Charge
 	var summary *store.SummaryUpdate
 	if len(window.fold) > 0 {
@@ -358,6 +375,8 @@ type pending struct {
 	addr   string
 	// kb is the KB's running totals, read once a send (see kbState).
 	kb *store.KBState
+	// stream receives a streamed send's events; nil when the send is not streamed.
+	stream *streamer
 }
 
 // kbState returns the account's KB totals, read once a send, the first time a step asks.
@@ -400,6 +419,7 @@ func (p *pending) save(ctx context.Context, t *store.Turn) (SendResult, error) {
 		return SendResult{}, err
 	}
 	p.svc.observe(t)
+	p.stream.settle(t.Reply.Body, t.Reply.Lang)
 	return SendResult{ConversationID: p.conv.ID, User: t.User, Reply: t.Reply, LowConfidence: t.Reply.LowConfidence}, nil
 }
 

@@ -118,6 +118,18 @@ func (s *Service) VisitorFeedback(ctx context.Context, v Visitor, messageID int6
 // Send, with the answer's reservation counted against the token's daily budget. Result.Mode
 // tells the widget whether it is now cache-only.
 func (s *Service) VisitorSend(ctx context.Context, v Visitor, message string) (SendResult, error) {
+	return s.visitorSend(ctx, v, message, nil)
+}
+
+// VisitorSendStream is VisitorSend handing the reply to stream while it is composed (see
+// Stream). It runs to its end whether or not the visitor is still there (see detach).
+func (s *Service) VisitorSendStream(ctx context.Context, v Visitor, message string, stream Stream) (SendResult, error) {
+	ctx, cancel := detach(ctx)
+	defer cancel()
+	return s.visitorSend(ctx, v, message, stream)
+}
+
+func (s *Service) visitorSend(ctx context.Context, v Visitor, message string, stream Stream) (SendResult, error) {
 	text, err := validateMessage(message, MaxEmbedMessageChars)
 	if err != nil {
 		return SendResult{}, err
@@ -140,7 +152,8 @@ func (s *Service) VisitorSend(ctx context.Context, v Visitor, message string) (S
 		return SendResult{}, &errs.Error{Kind: errs.RateLimited, RetryAfter: midnight.Add(24 * time.Hour).Sub(now),
 			Safe: fmt.Sprintf("Too many messages today: at most %d a day. Try again after 00:00 UTC.", VisitorPerDay)}
 	}
-	p := &pending{svc: s, acct: v.Account, conv: conv, text: text, now: now, widget: &visitorTurn{token: v.Token}, addr: v.Addr}
+	p := &pending{svc: s, acct: v.Account, conv: conv, text: text, now: now, widget: &visitorTurn{token: v.Token}, addr: v.Addr,
+		stream: newStreamer(stream, text)}
 	res, err := s.answer(ctx, p)
 	if err != nil {
 		return res, err

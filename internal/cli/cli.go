@@ -53,12 +53,16 @@ commands:
   key rotate                  issue a new secret key, revoking the old one
   balance add|deduct          top up an account, or take money back (--account, --usd, --reason)
   tone set                    set an account's tone
-  kb import FILE              import a JSON Lines knowledge base
+  kb import FILE              import a JSON Lines knowledge base, a document (PDF, DOCX, ODT, XLSX, ODS, CSV,
+                              Markdown, text, HTML; --lang, --title, --url) or a products spreadsheet (--products)
   kb reindex                  embed the KB's chunks not yet embedded with SVC_EMBED_MODEL, now (--account)
   site add|list               the websites an account's KB is crawled from
   crawl URL                   crawl a site into the KB (--account, --site, --max-pages, --allow-private)
   review list                 answers rated not_helpful
   review answer ID --text T   correct a flagged answer; it becomes a curated Q&A entry
+  tests import FILE           add questions to the owner's test set from JSON Lines (--account); a bad line is refused by number
+  tests run                   ask every test as a visitor would, nothing stored; pass/fail per question (--account)
+  tests list                  the account's tests (--account)
   user add|list|remove        dashboard users (--account, --email, --role, --password-stdin, --user)
   visitor export|delete       a widget visitor's data: print it, or delete it (--account, --visitor UUID)
   eval xquad                  measure answer quality on XQuAD
@@ -124,6 +128,9 @@ var commands = map[string]commandFunc{
 	"crawl":          cmdCrawl,
 	"review list":    cmdReviewList,
 	"review answer":  cmdReviewAnswer,
+	"tests import":   cmdTestsImport,
+	"tests run":      cmdTestsRun,
+	"tests list":     cmdTestsList,
 	"user add":       cmdUserAdd,
 	"user list":      cmdUserList,
 	"user remove":    cmdUserRemove,

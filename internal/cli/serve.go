@@ -30,6 +30,7 @@ import (
 	"svc/internal/store"
 	"svc/internal/store/sqlite"
 	"svc/internal/studio"
+	"svc/internal/testsets"
 	"svc/internal/users"
 )
 
@@ -135,6 +136,9 @@ func cmdServe(ctx context.Context, args []string, env Env, seed bool) error {
 	}
 	// Deferred before the HTTP server and the sweeps start, so it runs after they stopped.
 	defer app.Close()
+	// The test runner follows KB changes (regression runs) from now on; its runs in
+	// progress are stopped, each marked failed, before the store closes.
+	defer app.TestRunner.Serve(ctx)()
 	stopMetrics, err := serveMetrics(c.cfg, app.Metrics, log)
 	if err != nil {
 		ln.Close()
@@ -219,8 +223,13 @@ type App struct {
 	// provider.
 	Embedder *semantic.Worker
 	// kbStore is the store as the app writes through it: with an embedding provider, its KB
-	// writes wake the Embedder (serve's crawl scheduler writes through it too).
+	// writes wake the Embedder, and every KB change schedules a regression test run
+	// (serve's crawl scheduler writes through it too).
 	kbStore store.Store
+	// Tests keeps the owners' test sets and runs them (the dashboard's /dashboard/tests);
+	// TestRunner runs them in the background and follows KB changes while serve runs it.
+	Tests      *testsets.Service
+	TestRunner *testsets.Runner
 }
 
 // Close releases the app's own connections (Redis) and its vector indexes; serve calls it
@@ -237,6 +246,10 @@ func (app *App) Close() error {
 type AppOptions struct {
 	DemoPage []byte           // served at /demo/ when set
 	Now      func() time.Time // the clock of chat, the HTTP server and the outbox; time.Now when nil
+	// TestDebounce overrides testsets.DefaultDebounce, and TestRunFinished is told of
+	// every test run the TestRunner finished (tests).
+	TestDebounce    time.Duration
+	TestRunFinished func(store.TestRun)
 }
 
 // NewApp wires the domain services into the HTTP handler and the outbox worker; cfg must be
@@ -259,6 +272,15 @@ func NewApp(st store.Store, accounts *account.Service, cfg config.Config, log *s
 		// search of the account check its index (semantic.NotifyKBWrites).
 		st = semantic.NotifyKBWrites(st, sem.worker.Notify)
 	}
+	// Every committed change of a KB (a finished crawl, an upload or import, a Q&A edit)
+	// schedules the account's regression test run (testsets.WatchKB); the Runner is built
+	// below, once the engine it asks through is.
+	var testRunner *testsets.Runner
+	st = testsets.WatchKB(st, testsets.HookFunc(func(accountID int64, trigger string) {
+		if testRunner != nil { // NewApp itself writes nothing before the Runner exists
+			testRunner.KBChanged(accountID, trigger)
+		}
+	}))
 	engs, err := newEngines(cfg, st, log, ins.provider, semSearch)
 	if err != nil {
 		sem.close()
@@ -283,8 +305,16 @@ func NewApp(st store.Store, accounts *account.Service, cfg config.Config, log *s
 			Texts: texts, Metrics: ins.outbox})
 		kick = app.Outbox.Kick
 	}
+	// Test runs ask as serve answers (the model, billed, when one is configured) through the
+	// watched store, so "answer this" is a Q&A edit like any other.
+	app.Tests = testsets.New(testsets.Deps{Store: st, Answerer: engs.answerer, Billed: engs.model != nil, Now: opts.Now,
+		Log: log, HoldTTL: cfg.HoldTTL})
+	testRunner = testsets.NewRunner(app.Tests, testsets.RunnerOptions{Kick: kick, Debounce: opts.TestDebounce,
+		Finished: opts.TestRunFinished})
+	app.TestRunner = testRunner
 	limits := newSharedLimits(cfg, m, log)
 	app.close = func() error {
+		testRunner.Close()
 		sem.close()
 		return limits.close()
 	}
@@ -297,7 +327,7 @@ func NewApp(st store.Store, accounts *account.Service, cfg config.Config, log *s
 	app.Users = users.New(users.Deps{Store: st, Throttle: limits.throttle, Now: opts.Now, PublicURL: cfg.PublicURL, Log: log,
 		Kick: kick, Metrics: ins.signIn})
 	dash, err := dashboard.New(dashboard.Deps{Store: st, Users: app.Users, Accounts: accounts, Chat: chatSvc, Studio: studioSvc,
-		Catalog: texts,
+		Tests: app.Tests, TestRunner: testRunner, Catalog: texts,
 		Crawler: crawl.New(st, crawl.Options{MaxPages: cfg.CrawlMaxPages, AllowPrivate: cfg.CrawlAllowPrivate,
 			Metrics: ins.crawl}, log),
 		CrawlInterval: cfg.CrawlInterval, CrawlAllowPrivate: cfg.CrawlAllowPrivate, EmbedModel: embedModel(cfg),

@@ -2,44 +2,29 @@ package crawl
 
 import (
 	"bytes"
-	"errors"
-	"fmt"
-	"io"
+	"context"
 	"strings"
 
-	"github.com/ledongthuc/pdf"
+	"svc/internal/ingest"
+	"svc/internal/store"
 )
 
-// maxPDFText bounds the text taken from one PDF: a manual of a few hundred pages is useful,
-// a scanned catalogue of thousands of pages would only crowd the index.
-const maxPDFText = 1 << 20
+// pdfLimits bound a PDF the crawler found: a manual of a few hundred pages is useful, a
+// scanned catalogue of thousands would only crowd the index (and is refused whole rather
+// than cut, as an upload is). The body is already bounded by the fetcher.
+var pdfLimits = ingest.Limits{MaxText: 2 << 20}
 
-// pdfText extracts the plain text of a PDF (manuals, price lists and terms are often
-// published as PDFs). The parser runs on bytes a stranger sent us, so a panic inside it is
-// turned into an error rather than taking the crawl down.
-func pdfText(body []byte) (text string, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			text, err = "", fmt.Errorf("pdf: unreadable: %v", p)
-		}
-	}()
-	r, err := pdf.NewReader(bytes.NewReader(body), int64(len(body)))
+// pdfDocument reads a PDF (manuals, price lists and terms are often published as PDFs) with
+// the upload reader, ingest, so a crawled PDF keeps its headings as sections just as an
+// uploaded one does. The reader is bounded and survives any bytes (a panic in the parsing
+// library is its error); a PDF it cannot read (a scan, a damaged file) yields an error.
+func pdfDocument(ctx context.Context, body []byte, url, path string) (store.Document, error) {
+	res, err := ingest.Read(ctx, bytes.NewReader(body), ingest.Options{Name: "file.pdf", Title: pdfTitle(path),
+		URL: url, Limits: pdfLimits})
 	if err != nil {
-		return "", fmt.Errorf("pdf: %w", err)
+		return store.Document{}, err
 	}
-	rd, err := r.GetPlainText()
-	if err != nil {
-		return "", fmt.Errorf("pdf: %w", err)
-	}
-	b, err := io.ReadAll(io.LimitReader(rd, maxPDFText))
-	if err != nil {
-		return "", fmt.Errorf("pdf: %w", err)
-	}
-	text = strings.TrimSpace(string(b))
-	if text == "" {
-		return "", errors.New("pdf: no text (a scan?)")
-	}
-	return text, nil
+	return res.Documents[0], nil
 }
 
 // pdfTitle names a PDF by its file name: "/docs/e-bike-manual.pdf" becomes "e-bike manual".

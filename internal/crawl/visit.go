@@ -159,11 +159,7 @@ func (r *run) pdf(ctx context.Context, o outcome, final *url.URL, resp *fetch.Re
 	key := final.String()
 	state := store.PageState{URL: key, ETag: resp.ETag, LastModified: resp.LastModified, Hash: pageHash(resp.Body)}
 	return r.save(ctx, o, state, func() ([]store.Document, error) {
-		text, err := pdfText(resp.Body)
-		if err != nil {
-			return nil, err
-		}
-		d, err := kb.Build(kb.Record{Type: kb.TypePage, URL: key, Title: pdfTitle(final.Path), Body: text})
+		d, err := pdfDocument(ctx, resp.Body, key, final.Path)
 		if err != nil {
 			return nil, err
 		}

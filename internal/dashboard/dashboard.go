@@ -9,6 +9,7 @@
 package dashboard
 
 import (
+	"errors"
 	"log/slog"
 	"net/http"
 	"net/netip"
@@ -19,8 +20,10 @@ import (
 	"svc/internal/chat"
 	"svc/internal/crawl"
 	"svc/internal/i18n"
+	"svc/internal/insights"
 	"svc/internal/ratelimit"
 	"svc/internal/studio"
+	"svc/internal/testsets"
 	"svc/internal/users"
 )
 
@@ -31,6 +34,10 @@ type Deps struct {
 	Accounts *account.Service
 	Chat     *chat.Service
 	Studio   *studio.Service
+	// Tests keeps the owners' test sets (/dashboard/tests) and TestRunner runs them in the
+	// background; both are required.
+	Tests      *testsets.Service
+	TestRunner *testsets.Runner
 	// Crawler runs "crawl now"; nil hides the button.
 	Crawler *crawl.Crawler
 	// CrawlAllowPrivate is the crawler's AllowPrivate (SVC_CRAWL_ALLOW_PRIVATE): a site on a
@@ -66,6 +73,8 @@ type Server struct {
 	crawls  *crawlJobs
 	formKey []byte // signs signed-out forms' tokens
 	handler http.Handler
+	// questions remembers how the overview's questions read (insights.Memo).
+	questions *insights.Memo
 }
 
 // New builds the dashboard's handler.
@@ -79,6 +88,9 @@ func New(d Deps) (*Server, error) {
 	if d.Limiter == nil {
 		d.Limiter = ratelimit.NewMemory()
 	}
+	if d.Tests == nil || d.TestRunner == nil {
+		return nil, errors.New("dashboard: Deps.Tests and Deps.TestRunner are required")
+	}
 	if d.Catalog == nil {
 		c, err := i18n.Load()
 		if err != nil {
@@ -91,6 +103,9 @@ func New(d Deps) (*Server, error) {
 		s.secure = true
 	}
 	var err error
+	if s.questions, err = insights.NewMemo(overviewMemo); err != nil {
+		return nil, err
+	}
 	if s.assets, err = loadAssets(); err != nil {
 		return nil, err
 	}

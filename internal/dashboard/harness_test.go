@@ -43,6 +43,12 @@ type harnessSetup struct {
 	now func() time.Time // the clock of the store and every service; nil is time.Now
 	// postgres serves on a PostgreSQL schema of the test's own instead of an SQLite file.
 	postgres bool
+	// followKB makes the test runner follow KB changes as serve does (Serve), starting a
+	// regression run testDebounce after a change; testRunFinished is told of every run the
+	// runner finished.
+	followKB        bool
+	testDebounce    time.Duration
+	testRunFinished func(store.TestRun)
 }
 
 type harnessOpt func(*harnessSetup)
@@ -56,6 +62,12 @@ func withConfig(f func(*config.Config)) harnessOpt {
 // tests that show both stores answer alike.
 func onPostgres() harnessOpt {
 	return func(s *harnessSetup) { s.postgres = true }
+}
+
+// withRegressionRuns makes the test runner follow KB changes as serve does, a regression run
+// starting debounce after a change, and tells finished of every run it finished.
+func withRegressionRuns(debounce time.Duration, finished func(store.TestRun)) harnessOpt {
+	return func(s *harnessSetup) { s.followKB, s.testDebounce, s.testRunFinished = true, debounce, finished }
 }
 
 // withClock puts the store and every service on the clock now (a test's fake clock).
@@ -97,9 +109,16 @@ func newHarness(t testing.TB, opts ...harnessOpt) *harness {
 	st := h.st
 	h.accounts = account.New(st, set.now)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	h.app, err = cli.NewApp(st, h.accounts, h.cfg, log, cli.AppOptions{Now: set.now})
+	h.app, err = cli.NewApp(st, h.accounts, h.cfg, log, cli.AppOptions{Now: set.now, TestDebounce: set.testDebounce,
+		TestRunFinished: set.testRunFinished})
 	if err != nil {
 		t.Fatal(err)
+	}
+	// Test runs started in the background end (marked failed when cut short) before the
+	// store closes: cleanups run last registered first.
+	t.Cleanup(h.app.TestRunner.Close)
+	if set.followKB {
+		h.app.TestRunner.Serve(context.Background())
 	}
 	handler = h.app.Handler
 	h.users = h.app.Users

@@ -21,6 +21,7 @@ type kbStore interface {
 	DeleteDocument(ctx context.Context, accountID, docID int64) error
 	ReplaceDocument(ctx context.Context, accountID, oldID int64, doc *store.Document) error
 	ImportDocuments(ctx context.Context, accountID int64, docs []store.Document) (store.ImportResult, error)
+	UpsertProducts(ctx context.Context, accountID int64, docs []store.Document) (store.UpsertResult, error)
 	GetDocument(ctx context.Context, accountID, docID int64) (store.Document, error)
 	CountDocuments(ctx context.Context, accountID int64) (map[string]int, error)
 	SiteDocuments(ctx context.Context, accountID, siteID int64) (map[string]int, error)
@@ -52,7 +53,7 @@ func (s *Server) kbRoutes(rt router) {
 	rt.handle("POST /dashboard/kb/qa/{id}/delete", member, s.kbQADelete)
 
 	rt.handle("GET /dashboard/kb/import", ownerOnly, s.kbImportPage)
-	rt.upload("POST /dashboard/kb/import", ownerOnly, kbMaxUpload+kbUploadSlack, s.kbImport)
+	rt.upload("POST /dashboard/kb/import", ownerOnly, kbMaxUploadTotal+kbUploadSlack, s.kbImport)
 }
 
 // kbData is the dot's Data of every kb view; View picks the section kb.html renders and

@@ -77,10 +77,10 @@ func TestKBImportIntoASiteAndItsLimits(t *testing.T) {
 	}
 
 	// Too large: refused with a clear message, nothing imported.
-	big := bytes.Repeat([]byte(line+"\n"), 10<<20/len(line)+2)
+	big := bytes.Repeat([]byte(line+"\n"), 20<<20/len(line)+2)
 	p = b.kbUpload("/dashboard/kb/import", "file", "big.jsonl", big, nil)
 	kbMustStatus(t, "too large", p, http.StatusRequestEntityTooLarge)
-	mustContain(t, p.Body, "The file is too large: at most 10 MiB.")
+	mustContain(t, p.Body, "The file is too large: at most 20 MiB.")
 
 	// No file, and an empty file.
 	p = b.kbUpload("/dashboard/kb/import", "", "", nil, url.Values{"site": {""}})

@@ -42,8 +42,16 @@ func (s *Server) kbQAForm(c *reqCtx, f kbQAFormData) kbData {
 	return d
 }
 
+// kbQANew is the empty editor, or with ?question= (and ?lang=) the editor with a question
+// filled in: the overview's "answer this" of a declined question that has no open review
+// item. Nothing is stored until the form is sent, where readQA checks it as any entry.
 func (s *Server) kbQANew(w http.ResponseWriter, r *http.Request, c *reqCtx) error {
-	s.render(w, r, c, pageKB, 0, s.kbQAForm(c, kbQAFormData{Lang: kbLangDetect}))
+	q := r.URL.Query()
+	f := kbQAFormData{Lang: kbLangDetect, Question: strings.TrimSpace(q.Get("question"))}
+	if l := q.Get("lang"); i18n.Supported(l) {
+		f.Lang = l
+	}
+	s.render(w, r, c, pageKB, 0, s.kbQAForm(c, f))
 	return nil
 }
 
@@ -158,7 +166,7 @@ func (s *Server) kbQACreate(w http.ResponseWriter, r *http.Request, c *reqCtx) e
 	if !ok {
 		return err
 	}
-	doc.AccountID = c.Account.ID
+	doc.AccountID, doc.Origin = c.Account.ID, store.OriginEditor
 	if _, err := s.st.ImportDocuments(r.Context(), c.Account.ID, []store.Document{doc}); err != nil {
 		return err
 	}
@@ -179,7 +187,7 @@ func (s *Server) kbQAUpdate(w http.ResponseWriter, r *http.Request, c *reqCtx) e
 	if !ok {
 		return err
 	}
-	doc.AccountID, doc.SiteID = c.Account.ID, old.SiteID
+	doc.AccountID, doc.SiteID, doc.Origin = c.Account.ID, old.SiteID, store.OriginEditor
 	if qaRekeyed(doc, old) {
 		err = s.st.ReplaceDocument(r.Context(), c.Account.ID, old.ID, &doc)
 	} else {

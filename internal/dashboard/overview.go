@@ -15,12 +15,14 @@ import (
 var pageOverview = page{name: "overview", title: "nav.overview", nav: "overview"}
 
 // overviewStore is what the overview reads: four grouped reads of the last 30 days, each
-// answered from a covering index, so the page costs the same at 100 or 100,000 messages.
+// answered from a covering index, and the newest questions (at most overviewQuestions, read
+// from an index from the newest), so the page costs the same at 100 or 100,000 messages.
 type overviewStore interface {
 	DailyUsage(ctx context.Context, accountID int64, since time.Time) ([]store.DayUsage, error)
 	DailySources(ctx context.Context, accountID int64, since time.Time) ([]store.DaySource, error)
 	ReplyStats(ctx context.Context, accountID int64, since time.Time) (store.ReplyStats, error)
 	Unanswered(ctx context.Context, accountID int64, since time.Time, limit int) ([]store.UnansweredQuestion, error)
+	AskedQuestions(ctx context.Context, accountID int64, since time.Time, limit int) ([]store.AskedQuestion, error)
 }
 
 // overviewDays is the charts' window in UTC days, today included.
@@ -32,9 +34,13 @@ const overviewUnanswered = 10
 func (s *Server) overviewRoutes(rt router) {
 	// Agents see the same figures as owners: nothing on the page changes anything.
 	rt.handle("GET /dashboard/{$}", member, s.overviewPage)
+	rt.handle("GET /dashboard/insights", member, s.insightsPage)
 }
 
 type overviewData struct {
+	// TestsBroken is the test set's regression that still stands (tests_overview.go); nil
+	// when there is none.
+	TestsBroken       *testsRegression
 	Balance, Reserved int64
 	// AnswersToday counts the day's answer events, the ones the daily quota counts.
 	AnswersToday int
@@ -139,6 +145,9 @@ func (s *Server) overviewPage(w http.ResponseWriter, r *http.Request, c *reqCtx)
 	}
 	d := overviewData{Balance: c.Account.BalanceMicro, Reserved: c.Account.ReservedMicro,
 		DailyQuota: c.Account.DailyAnswers, Stats: stats, Unanswered: unanswered}
+	if d.TestsBroken, err = s.overviewTests(ctx, id); err != nil {
+		return err
+	}
 	d.Days = make([]time.Time, overviewDays)
 	labels := make([]int64, overviewDays)
 	for i := range d.Days {

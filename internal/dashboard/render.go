@@ -313,6 +313,7 @@ var navigation = []struct {
 	{"/dashboard/conversations", "nav.conversations", "conversations", false},
 	{"/dashboard/review", "nav.review", "review", false},
 	{"/dashboard/kb", "nav.kb", "kb", false},
+	{"/dashboard/tests", "nav.tests", "tests", false},
 	{"/dashboard/assistant", "nav.assistant", "assistant", true},
 	{"/dashboard/widget", "nav.widget", "widget", true},
 	{"/dashboard/studio", "nav.studio", "studio", true},

@@ -67,6 +67,7 @@ func (s *Server) routes() http.Handler {
 	s.visitorDataRoutes(rt)
 	s.reviewRoutes(rt)
 	s.kbRoutes(rt)
+	s.testsRoutes(rt)
 	s.assistantRoutes(rt)
 	s.widgetRoutes(rt)
 	s.developerRoutes(rt)

@@ -8,6 +8,7 @@ type Store interface {
 	conversationsStore
 	visitorDataStore
 	reviewStore
+	testsStore
 	kbStore
 	assistantStore
 	widgetStore

@@ -123,6 +123,18 @@ type Request struct {
 	Summary string
 	// History is the conversation's recent messages before Question, oldest first.
 	History []Turn
+	// Stream, when set, is handed the reply while it is composed, as far as it is final: an
+	// engine that writes with a model releases each sentence once it has passed the guard.
+	// The pieces are only a preview of Answer.Text, which is what counts; an engine may
+	// send none (the built-in engine composes at once). It is called on Answer's goroutine.
+	Stream func(Piece)
+}
+
+// Piece is part of a reply released while it is composed: Text follows what was released
+// before, or, with Replace, stands instead of all of it (the reply became a decline).
+type Piece struct {
+	Text    string
+	Replace bool
 }
 
 // Card is a product card with the document it was learned from.

@@ -15,7 +15,9 @@ import (
 //
 //   - an abbreviation of the language ("Dr.", "St.", "vs.", "bzw.", "örn.") or any single
 //     letter ("z. B.", "J. R. R. Tolkien");
-//   - a word with an inner period ("U.S.", "z.B.", "M.Ö.");
+//   - a word with an inner period ("U.S.", "z.B.", "M.Ö."), but not a number: a price or
+//     measure ends its sentence ("costs $129.00."), except a day and month in German and
+//     Turkish ("bis 24.12.");
 //   - in German and Turkish, a number of up to three digits, which is an ordinal there
 //     ("am 7. Februar", "19. yüzyıl", "1. Dünya Savaşı");
 //   - anything followed by a lower-case letter, which a new sentence would not start with.
@@ -41,7 +43,56 @@ type textSpan struct {
 // abbreviations, ordinals and decimals inside their sentence.
 func SplitLine(line, lang string) []string {
 	var out []string
-	start := 0
+	for line != "" {
+		end, ok := firstEnd(line, lang)
+		if !ok {
+			end = len(line)
+		}
+		if s := strings.TrimSpace(line[:end]); s != "" {
+			out = append(out, s)
+		}
+		line = line[end:]
+	}
+	return out
+}
+
+// SentenceEnd reports where the first sentence of text ends, by the rules of SplitLine, when
+// that is already known: at a terminator SplitLine would cut after (its closers included),
+// or else at the first line break. ok is false while the first sentence may still go on, so
+// text that is still being written can be cut as it grows: the cut never moves once it is
+// reported, because each decision rests only on what precedes it and on the first character
+// after the white space that follows it.
+func SentenceEnd(text, lang string) (int, bool) {
+	line, _, broken := strings.Cut(text, "\n")
+	if end, ok := firstEnd(line, lang); ok {
+		return end, true
+	}
+	if broken {
+		return len(line), true
+	}
+	return 0, false
+}
+
+// Pieces cuts text into its sentences, each with the white space before it, so that the
+// pieces joined are text exactly: how a finished reply is handed out sentence by sentence.
+func Pieces(text, lang string) []string {
+	var out []string
+	for pos := 0; pos < len(text); {
+		start := pos + len(text[pos:]) - len(strings.TrimLeftFunc(text[pos:], unicode.IsSpace))
+		end, ok := SentenceEnd(text[start:], lang)
+		if !ok || start+end >= len(text) {
+			out = append(out, text[pos:])
+			break
+		}
+		out = append(out, text[pos:start+end])
+		pos = start + end
+	}
+	return out
+}
+
+// firstEnd is where SplitLine ends the first sentence of line, and false when it runs to
+// the line's end.
+func firstEnd(line, lang string) (int, bool) {
 	for i := 0; i < len(line); {
 		r, size := utf8.DecodeRuneInString(line[i:])
 		i += size
@@ -66,7 +117,7 @@ func SplitLine(line, lang string) []string {
 			i = end
 			continue
 		}
-		if r == '.' && end == i && keepsPeriod(line[start:i-size], lang) {
+		if r == '.' && end == i && keepsPeriod(line[:i-size], lang) {
 			i = end
 			continue
 		}
@@ -74,16 +125,9 @@ func SplitLine(line, lang string) []string {
 			i = end
 			continue
 		}
-		if s := strings.TrimSpace(line[start:end]); s != "" {
-			out = append(out, s)
-		}
-		start = end
-		i = end
+		return end, true
 	}
-	if s := strings.TrimSpace(line[start:]); s != "" {
-		out = append(out, s)
-	}
-	return out
+	return 0, false
 }
 
 const closers = `"'”’»)]›`
@@ -114,6 +158,11 @@ func keepsPeriod(before, lang string) bool {
 	if word == "" {
 		return false
 	}
+	if isDecimal(word) {
+		// A price or measure ends its sentence ("costs $129.00."), but in German and Turkish
+		// a day and month ("bis 24.12. bestellen") is an ordinal like "7.".
+		return (lang == "de" || lang == "tr") && isDayMonth(word)
+	}
 	if strings.Contains(word, ".") {
 		return true // "U.S", "z.B", "M.Ö" before the final period
 	}
@@ -142,6 +191,25 @@ func lastWord(s string) string {
 		i -= size
 	}
 	return strings.Trim(s[i:], ".")
+}
+
+// isDecimal reports a number written with inner separators: "129.00", "4.290,00", "3.5".
+func isDecimal(s string) bool {
+	if s == "" || !unicode.IsDigit(rune(s[0])) || !unicode.IsDigit(rune(s[len(s)-1])) || !strings.ContainsAny(s, ".,") {
+		return false
+	}
+	for _, r := range s {
+		if r != '.' && r != ',' && (r < '0' || r > '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// isDayMonth reports "24.12": one or two digits, a period, one or two digits.
+func isDayMonth(s string) bool {
+	day, month, ok := strings.Cut(s, ".")
+	return ok && len(day) >= 1 && len(day) <= 2 && len(month) >= 1 && len(month) <= 2 && isDigits(day) && isDigits(month)
 }
 
 func isDigits(s string) bool {

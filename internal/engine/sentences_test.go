@@ -41,6 +41,10 @@ func TestSplitSentences(t *testing.T) {
 		{"lines", "tr", "Fırtına Mont\nFiyat: 3.450,00 TL\nSu geçirmez.",
 			[]string{"Fırtına Mont", "Fiyat: 3.450,00 TL", "Su geçirmez."}},
 		{"no terminator", "en", "Free returns", []string{"Free returns"}},
+		{"price ends a sentence", "en", "The boot costs $129.00. It is waterproof.",
+			[]string{"The boot costs $129.00.", "It is waterproof."}},
+		{"german day and month", "de", "Bestellen Sie bis 24.12. Wir liefern dann rechtzeitig.",
+			[]string{"Bestellen Sie bis 24.12. Wir liefern dann rechtzeitig."}},
 		{"empty", "en", " \n ", nil},
 	}
 	for _, tt := range tests {

@@ -146,17 +146,11 @@ type SiteReply struct {
 // balance and the daily quota are neither checked nor touched, and each question starts a
 // conversation of its own with no history, in the question's language.
 func Site(ctx context.Context, st store.Store, ans chat.Answerer, accountID int64, qs []SiteQuestion, opts SiteOptions) (SiteReport, error) {
-	acct, err := st.GetAccount(ctx, accountID)
+	asker, err := NewAsker(ctx, st, ans, accountID)
 	if err != nil {
-		return SiteReport{}, fmt.Errorf("account %d: %w", accountID, err)
+		return SiteReport{}, err
 	}
-	dry := &dryStore{Store: st, acct: acct}
-	// The copy the pipeline sees can always afford an answer: the balance and the quota are
-	// billing's business, and a measurement bills nothing.
-	dry.acct.BalanceMicro, dry.acct.ReservedMicro, dry.acct.DailyAnswers = 1<<50, 0, 0
-	svc := chat.New(chat.Deps{Store: dry, Engine: ans, Limiter: allowAll{}})
-
-	rep := SiteReport{AccountID: accountID, SalesMode: acct.SalesMode, Questions: len(qs), Misses: []SiteReply{}}
+	rep := SiteReport{AccountID: accountID, SalesMode: asker.dry.acct.SalesMode, Questions: len(qs), Misses: []SiteReply{}}
 	type key struct{ lang, half string }
 	lines := map[key]*SiteLangReport{}
 	line := func(lang, half string) *SiteLangReport {
@@ -170,12 +164,11 @@ func Site(ctx context.Context, st store.Store, ans chat.Answerer, accountID int6
 		if err := ctx.Err(); err != nil {
 			return SiteReport{}, err
 		}
-		dry.lang = q.Lang
-		res, err := svc.Send(ctx, dry.acct, 0, q.Question)
+		asked, err := asker.Ask(ctx, q.Question, q.Lang)
 		if err != nil {
 			return SiteReport{}, fmt.Errorf("line %d: %w", q.Line, err)
 		}
-		reply := res.Reply
+		reply := asked.Reply
 		why := check(q, reply)
 		hit := len(why) == 0
 		line(q.Lang, "").add(q, reply, hit)
@@ -220,6 +213,54 @@ func Site(ctx context.Context, st store.Store, ans chat.Answerer, accountID int6
 	}
 	rep.HitRate = ratio(rep.Hits, rep.Questions)
 	return rep, nil
+}
+
+// Asker asks questions of one account as a visitor would, through the chat service's send
+// pipeline on the read-only view of the store (dryStore): each question in a conversation
+// of its own, nothing stored, the balance and the quota neither checked nor touched. It is
+// what Site measures with, and what owners' test runs (internal/testsets) ask through. An
+// Asker asks one question at a time: it is not safe for concurrent use.
+type Asker struct {
+	dry *dryStore
+	svc *chat.Service
+}
+
+// NewAsker reads the account (its Sales Mode, tone and name, as its visitors get them) and
+// returns an Asker for it.
+func NewAsker(ctx context.Context, st store.Store, ans chat.Answerer, accountID int64) (*Asker, error) {
+	acct, err := st.GetAccount(ctx, accountID)
+	if err != nil {
+		return nil, fmt.Errorf("account %d: %w", accountID, err)
+	}
+	dry := &dryStore{Store: st, acct: acct}
+	// The copy the pipeline sees can always afford an answer: the balance and the quota are
+	// billing's business, and a measurement bills nothing (a test run bills what Asked
+	// reports, itself).
+	dry.acct.BalanceMicro, dry.acct.ReservedMicro, dry.acct.DailyAnswers = 1<<50, 0, 0
+	return &Asker{dry: dry, svc: chat.New(chat.Deps{Store: dry, Engine: ans, Limiter: allowAll{}})}, nil
+}
+
+// Asked is one question's reply and what the pipeline would have charged for it.
+type Asked struct {
+	Reply store.Message
+	// Charges are the usage events the turn would have recorded (the answer's, and any
+	// further ones such as a summary), priced at the account's rates; nothing was charged.
+	Charges []store.Charge
+}
+
+// Ask asks question in lang (the conversation's language the question starts in).
+func (a *Asker) Ask(ctx context.Context, question, lang string) (Asked, error) {
+	a.dry.lang = lang
+	a.dry.turn = nil
+	res, err := a.svc.Send(ctx, a.dry.acct, 0, question)
+	if err != nil {
+		return Asked{}, err
+	}
+	out := Asked{Reply: res.Reply}
+	if t := a.dry.turn; t != nil {
+		out.Charges = append(append(out.Charges, t.Charge), t.Extra...)
+	}
+	return out, nil
 }
 
 // check returns why reply fails q's checks; none when it passes.
@@ -276,6 +317,8 @@ type dryStore struct {
 	acct   store.Account
 	lang   string // the conversation language of the question being asked
 	nextID atomic.Int64
+	// turn is the last turn the pipeline would have saved (Asker reads its charges).
+	turn *store.Turn
 }
 
 // GetAccount returns the measurement's copy of the account (the balance is billing's
@@ -302,6 +345,7 @@ func (d *dryStore) LastMessages(context.Context, int64, int64, int) ([]store.Mes
 func (d *dryStore) SaveTurn(_ context.Context, t *store.Turn) error {
 	t.User.CreatedAt = time.Now().UTC()
 	t.Reply.CreatedAt = t.User.CreatedAt
+	d.turn = t
 	return nil
 }
 

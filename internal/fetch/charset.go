@@ -324,3 +324,14 @@ func xmlDeclEncoding(b []byte) string {
 	}
 	return rest[1 : 1+endQ]
 }
+
+// DecodeFile returns the text of a file that was uploaded rather than fetched
+// (internal/ingest) as UTF-8, by the rules decodeText applies to a response with
+// no Content-Type charset: a byte order mark (UTF-8, UTF-16), then an HTML
+// document's own declaration when mediaType is "text/html", then UTF-8 when the
+// bytes are plausibly UTF-8, else Windows-1254 or Windows-1252. Office programs
+// in Turkey and Germany still save CSV files in their Windows code page.
+func DecodeFile(body []byte, mediaType string) []byte {
+	out, _ := decodeText(body, mediaType, "")
+	return out
+}

@@ -2,6 +2,7 @@ package kb
 
 import (
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"svc/internal/lang"
@@ -135,14 +136,18 @@ func buildProduct(rec Record) (store.Document, error) {
 	if rec.Price != "" {
 		extra = priceWords[lg]
 	}
+	hashed := []string{rec.Name, rec.URL, rec.Price, rec.Category, rec.Image, rec.Description}
+	if rec.SKU != "" {
+		// Only when set, so the products of every earlier import keep their hashes.
+		hashed = append(hashed, "sku", rec.SKU)
+	}
 	return store.Document{
-		Type:  store.DocProduct,
-		URL:   rec.URL,
-		Title: rec.Name,
-		Body:  desc,
-		Lang:  lg,
-		Hash: contentHash(rec.Type, lg, rec.Name, rec.URL, rec.Price, rec.Category, rec.Image,
-			rec.Description),
+		Type:   store.DocProduct,
+		URL:    rec.URL,
+		Title:  rec.Name,
+		Body:   desc,
+		Lang:   lg,
+		Hash:   contentHash(rec.Type, append([]string{lg}, hashed...)...),
 		Chunks: analyze(pieces, "", lg, extra),
 		Product: &store.Product{
 			Name:     rec.Name,
@@ -150,6 +155,7 @@ func buildProduct(rec Record) (store.Document, error) {
 			Price:    rec.Price,
 			Category: rec.Category,
 			Image:    rec.Image,
+			SKU:      rec.SKU,
 		},
 	}, nil
 }
@@ -200,6 +206,8 @@ func productFacts(rec Record, lg string) string {
 // again, which would only inflate its term counts. extra is indexed too but not shown.
 func analyze(pieces []piece, title, lg, extra string) []store.Chunk {
 	chunks := make([]store.Chunk, 0, len(pieces))
+	counter := counters.Get().(*tokencount.Counter)
+	defer counters.Put(counter)
 	for i, p := range pieces {
 		var parts []string
 		if !strings.HasPrefix(p.text, title) {
@@ -215,18 +223,26 @@ func analyze(pieces []piece, title, lg, extra string) []store.Chunk {
 			Heading: firstNonEmpty(p.heading, title),
 			Text:    p.text,
 			Terms:   strings.Join(terms, " "),
-			Tokens:  countTokens(p.text),
+			Tokens:  countTokens(counter, p.text),
 		})
 	}
 	return chunks
 }
 
+// counters keeps token counters for reuse: making one compiles its splitting pattern, which
+// cost a fifth of the time of a 50,000-row spreadsheet's 8,000 chunks when made per chunk,
+// and most of the time of 50,000 products. A nil counter (the vocabulary failed to load)
+// counts nothing.
+var counters = sync.Pool{New: func() any {
+	c, _ := tokencount.O200kBase()
+	return c
+}}
+
 // countTokens counts text's o200k_base tokens as the engine bills them when it reads the
 // chunk (engine.CountTokens). 0, the store's "not counted", when the counter cannot load:
 // the engine then counts the text itself.
-func countTokens(text string) int {
-	c, err := tokencount.O200kBase()
-	if err != nil {
+func countTokens(c *tokencount.Counter, text string) int {
+	if c == nil {
 		return 0
 	}
 	n, err := c.Count(text)

@@ -20,3 +20,7 @@ const (
 	MaxQuestionLen = 2000
 	MaxAnswerLen   = 50_000
 )
+
+// MaxSKULen bounds a product's SKU, in characters: catalogue codes are short, and a longer
+// value is a column mix-up (a description under the SKU header).
+const MaxSKULen = 100

@@ -31,6 +31,9 @@ type Record struct {
 	Category    string // product
 	Image       string // product
 	Description string // product: text or HTML
+	// SKU is a product's stock-keeping unit, its identity in a shop's catalogue export
+	// (internal/ingest's products spreadsheets); the JSON Lines format has no such field.
+	SKU string
 
 	Slug         string // article
 	CategorySlug string // article

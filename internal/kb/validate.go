@@ -22,7 +22,7 @@ func Validate(r *Record) error {
 	}
 	for _, f := range []*string{&r.Lang, &r.URL, &r.Title, &r.Body, &r.Question, &r.Answer,
 		&r.Name, &r.Price, &r.Category, &r.Image, &r.Description, &r.Slug, &r.CategorySlug,
-		&r.CategoryName} {
+		&r.CategoryName, &r.SKU} {
 		*f = strings.TrimSpace(*f)
 	}
 	r.Lang = strings.ToLower(r.Lang)
@@ -56,7 +56,7 @@ func (r *Record) textFields() []textField {
 		{"body", &r.Body}, {"question", &r.Question}, {"answer", &r.Answer}, {"name", &r.Name},
 		{"price", &r.Price}, {"category", &r.Category}, {"image", &r.Image},
 		{"description", &r.Description}, {"slug", &r.Slug}, {"category_slug", &r.CategorySlug},
-		{"category_name", &r.CategoryName}, {"lang_hint", &r.LangHint}}
+		{"category_name", &r.CategoryName}, {"lang_hint", &r.LangHint}, {"sku", &r.SKU}}
 }
 
 func validatePage(r *Record) error {
@@ -94,6 +94,7 @@ func validateProduct(r *Record) error {
 		checkLen("category", r.Category, maxCategoryLen),
 		checkURL("image", r.Image),
 		checkBytes("description", r.Description, maxBodyLen),
+		checkLen("sku", r.SKU, MaxSKULen),
 	)
 }
 

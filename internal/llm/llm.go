@@ -40,6 +40,12 @@ type Request struct {
 	// JSON asks for a single JSON object as the reply (OpenAI's response_format json_object;
 	// for Anthropic the system text says so).
 	JSON bool
+	// Stream, when set, asks the provider to stream the reply (OpenAI's stream with
+	// include_usage, Anthropic's message events) and is handed each piece of text as it
+	// arrives, in order, on the caller's goroutine. Complete still returns the whole
+	// Response, usage included. Retries happen only before the first piece: text already
+	// handed out cannot be taken back, so a stream that breaks after it fails the call.
+	Stream func(text string)
 }
 
 // Response is a completion with the provider-reported usage.

@@ -3,8 +3,11 @@ package llm
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
 	"svc/internal/nultext"
@@ -37,6 +40,14 @@ type openAIRequest struct {
 	// Always sent, 0 included, so that no server's own default decides.
 	Temperature    float64               `json:"temperature"`
 	ResponseFormat *openAIResponseFormat `json:"response_format,omitempty"`
+	// Stream asks for chunks; StreamOptions then asks for the usage in a last chunk, which
+	// the account is charged by.
+	Stream        bool                 `json:"stream,omitempty"`
+	StreamOptions *openAIStreamOptions `json:"stream_options,omitempty"`
+}
+
+type openAIStreamOptions struct {
+	IncludeUsage bool `json:"include_usage"`
 }
 
 type openAIMessage struct {
@@ -68,6 +79,9 @@ func (c *openAIClient) Complete(ctx context.Context, req Request) (Response, err
 		return Response{}, c.post.Failed(err)
 	}
 	body := c.body(req)
+	if req.Stream != nil {
+		return c.stream(ctx, req, body)
+	}
 	var out openAIResponse
 	if err := c.post.Post(ctx, body, &out); err != nil {
 		return Response{}, err
@@ -110,5 +124,74 @@ func (c *openAIClient) body(req Request) openAIRequest {
 	if req.JSON {
 		b.ResponseFormat = &openAIResponseFormat{Type: "json_object"}
 	}
+	if req.Stream != nil {
+		b.Stream, b.StreamOptions = true, &openAIStreamOptions{IncludeUsage: true}
+	}
 	return b
+}
+
+// openAIChunk is the part of a chat.completion.chunk that is read.
+type openAIChunk struct {
+	Model   string `json:"model"`
+	Choices []struct {
+		Delta struct {
+			Content string `json:"content"`
+		} `json:"delta"`
+		FinishReason string `json:"finish_reason"`
+	} `json:"choices"`
+	Usage *struct {
+		PromptTokens     int `json:"prompt_tokens"`
+		CompletionTokens int `json:"completion_tokens"`
+	} `json:"usage"`
+	// Error is what OpenAI and the servers copying it send when a stream fails after its
+	// 200 answer.
+	Error *struct {
+		Message string `json:"message"`
+		Type    string `json:"type"`
+	} `json:"error"`
+}
+
+// stream reads a streamed completion: data chunks until "data: [DONE]", the usage in the
+// last chunk before it.
+func (c *openAIClient) stream(ctx context.Context, req Request, body openAIRequest) (Response, error) {
+	var text strings.Builder
+	out := Response{Model: body.Model}
+	usage := false
+	err := c.post.Stream(ctx, body, func(ev remote.Event) error {
+		if string(ev.Data) == "[DONE]" {
+			return remote.ErrStreamEnd
+		}
+		var ch openAIChunk
+		if err := json.Unmarshal(ev.Data, &ch); err != nil {
+			return c.post.Failed(fmt.Errorf("decode stream chunk: %w", err))
+		}
+		if ch.Error != nil {
+			status := http.StatusBadRequest
+			if ch.Error.Type == "server_error" || ch.Error.Type == "" {
+				status = http.StatusInternalServerError
+			}
+			return c.post.EventError(status, ch.Error.Message)
+		}
+		out.Model = cmp.Or(ch.Model, out.Model)
+		if ch.Usage != nil {
+			usage = true
+			out.InputTokens, out.OutputTokens = ch.Usage.PromptTokens, ch.Usage.CompletionTokens
+		}
+		for _, choice := range ch.Choices[:min(len(ch.Choices), 1)] {
+			out.StopReason = cmp.Or(choice.FinishReason, out.StopReason)
+			if piece := nultext.Strip(choice.Delta.Content); piece != "" {
+				text.WriteString(piece)
+				req.Stream(piece)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return Response{}, err
+	}
+	out.Text = text.String()
+	if !usage {
+		countUsage(&out, req)
+	}
+	return out, nil
 }

@@ -121,23 +121,29 @@ func (e *Engine) answer(ctx context.Context, req engine.Request) (engine.Answer,
 	if !pl.Answerable || ctxt.empty() {
 		return out.finish(e.fallback(req)), nil
 	}
-	text, resp, err := e.reply(ctx, req, pl, ctxt)
+	// The reply runs through the guard sentence by sentence (release): as the model writes
+	// it when the caller streams, else once it is written, to the same body.
+	rel := e.newRelease(ctx, req, ctxt)
+	var onText func(string)
+	if req.Stream != nil {
+		onText = rel.write
+	}
+	text, resp, err := e.reply(ctx, req, pl, ctxt, onText)
 	if err != nil {
 		return engine.Answer{}, err
 	}
 	out.add("reply", resp)
-	body, cited, ok := parseReply(text)
+	if onText == nil {
+		rel.write(text)
+	}
+	body, cited, ok := rel.finish()
+	if rel.err != nil {
+		return engine.Answer{}, rel.err
+	}
 	if !ok {
 		return out.finish(e.fallback(req)), nil
 	}
-	body, cards, ok, err := e.guard(ctx, req, body, ctxt)
-	if err != nil {
-		return engine.Answer{}, err
-	}
-	if !ok {
-		e.log.Info("reply failed the local guard", "account", req.AccountID)
-		return out.finish(e.fallback(req)), nil
-	}
+	cards := ctxt.cards
 	supported, resp, err := e.check(ctx, ctxt, body)
 	if err != nil {
 		return engine.Answer{}, err
@@ -145,9 +151,11 @@ func (e *Engine) answer(ctx context.Context, req engine.Request) (engine.Answer,
 	out.add("check", resp)
 	if !supported {
 		e.log.Info("reply failed the quality check", "account", req.AccountID)
+		rel.decline()
 		return out.finish(e.fallback(req)), nil
 	}
 	if src := ctxt.sourceLine(lg, cited); src != "" {
+		rel.add("\n" + src)
 		body += "\n" + src
 	}
 	return out.finish(engine.Answer{

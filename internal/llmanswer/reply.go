@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"regexp"
-	"slices"
-	"strconv"
 	"strings"
 
 	"svc/internal/engine"
@@ -31,11 +29,12 @@ func (e *Engine) replyPrompt(req engine.Request, pl plan, c *kbContext) string {
 	return b.String()
 }
 
-func (e *Engine) reply(ctx context.Context, req engine.Request, pl plan, c *kbContext) (string, llm.Response, error) {
+// reply asks the model for the reply; onText, when set, streams it (see release).
+func (e *Engine) reply(ctx context.Context, req engine.Request, pl plan, c *kbContext, onText func(string)) (string, llm.Response, error) {
 	resp, err := e.llm.Complete(ctx, llm.Request{Model: e.opts.Model,
 		System:   replySystem(req.Business, req.Lang, req.Tone, req.ToneCustom, e.canary),
 		Messages: []llm.Message{{Role: llm.RoleUser, Content: e.replyPrompt(req, pl, c)}}, MaxTokens: e.opts.ReplyTokens,
-		Temperature: 0.2})
+		Temperature: 0.2, Stream: onText})
 	if err != nil {
 		return "", resp, fmt.Errorf("reply: %w", err)
 	}
@@ -43,20 +42,3 @@ func (e *Engine) reply(ctx context.Context, req engine.Request, pl plan, c *kbCo
 }
 
 var citeRe = regexp.MustCompile(`\s*\[(\d{1,2})\]`)
-
-// parseReply takes the citations off the reply and reports whether it is an answer at all
-// (not NO_ANSWER, not empty).
-func parseReply(text string) (body string, cited []int, ok bool) {
-	text = strings.TrimSpace(text)
-	if text == "" || strings.Contains(text, noAnswer) {
-		return "", nil, false
-	}
-	for _, m := range citeRe.FindAllStringSubmatch(text, -1) {
-		n, _ := strconv.Atoi(m[1])
-		if !slices.Contains(cited, n) {
-			cited = append(cited, n)
-		}
-	}
-	body = strings.TrimSpace(citeRe.ReplaceAllString(text, ""))
-	return body, cited, body != ""
-}

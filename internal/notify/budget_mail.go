@@ -65,7 +65,10 @@ func composeBudget(ctx context.Context, w *Worker, a store.Account, n store.Noti
 }
 
 // cleanLabel keeps a label to one short line of printable text.
-func cleanLabel(s string) string {
+func cleanLabel(s string) string { return cleanLine(s, 80) }
+
+// cleanLine keeps s to one line of printable text of at most n runes.
+func cleanLine(s string, n int) string {
 	s = strings.Map(func(r rune) rune {
 		if unicode.IsControl(r) || r == '\u2028' || r == '\u2029' {
 			return ' '
@@ -73,8 +76,8 @@ func cleanLabel(s string) string {
 		return r
 	}, s)
 	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > 80 {
-		s = string(r[:80]) + "…"
+	if r := []rune(s); len(r) > n {
+		s = string(r[:n]) + "…"
 	}
 	return s
 }

@@ -259,10 +259,13 @@ func (w *Worker) compose(ctx context.Context, n store.Notice) (Message, error) {
 type mailTexts struct {
 	budget map[string]budgetText
 	links  map[string]userLinkText
+	// cat is the catalog itself, for the mails that word themselves from it as they go
+	// (the tests mail).
+	cat *i18n.Catalog
 }
 
 func newMailTexts(cat *i18n.Catalog) *mailTexts {
-	return &mailTexts{budget: loadBudgetTexts(cat), links: loadUserLinkTexts(cat)}
+	return &mailTexts{budget: loadBudgetTexts(cat), links: loadUserLinkTexts(cat), cat: cat}
 }
 
 // composer writes the subject and text of one kind of notice for account a. It sets To
@@ -278,6 +281,7 @@ var kinds = map[string]composer{
 	store.NoticeBudgetReached: composeBudget,
 	store.NoticePasswordReset: composeUserLink,
 	store.NoticeUserInvite:    composeUserLink,
+	store.NoticeTestsBroken:   composeTestsBroken,
 }
 
 // clip shortens s to at most n bytes on a rune boundary.

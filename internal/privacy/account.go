@@ -24,7 +24,7 @@ type AccountStore interface {
 // the final balance, so a balance refunded, written off or owed stays explained. Everything
 // else (keys, conversations and messages, the knowledge base and its chunks' vectors, sites
 // and crawls, embed tokens, dashboard users and sessions, notices, cache, reservations, usage
-// events and daily totals) is deleted. Ids are never handed out again, so the archive can
+// events and daily totals, the owner's test sets with their runs and results) is deleted. Ids are never handed out again, so the archive can
 // never be confused with a newer account.
 func DeleteAccount(ctx context.Context, st AccountStore, accountID int64, confirm string) (store.AccountDeletion, error) {
 	a, err := st.GetAccount(ctx, accountID)

@@ -136,24 +136,39 @@ func (e *Endpoint) Failed(err error) *Error {
 // post sends payload and reads the answer. An error with a non-zero status is an answer
 // whose body could not be read in full.
 func (e *Endpoint) post(ctx context.Context, payload any) (answer, error) {
-	if e.err != nil {
-		return answer{}, e.err
-	}
-	body, err := json.Marshal(payload)
-	if err != nil {
-		return answer{}, err
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, e.url, bytes.NewReader(body))
-	if err != nil {
-		return answer{}, err
-	}
-	req.Header = e.header.Clone()
-	res, err := e.client.Do(req)
+	res, err := e.send(ctx, payload, "")
 	if err != nil {
 		return answer{}, err
 	}
 	defer res.Body.Close()
+	return readAnswer(res)
+}
+
+// send posts payload and returns the provider's answer unread; accept, when set, replaces
+// the endpoint's Accept header.
+func (e *Endpoint) send(ctx context.Context, payload any, accept string) (*http.Response, error) {
+	if e.err != nil {
+		return nil, e.err
+	}
+	body, err := json.Marshal(payload)
+	if err != nil {
+		return nil, err
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, e.url, bytes.NewReader(body))
+	if err != nil {
+		return nil, err
+	}
+	req.Header = e.header.Clone()
+	if accept != "" {
+		req.Header.Set("Accept", accept)
+	}
+	return e.client.Do(req)
+}
+
+// readAnswer reads an answer whole, up to MaxResponseBytes.
+func readAnswer(res *http.Response) (answer, error) {
 	a := answer{status: res.StatusCode, header: res.Header}
+	var err error
 	a.body, err = io.ReadAll(io.LimitReader(res.Body, MaxResponseBytes+1))
 	if err == nil && len(a.body) > MaxResponseBytes {
 		err = ErrResponseTooLarge

@@ -116,9 +116,6 @@ func (w *Worker) keep(ctx context.Context, id int64, chunks []store.ChunkText, r
 		return fmt.Errorf("semantic: store vectors: %w", err)
 	}
 	rep.Embedded += n
-	w.mu.Lock()
-	w.lastWrite[id] = w.o.Now()
-	w.mu.Unlock()
 	if w.o.Service != nil {
 		after, aerr := w.st.VectorVersion(ctx, id, w.o.Model)
 		if verr != nil || aerr != nil {

@@ -9,8 +9,9 @@ import (
 
 // NotifyKBWrites returns st with every write of KB chunks reported to notify(accountID)
 // once it has committed: imports (API-less `svc kb import` runs in its own process and is
-// found by the worker's poll instead), crawls' pages and removals, the dashboard's uploads,
-// edits and deletions, review and fallback resolutions, and account deletion. These are all
+// found by the worker's poll instead), product upserts, crawls' pages and removals, the
+// dashboard's uploads, edits and deletions, review and fallback resolutions, and account
+// deletion. These are all
 // the store's methods that insert or delete chunks; the worker then embeds the new ones at
 // once, and the Service re-checks the account's index at its next search. Everything else
 // passes through unchanged.
@@ -87,4 +88,10 @@ func (s *kbWrites) DeleteAccount(ctx context.Context, accountID int64) (store.Ac
 	d, err := s.Store.DeleteAccount(ctx, accountID)
 	s.done(accountID, err)
 	return d, err
+}
+
+func (s *kbWrites) UpsertProducts(ctx context.Context, accountID int64, docs []store.Document) (store.UpsertResult, error) {
+	r, err := s.Store.UpsertProducts(ctx, accountID, docs)
+	s.done(accountID, err)
+	return r, err
 }

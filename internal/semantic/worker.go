@@ -2,6 +2,7 @@ package semantic
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -26,10 +27,12 @@ const (
 	// DefaultRetryRefused is how long a chunk the provider refused on its own (a 4xx: too
 	// long for the model, say) is left out before it is tried again.
 	DefaultRetryRefused = time.Hour
-	// DefaultBusyWindow: an account whose vectors of the model another process stored this
-	// recently is left to it by the poll, so that replicas do not embed (and bill) the same
-	// chunks side by side.
-	DefaultBusyWindow = 2 * time.Minute
+	// DefaultLease is how long an account's embedding lease lasts (store.Vectors'
+	// LeaseEmbedding): a worker renews it before every batch, and a process that died
+	// leaves the account to others after it. One process embeds an account at a time, so
+	// replicas (or `svc kb reindex` beside a server) never embed, and bill, the same chunks
+	// side by side.
+	DefaultLease = 2 * time.Minute
 	// accountsPage is how many accounts with work one AccountsToEmbed call lists.
 	accountsPage = 100
 )
@@ -42,6 +45,8 @@ var (
 	// ErrCannotPay: the account's free balance does not cover the next batch at the
 	// configured price. Keyword search still answers; embedding resumes once it does.
 	ErrCannotPay = errors.New("semantic: the account's balance does not cover embedding its knowledge base")
+	// ErrBusy: another process holds the account's embedding lease.
+	ErrBusy = errors.New("semantic: another process is embedding the account's knowledge base")
 )
 
 // WorkerStore is what the worker reads and writes.
@@ -54,6 +59,8 @@ type WorkerStore interface {
 	DeleteOtherModels(ctx context.Context, accountID int64, keep string) (int, error)
 	GetAccount(ctx context.Context, accountID int64) (store.Account, error)
 	ChargeUsage(ctx context.Context, accountID int64, c *store.Charge, reservationID int64) (int64, error)
+	LeaseEmbedding(ctx context.Context, accountID int64, holder string, until time.Time) (bool, error)
+	ReleaseEmbedding(ctx context.Context, accountID int64, holder string) error
 }
 
 // WorkerOptions configure a Worker.
@@ -70,8 +77,8 @@ type WorkerOptions struct {
 	// Batch is how many chunks are read and embedded together (one usage event); default
 	// embedding.DefaultBatchSize.
 	Batch int
-	// Poll, MinBackoff, MaxBackoff, RetryRefused, BusyWindow: see the Default constants.
-	Poll, MinBackoff, MaxBackoff, RetryRefused, BusyWindow time.Duration
+	// Poll, MinBackoff, MaxBackoff, RetryRefused, Lease: see the Default constants.
+	Poll, MinBackoff, MaxBackoff, RetryRefused, Lease time.Duration
 	// After is the worker's timer (time.After when nil): tests fire it themselves.
 	After   func(time.Duration) <-chan time.Time
 	Now     func() time.Time // time.Now when nil
@@ -91,10 +98,12 @@ type Worker struct {
 	// trouble logs an outage of the provider once when it starts and once when it ends.
 	trouble *outage
 
-	mu        sync.Mutex
-	paused    map[int64]int64               // account → micro-USD its free balance must reach
-	refused   map[int64]map[int64]time.Time // account → chunk → when to try it again
-	lastWrite map[int64]time.Time           // account → when this worker last stored its vectors
+	// holder names this worker in the accounts' embedding leases.
+	holder string
+
+	mu      sync.Mutex
+	paused  map[int64]int64               // account → micro-USD its free balance must reach
+	refused map[int64]map[int64]time.Time // account → chunk → when to try it again
 }
 
 // NewWorker builds a Worker.
@@ -118,7 +127,7 @@ func NewWorker(o WorkerOptions) (*Worker, error) {
 	def(&o.MinBackoff, DefaultMinBackoff)
 	def(&o.MaxBackoff, DefaultMaxBackoff)
 	def(&o.RetryRefused, DefaultRetryRefused)
-	def(&o.BusyWindow, DefaultBusyWindow)
+	def(&o.Lease, DefaultLease)
 	if o.Batch <= 0 {
 		o.Batch = embedding.DefaultBatchSize
 	}
@@ -137,7 +146,7 @@ func NewWorker(o WorkerOptions) (*Worker, error) {
 	log := o.Log.With("model", o.Model)
 	return &Worker{o: o, st: o.Store, emb: o.Embedder, log: log, obs: o.Metrics, wake: make(chan struct{}, 1),
 		trouble: newOutage("embedding provider (knowledge base)", log, o.Now),
-		paused:  map[int64]int64{}, refused: map[int64]map[int64]time.Time{}, lastWrite: map[int64]time.Time{}}, nil
+		holder:  rand.Text(), paused: map[int64]int64{}, refused: map[int64]map[int64]time.Time{}}, nil
 }
 
 // Notify tells the worker that the account's KB was written in this process: it looks for
@@ -208,7 +217,7 @@ func (w *Worker) pass(ctx context.Context) error {
 			switch {
 			case errors.Is(err, ErrProviderDown):
 				return err
-			case errors.Is(err, ErrCannotPay), ctx.Err() != nil:
+			case errors.Is(err, ErrCannotPay), errors.Is(err, ErrBusy), ctx.Err() != nil:
 			case err != nil:
 				w.log.Error("knowledge base not embedded", "account", id, "err", err)
 			}
@@ -222,14 +231,12 @@ func (w *Worker) pass(ctx context.Context) error {
 	return nil
 }
 
-// mayEmbed says whether the poll should embed the account now: not while it cannot pay
-// (its free balance is read again, and a top-up resumes it), and not while another process
-// is embedding it (it stored vectors of the model within BusyWindow, after this worker's
-// own last write).
+// mayEmbed says whether the poll should embed the account now: not while it cannot pay (its
+// free balance is read again, and a top-up resumes it). Another process embedding it is
+// found by its lease (embedAccount).
 func (w *Worker) mayEmbed(ctx context.Context, id int64) bool {
 	w.mu.Lock()
 	need, paused := w.paused[id]
-	last := w.lastWrite[id]
 	w.mu.Unlock()
 	if paused {
 		a, err := w.st.GetAccount(ctx, id)
@@ -240,15 +247,6 @@ func (w *Worker) mayEmbed(ctx context.Context, id int64) bool {
 		delete(w.paused, id)
 		w.mu.Unlock()
 		w.log.Info("embedding resumed: the balance covers it again", "account", id)
-	}
-	st, err := w.st.EmbeddingStatus(ctx, id)
-	if err != nil {
-		return true
-	}
-	for _, m := range st.Models {
-		if m.Model == w.o.Model && m.UpdatedAt.After(last) && w.o.Now().Sub(m.UpdatedAt) < w.o.BusyWindow {
-			return false
-		}
 	}
 	return true
 }
@@ -284,10 +282,28 @@ func (w *Worker) EmbedAccount(ctx context.Context, accountID int64) (Report, err
 	return w.embedAccount(ctx, accountID)
 }
 
-func (w *Worker) embedAccount(ctx context.Context, id int64) (Report, error) {
-	rep := Report{AccountID: id, Model: w.o.Model}
+func (w *Worker) embedAccount(ctx context.Context, id int64) (rep Report, err error) {
+	rep = Report{AccountID: id, Model: w.o.Model}
+	leased := false
+	defer func() {
+		if leased {
+			// Released even when ctx ended, so that another process need not wait it out.
+			if rerr := w.st.ReleaseEmbedding(context.WithoutCancel(ctx), id, w.holder); rerr != nil && err == nil {
+				err = rerr
+			}
+		}
+	}()
 	var after int64
 	for {
+		// The lease is renewed before every batch, so it outlives the slowest batch.
+		ok, err := w.st.LeaseEmbedding(ctx, id, w.holder, w.o.Now().Add(w.o.Lease))
+		if err != nil {
+			return rep, err
+		}
+		if !ok {
+			return rep, fmt.Errorf("%w (account %d)", ErrBusy, id)
+		}
+		leased = true
 		chunks, err := w.st.ChunksToEmbed(ctx, id, w.o.Model, after, w.o.Batch)
 		if err != nil {
 			return rep, err

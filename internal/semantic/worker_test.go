@@ -360,3 +360,42 @@ func TestWorkerRefusedChunkIsSkipped(t *testing.T) {
 		}
 	})
 }
+
+// Two workers (two replicas, or `svc kb reindex` beside a server) never embed one account
+// side by side: while another process holds its lease, a worker calls no provider and bills
+// nothing; once the lease is released (or expires) it embeds the account, and releases the
+// lease when done.
+func TestWorkerLeavesAnAccountLeasedElsewhere(t *testing.T) {
+	t.Parallel()
+	eachStore(t, func(t *testing.T, st store.Store) {
+		ctx := context.Background()
+		srv := embedtest.Start(t, embedtest.Options{})
+		a := newAccount(t, st, "Shared", 5_000_000)
+		chunks := importDemo(t, st, a.ID)
+		w := newWorker(t, st, fakeEmbedder(t, srv, embedtest.ProtocolOpenAI, "concepts-v1"), "concepts-v1",
+			WorkerOptions{PricePerMTok: 20_000, Batch: 16})
+		if ok, err := st.LeaseEmbedding(ctx, a.ID, "other-replica", time.Now().Add(time.Hour)); err != nil || !ok {
+			t.Fatalf("lease: %v %v", ok, err)
+		}
+		rep, err := w.EmbedAccount(ctx, a.ID)
+		if !errors.Is(err, ErrBusy) || rep.Embedded != 0 {
+			t.Fatalf("embedding a leased account: %+v, %v; want ErrBusy", rep, err)
+		}
+		if n := len(srv.Calls()); n != 0 {
+			t.Fatalf("%d provider calls while another process held the lease", n)
+		}
+		if sum, err := st.UsageSummary(ctx, a.ID, time.Time{}, 10); err != nil || sum.AllTimeCount != 0 {
+			t.Fatalf("usage while leased elsewhere: %+v, %v", sum, err)
+		}
+		if err := st.ReleaseEmbedding(ctx, a.ID, "other-replica"); err != nil {
+			t.Fatal(err)
+		}
+		if rep, err = w.EmbedAccount(ctx, a.ID); err != nil || rep.Embedded != chunks {
+			t.Fatalf("after the release: %+v, %v", rep, err)
+		}
+		// Done, the worker let the lease go: the other process may take it at once.
+		if ok, err := st.LeaseEmbedding(ctx, a.ID, "other-replica", time.Now().Add(time.Hour)); err != nil || !ok {
+			t.Fatalf("the worker kept its lease: %v %v", ok, err)
+		}
+	})
+}

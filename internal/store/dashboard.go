@@ -175,6 +175,7 @@ type DocumentRow struct {
 	Product   *Product     // for DocProduct
 	Article   *ArticleMeta // for DocArticle
 	SourceURL string
+	Origin    string // store.OriginCrawl, OriginImport, …
 	UpdatedAt time.Time
 }
 
@@ -200,6 +201,11 @@ type Dashboard interface {
 	// Unanswered returns the questions answered by a fallback since a time, grouped by
 	// their trimmed, case-folded text, most asked first, at most limit.
 	Unanswered(ctx context.Context, accountID int64, since time.Time, limit int) ([]UnansweredQuestion, error)
+	// AskedQuestions returns the account's questions asked since a time, newest first, at
+	// most limit, each with its reply's source and rating and its review item's state.
+	// Small talk is left out: it asks nothing. The read walks the replies' index from the
+	// newest, so it costs the same whatever the account's size.
+	AskedQuestions(ctx context.Context, accountID int64, since time.Time, limit int) ([]AskedQuestion, error)
 
 	// ReviewQueue returns a page of the open review items of a kind ("" both), newest
 	// first, and how many are open in all.

@@ -90,6 +90,16 @@ const (
 	DocArticle = "article"
 )
 
+// Document origins: how a document came into the knowledge base, shown beside it in the
+// dashboard so an owner knows where to change it (the site, the file, the program).
+const (
+	OriginCrawl  = "crawl"  // a crawl of one of the account's sites
+	OriginImport = "import" // a JSON Lines import (svc kb import, the dashboard, the KB API)
+	OriginUpload = "upload" // a file read by internal/ingest (PDF, Office, CSV, …)
+	OriginAPI    = "api"    // written one at a time through the KB API (Q&A, products)
+	OriginEditor = "editor" // the dashboard's Q&A editor
+)
+
 // Key statuses.
 const (
 	KeyActive  = "active"
@@ -157,6 +167,9 @@ type Product struct {
 	Price    string `json:"price,omitempty"`
 	Category string `json:"category,omitempty"`
 	Image    string `json:"image,omitempty"`
+	// SKU is the product's stock-keeping unit when its record gave one (a products
+	// spreadsheet): UpsertProducts matches a product by it before its URL.
+	SKU string `json:"sku,omitempty"`
 }
 
 // Source is a document a reply quotes: its title (never empty) and its page, "" for a
@@ -316,6 +329,10 @@ type Document struct {
 	// documents are keyed by it, so a re-crawl replaces what one page yields as a whole and
 	// never overwrites an imported record.
 	SourceURL string
+	// Origin is how the document came in (OriginCrawl, OriginImport, OriginUpload, OriginAPI,
+	// OriginEditor); "" when written lets the store choose: OriginCrawl for a document with
+	// a SourceURL, else OriginImport.
+	Origin    string
 	Chunks    []Chunk
 	Product   *Product     // for DocProduct
 	Article   *ArticleMeta // for DocArticle
@@ -355,6 +372,13 @@ type Article struct {
 	CategorySlug string
 	CategoryName string
 	ViewCount    int
+}
+
+// UpsertResult counts what UpsertProducts did.
+type UpsertResult struct {
+	Created   int `json:"created"`
+	Updated   int `json:"updated"`
+	Unchanged int `json:"unchanged"`
 }
 
 // ImportResult counts what an import did.
@@ -635,6 +659,14 @@ type KB interface {
 	// ImportDocumentSeq is ImportDocuments for documents produced one at a time (a large
 	// import file), still in one transaction: an error from docs imports nothing.
 	ImportDocumentSeq(ctx context.Context, accountID int64, docs iter.Seq2[Document, error]) (ImportResult, error)
+	// UpsertProducts writes product documents (Type DocProduct with a Product) in one
+	// transaction, so that a catalogue pushed again (a nightly export) updates the cards it
+	// made: a product with a SKU is the account's product with that SKU, or else the one
+	// imported at its URL without a SKU (which takes the SKU), or else new; one without a
+	// SKU is matched by its URL (or its name when it has none), as ImportDocuments matches
+	// it. Crawled products are never matched. Cached answers drawn from a changed product
+	// are withdrawn and the KB version moves, as with every KB write.
+	UpsertProducts(ctx context.Context, accountID int64, docs []Document) (UpsertResult, error)
 	SearchChunks(ctx context.Context, accountID int64, q SearchQuery) ([]ChunkHit, error)
 	// SectionChunks returns the section of a document that the chunk chunkID of the account
 	// is part of, in document order, the chunk included: the run of its document's chunks
@@ -887,6 +919,7 @@ type Store interface {
 	LedgerChecker
 	Privacy
 	Vectors
+	TestSets
 	Ping(ctx context.Context) error
 	Close() error
 }

@@ -125,6 +125,12 @@ type Vectors interface {
 	// rolling change of model on several replicas does not have each delete the other's
 	// work while both still embed.
 	DeleteOtherModels(ctx context.Context, accountID int64, keep string) (int, error)
+	// LeaseEmbedding gives holder the account's embedding lease until the given time when
+	// nobody holds it, its lease has expired, or holder holds it already (a renewal), and
+	// reports whether holder has it now. One process embeds an account at a time.
+	LeaseEmbedding(ctx context.Context, accountID int64, holder string, until time.Time) (bool, error)
+	// ReleaseEmbedding ends holder's lease of the account, if holder has it.
+	ReleaseEmbedding(ctx context.Context, accountID int64, holder string) error
 	// ChunksByID returns the account's chunks among ids as search hits (Rank 0), in the
 	// order of ids, with the product card of a product's chunk; an id that is not the
 	// account's chunk is left out. It turns an index's hits into what SearchChunks returns.

@@ -107,7 +107,8 @@ func seedDemo(t *testing.T, dir string, conversations int) (a store.Account, del
 // table of the schema holds a row and goes through the copy: a cached answer with its terms
 // and documents, a charge's provider calls, a fallback reply and its rating, a queued
 // notice, a site with a crawled page, a dashboard user with a session (BYTEA/BLOB hashes)
-// and an invitation, two chunks' vectors, and a deleted account with its archived ledger.
+// and an invitation, two chunks' vectors, a test with a run and its result, and a deleted
+// account with its archived ledger.
 func seedEveryTable(t *testing.T, st store.Store, acct int64) (deletedID int64) {
 	t.Helper()
 	ctx := context.Background()
@@ -182,6 +183,28 @@ func seedEveryTable(t *testing.T, st store.Store, acct int64) (deletedID int64) 
 	}
 	if n, err := st.PutChunkVectors(ctx, acct, "bge-m3", vecs); err != nil || n != 2 {
 		t.Fatalf("put vectors: %d %v", n, err)
+	}
+	// A test of the owner's test set, and a finished run of it with its result.
+	// A live embedding lease: copied as it is, it lapses on its own.
+	if ok, err := st.LeaseEmbedding(ctx, acct, "copied-worker", time.Now().Add(time.Minute)); err != nil || !ok {
+		t.Fatalf("lease: %v %v", ok, err)
+	}
+	tc := []store.TestCase{{Question: "How much is shipping to Germany?", Lang: "en", Key: "how much is shipping to germany",
+		Expect: []string{"9,90"}, Answerable: true, Origin: store.TestOriginHand}}
+	if _, _, err := st.AddTestCases(ctx, acct, tc, 100); err != nil {
+		t.Fatal(err)
+	}
+	run := &store.TestRun{AccountID: acct, Trigger: store.TestTriggerCLI, Total: 1}
+	if err := st.StartTestRun(ctx, run, now.Add(-time.Hour), 50); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.SaveTestResults(ctx, acct, run.ID, []store.TestResult{{TestID: tc[0].ID, Question: tc[0].Question, Lang: "en",
+		Reply: "9,90 €.", Source: store.SourceAI, Passed: true, Products: []string{"Kaçkar"}}}, now); err != nil {
+		t.Fatal(err)
+	}
+	run.Status = store.TestRunDone
+	if err := st.FinishTestRun(ctx, run, nil); err != nil {
+		t.Fatal(err)
 	}
 	gone, _ := storetest.NewAccount(t, st, "deleted", 0)
 	if _, err := st.AddBalance(ctx, gone.ID, 3_000, "balance add"); err != nil {

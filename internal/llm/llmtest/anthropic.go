@@ -12,6 +12,7 @@ type anthropicRequest struct {
 	Messages     []wireMessage   `json:"messages"`
 	System       json.RawMessage `json:"system"`
 	Temperature  *float64        `json:"temperature"`
+	Stream       bool            `json:"stream"`
 	OutputConfig *struct {
 		Format *struct {
 			Type string `json:"type"`
@@ -29,6 +30,7 @@ func (s *Server) anthropic(w http.ResponseWriter, r *http.Request) {
 		c.System = text(req.System)
 		c.Temperature = req.Temperature
 		c.JSON = req.OutputConfig != nil && req.OutputConfig.Format != nil && req.OutputConfig.Format.Type != ""
+		c.Stream = req.Stream
 		if req.MaxTokens != nil {
 			c.MaxTokens = *req.MaxTokens
 		}
@@ -83,6 +85,10 @@ func (s *Server) anthropic(w http.ResponseWriter, r *http.Request) {
 		anthropicError(w, st.Status, errorMessage(st, st.Status))
 		return
 	}
+	if req.Stream {
+		s.anthropicStream(w, r, seq, st, req.Model, promptTokens(c, st.InputTokens), outputTokens(st))
+		return
+	}
 	content := []any{}
 	if !st.NoContent {
 		content = append(content, map[string]any{"type": "text", "text": st.Text})
@@ -133,4 +139,50 @@ func anthropicErrorType(status int) string {
 	default:
 		return "api_error"
 	}
+}
+
+// anthropicStream answers a streamed call as the Messages API does: message_start with the
+// input tokens, a text block of content_block_delta events, message_delta with the stop
+// reason and the output tokens, message_stop.
+func (s *Server) anthropicStream(w http.ResponseWriter, r *http.Request, seq int, st Step, model string, in, out int) {
+	startStream(w)
+	usage := map[string]any{"input_tokens": in, "output_tokens": 1}
+	if st.NoUsage {
+		usage = map[string]any{"input_tokens": 0, "output_tokens": 0}
+	}
+	sse(w, "message_start", map[string]any{"type": "message_start", "message": map[string]any{
+		"id": fmt.Sprintf("msg_fake_%d", seq), "type": "message", "role": "assistant", "model": model, "content": []any{},
+		"stop_reason": nil, "stop_sequence": nil, "usage": usage}})
+	if !st.NoContent {
+		sse(w, "content_block_start", map[string]any{"type": "content_block_start", "index": 0,
+			"content_block": map[string]any{"type": "text", "text": ""}})
+	}
+	sse(w, "ping", map[string]any{"type": "ping"})
+	cutNow, gone := s.streamText(r, seq, st, func(p string) {
+		sse(w, "content_block_delta", map[string]any{"type": "content_block_delta", "index": 0,
+			"delta": map[string]any{"type": "text_delta", "text": p}})
+	})
+	if gone {
+		return
+	}
+	if cutNow {
+		cut(st, func(msg string) {
+			sse(w, "error", map[string]any{"type": "error", "error": map[string]any{"type": "overloaded_error", "message": msg}})
+		})
+		return
+	}
+	if !st.NoContent {
+		sse(w, "content_block_stop", map[string]any{"type": "content_block_stop", "index": 0})
+	}
+	stop := st.StopReason
+	if stop == "" {
+		stop = "end_turn"
+	}
+	final := map[string]any{"output_tokens": out}
+	if st.NoUsage {
+		final["output_tokens"] = 0
+	}
+	sse(w, "message_delta", map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": stop, "stop_sequence": nil},
+		"usage": final})
+	sse(w, "message_stop", map[string]any{"type": "message_stop"})
 }

@@ -18,6 +18,10 @@ type openAIRequest struct {
 	ResponseFormat      *struct {
 		Type string `json:"type"`
 	} `json:"response_format"`
+	Stream        bool `json:"stream"`
+	StreamOptions *struct {
+		IncludeUsage bool `json:"include_usage"`
+	} `json:"stream_options"`
 }
 
 // openAI serves POST /v1/chat/completions.
@@ -29,6 +33,8 @@ func (s *Server) openAI(w http.ResponseWriter, r *http.Request) {
 		c.Model = req.Model
 		c.Temperature = req.Temperature
 		c.JSON = req.ResponseFormat != nil && (req.ResponseFormat.Type == "json_object" || req.ResponseFormat.Type == "json_schema")
+		c.Stream = req.Stream
+		c.IncludeUsage = req.StreamOptions != nil && req.StreamOptions.IncludeUsage
 		switch {
 		case req.MaxTokens != nil:
 			c.MaxTokens = *req.MaxTokens
@@ -80,6 +86,10 @@ func (s *Server) openAI(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	in, out := promptTokens(c, st.InputTokens), outputTokens(st)
+	if req.Stream {
+		s.openAIStream(w, r, seq, c, st, req.Model, in, out)
+		return
+	}
 	choices := []any{}
 	if !st.NoContent {
 		finish := st.StopReason
@@ -115,4 +125,37 @@ func openAIError(w http.ResponseWriter, status int, typ, code, message string) {
 	writeJSON(w, status, map[string]any{
 		"error": map[string]any{"message": message, "type": typ, "param": nil, "code": c},
 	})
+}
+
+// openAIStream answers a streamed call as Chat Completions does: chunks of
+// chat.completion.chunk, the finish reason in the last choice, the usage in a chunk of its
+// own when the request asked for it, then "data: [DONE]".
+func (s *Server) openAIStream(w http.ResponseWriter, r *http.Request, seq int, c Call, st Step, model string, in, out int) {
+	id, created := fmt.Sprintf("chatcmpl-fake-%d", seq), time.Now().Unix()
+	chunk := func(delta map[string]any, finish any) map[string]any {
+		return map[string]any{"id": id, "object": "chat.completion.chunk", "created": created, "model": model,
+			"choices": []any{map[string]any{"index": 0, "delta": delta, "logprobs": nil, "finish_reason": finish}}}
+	}
+	startStream(w)
+	sse(w, "", chunk(map[string]any{"role": "assistant", "content": "", "refusal": nil}, nil))
+	cutNow, gone := s.streamText(r, seq, st, func(p string) { sse(w, "", chunk(map[string]any{"content": p}, nil)) })
+	if gone {
+		return
+	}
+	if cutNow {
+		cut(st, func(msg string) {
+			sse(w, "", map[string]any{"error": map[string]any{"message": msg, "type": "server_error", "param": nil, "code": nil}})
+		})
+		return
+	}
+	finish := st.StopReason
+	if finish == "" {
+		finish = "stop"
+	}
+	sse(w, "", chunk(map[string]any{}, finish))
+	if c.IncludeUsage && !st.NoUsage {
+		sse(w, "", map[string]any{"id": id, "object": "chat.completion.chunk", "created": created, "model": model, "choices": []any{},
+			"usage": map[string]any{"prompt_tokens": in, "completion_tokens": out, "total_tokens": in + out}})
+	}
+	sse(w, "", "[DONE]")
 }

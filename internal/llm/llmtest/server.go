@@ -36,6 +36,18 @@ type Step struct {
 	StopReason string
 	// NoContent answers with no choices (OpenAI) or no content blocks (Anthropic).
 	NoContent bool
+
+	// What a streamed call (stream: true) does besides. Text is written in pieces of about a
+	// token each (up to 4 bytes of a word, with the white space after it), Delay before the
+	// first, TokenInterval between the next: 25 ms is a model writing 40 tokens a second.
+	TokenInterval time.Duration
+	// CutAfter, when positive, ends the stream after that many pieces: with StreamError
+	// as the protocol's error event (its message), else by dropping the connection.
+	CutAfter    int
+	StreamError string
+	// NoUsage leaves the usage out of the stream, as servers that ignore
+	// stream_options.include_usage do.
+	NoUsage bool
 }
 
 // Message is one prompt message as it arrived.
@@ -59,6 +71,9 @@ type Call struct {
 	Header http.Header
 	// Body is the raw request body, for assertions on fields the Call does not model.
 	Body []byte
+	// Stream is true when the request asked for a streamed answer; IncludeUsage when it
+	// also asked for the usage in it (OpenAI's stream_options).
+	Stream, IncludeUsage bool
 }
 
 // Options configure a Server.
@@ -71,18 +86,22 @@ type Options struct {
 	// Default answers when the queue is empty and there is no Script; its zero value
 	// answers "ok".
 	Default Step
+	// OnPiece, when set, is told of each streamed piece right after it was written and
+	// flushed to the client: the call's sequence number (from 1), the piece, and when.
+	OnPiece func(call int, piece string, at time.Time)
 }
 
 // Server is a running fake provider. It is safe for concurrent use. Close, URL, Push,
 // SetScript, SetDefault, Calls and CallCount are remotetest.Fake's.
 type Server struct {
 	*remotetest.Fake[Call, Step]
-	apiKey string
+	apiKey  string
+	onPiece func(call int, piece string, at time.Time)
 }
 
 // New starts a fake provider; Close stops it.
 func New(opts Options) *Server {
-	s := &Server{apiKey: opts.APIKey}
+	s := &Server{apiKey: opts.APIKey, onPiece: opts.OnPiece}
 	deflt := opts.Default
 	if deflt == (Step{}) {
 		deflt = Step{Text: "ok"}

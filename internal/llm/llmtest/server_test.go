@@ -206,3 +206,48 @@ func mustJSON(v any) []byte {
 	b, _ := json.Marshal(v)
 	return b
 }
+
+// A streamed call is answered on the protocol's own events, the text in pieces of about a
+// token that join to it, the usage where the protocol puts it.
+func TestStreamWireFormats(t *testing.T) {
+	s := Start(t, Options{})
+	s.Push(Step{Text: "Ships in 2 days.", InputTokens: 9, OutputTokens: 5}, Step{Text: "Ships in 2 days.", InputTokens: 9, OutputTokens: 5})
+	read := func(url string, header map[string]string, body string) string {
+		req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+		for k, v := range header {
+			req.Header.Set(k, v)
+		}
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer res.Body.Close()
+		if res.Header.Get("Content-Type") != "text/event-stream" {
+			t.Fatalf("content type %q", res.Header.Get("Content-Type"))
+		}
+		raw, _ := io.ReadAll(res.Body)
+		return string(raw)
+	}
+	oa := read(s.OpenAIBaseURL()+"/chat/completions", nil,
+		`{"model":"m","stream":true,"stream_options":{"include_usage":true},"messages":[{"role":"user","content":"when?"}]}`)
+	for _, want := range []string{`"object":"chat.completion.chunk"`, `"delta":{"content":"Ship"}`, `"finish_reason":"stop"`,
+		`"usage":{"completion_tokens":5,"prompt_tokens":9,"total_tokens":14}`, "data: [DONE]\n\n"} {
+		if !strings.Contains(oa, want) {
+			t.Errorf("OpenAI stream lacks %s:\n%s", want, oa)
+		}
+	}
+	an := read(s.AnthropicBaseURL()+"/v1/messages", map[string]string{"x-api-key": "k", "anthropic-version": "2023-06-01"},
+		`{"model":"m","max_tokens":9,"stream":true,"messages":[{"role":"user","content":"when?"}]}`)
+	for _, want := range []string{"event: message_start\n", `"input_tokens":9`, "event: content_block_delta\n",
+		`"delta":{"text":"Ship","type":"text_delta"}`, `"stop_reason":"end_turn"`, `"output_tokens":5`, "event: message_stop\n"} {
+		if !strings.Contains(an, want) {
+			t.Errorf("Anthropic stream lacks %s:\n%s", want, an)
+		}
+	}
+	if c := s.Calls(); !c[0].Stream || !c[0].IncludeUsage || !c[1].Stream {
+		t.Errorf("calls %+v", c)
+	}
+	if got := strings.Join(Pieces("Ships in 2 days, größer."), "|"); got != "Ship|s |in |2 |days|, |grö|ßer|." {
+		t.Errorf("pieces %s", got)
+	}
+}

@@ -163,6 +163,13 @@ func BenchmarkDashboard(b *testing.B) {
 	part("DailySources", func() error { _, err := f.s.DailySources(ctx, f.account, since); return err })
 	part("ReplyStats", func() error { _, err := f.s.ReplyStats(ctx, f.account, since); return err })
 	part("Unanswered", func() error { _, err := f.s.Unanswered(ctx, f.account, since, 10); return err })
+	part("AskedQuestions", func() error {
+		qs, err := f.s.AskedQuestions(ctx, f.account, since, 1000)
+		if err == nil && len(qs) != 1000 {
+			err = fmt.Errorf("%d questions", len(qs))
+		}
+		return err
+	})
 	// What the dashboard's bookkeeping adds to a turn is in here: the conversation's last
 	// message time, the daily counts and, for a fallback, the review item.
 	b.Run("SaveTurn", func(b *testing.B) {

@@ -17,9 +17,10 @@ var AccountTables = []string{
 	"usage_calls", "usage_events",
 	"answer_cache_terms", "answer_cache_docs", "answer_cache",
 	"messages", "conversations",
+	"test_results", "test_runs", "test_cases",
 	"reservations", "notices", "embed_tokens",
 	"daily_replies", "daily_usage",
-	"chunk_vectors", "vector_models", "kb_stats", "chunks", "products", "articles", "documents",
+	"chunk_vectors", "vector_models", "embedding_leases", "kb_stats", "chunks", "products", "articles", "documents",
 	"site_pages", "sites",
 	"api_keys",
 }

@@ -42,16 +42,17 @@ func (s *Store) ListDocuments(ctx context.Context, accountID int64, q store.DocQ
 	for rows.Next() {
 		var d store.DocumentRow
 		var body, updated string
-		var pName, pURL, pPrice, pCat, pImg, aSlug, aExcerpt, aCatSlug, aCatName sql.NullString
+		var pName, pURL, pPrice, pCat, pImg, pSKU, aSlug, aExcerpt, aCatSlug, aCatName sql.NullString
 		var aViews sql.NullInt64
-		if err := rows.Scan(&d.ID, &d.SiteID, &d.Type, &d.URL, &d.Title, &d.Lang, &body, &d.SourceURL, &updated,
-			&d.Chunks, &pName, &pURL, &pPrice, &pCat, &pImg, &aSlug, &aExcerpt, &aCatSlug, &aCatName, &aViews); err != nil {
+		if err := rows.Scan(&d.ID, &d.SiteID, &d.Type, &d.URL, &d.Title, &d.Lang, &body, &d.SourceURL, &d.Origin,
+			&updated, &d.Chunks, &pName, &pURL, &pPrice, &pCat, &pImg, &pSKU, &aSlug, &aExcerpt, &aCatSlug, &aCatName,
+			&aViews); err != nil {
 			return nil, 0, fmt.Errorf("list documents: %w", err)
 		}
 		d.Excerpt, d.UpdatedAt = ClipWords(body, excerptLen), ParseTS(updated)
 		if pName.Valid {
 			d.Product = &store.Product{Name: pName.String, URL: pURL.String, Price: pPrice.String,
-				Category: pCat.String, Image: pImg.String}
+				Category: pCat.String, Image: pImg.String, SKU: pSKU.String}
 		}
 		if aSlug.Valid {
 			d.Article = &store.ArticleMeta{Slug: aSlug.String, Excerpt: aExcerpt.String, CategorySlug: aCatSlug.String,
@@ -95,9 +96,9 @@ func documentsWhere(accountID int64, q store.DocQuery, textMatch string) (string
 // DocumentsPage reads a page of the documents matching where, newest first.
 func DocumentsPage(where string) string {
 	return `SELECT d.id, COALESCE(d.site_id, 0), d.type, d.url, d.title, d.lang,
-		substr(d.body, 1, ` + fmt.Sprint(excerptRead) + `), d.source_url, d.updated_at,
+		substr(d.body, 1, ` + fmt.Sprint(excerptRead) + `), d.source_url, d.origin, d.updated_at,
 		(SELECT COUNT(*) FROM chunks c WHERE c.document_id = d.id),
-		p.name, p.url, p.price, p.category, p.image,
+		p.name, p.url, p.price, p.category, p.image, p.sku,
 		a.slug, a.excerpt, a.category_slug, a.category_name, a.view_count
 		FROM documents d LEFT JOIN products p ON p.document_id = d.id LEFT JOIN articles a ON a.document_id = d.id
 		WHERE ` + where + ` ORDER BY d.updated_at DESC, d.id DESC LIMIT ? OFFSET ?`
@@ -160,6 +161,9 @@ func (s *Store) deleteAccountDocument(ctx context.Context, tx *Tx, accountID, do
 // transaction, made stale.
 func (s *Store) upsertCurated(ctx context.Context, tx *Tx, accountID int64, doc *store.Document, now time.Time,
 	ch docChanges) error {
+	if doc.Origin == "" {
+		doc.Origin = store.OriginEditor // written by a person in the dashboard
+	}
 	c, err := s.upsertDocument(ctx, tx, accountID, doc, now, &store.ImportResult{})
 	if err != nil {
 		return err

@@ -102,19 +102,19 @@ func (s *Store) GetDocument(ctx context.Context, accountID, docID int64) (store.
 	var d store.Document
 	var site sql.NullInt64
 	var created, updated string
-	var pName, pURL, pPrice, pCat, pImg sql.NullString
+	var pName, pURL, pPrice, pCat, pImg, pSKU sql.NullString
 	err := s.r.QueryRowContext(ctx, `SELECT d.id, d.account_id, d.site_id, d.type, d.url, d.title, d.body, d.lang, d.hash,
-		d.source_url, d.created_at, d.updated_at, p.name, p.url, p.price, p.category, p.image
+		d.source_url, d.origin, d.created_at, d.updated_at, p.name, p.url, p.price, p.category, p.image, p.sku
 		FROM documents d LEFT JOIN products p ON p.document_id = d.id WHERE d.id = ? AND d.account_id = ?`,
 		docID, accountID).Scan(&d.ID, &d.AccountID, &site, &d.Type, &d.URL, &d.Title, &d.Body, &d.Lang, &d.Hash,
-		&d.SourceURL, &created, &updated, &pName, &pURL, &pPrice, &pCat, &pImg)
+		&d.SourceURL, &d.Origin, &created, &updated, &pName, &pURL, &pPrice, &pCat, &pImg, &pSKU)
 	if err != nil {
 		return d, NotFound(err, "get document")
 	}
 	d.SiteID, d.CreatedAt, d.UpdatedAt = site.Int64, ParseTS(created), ParseTS(updated)
 	if pName.Valid {
 		d.Product = &store.Product{Name: pName.String, URL: pURL.String, Price: pPrice.String,
-			Category: pCat.String, Image: pImg.String}
+			Category: pCat.String, Image: pImg.String, SKU: pSKU.String}
 	}
 	rows, err := s.r.QueryContext(ctx, `SELECT id, ord, heading, text, terms, tokens FROM chunks WHERE document_id = ?
 		ORDER BY ord`, d.ID)

@@ -34,6 +34,9 @@ func naturalKey(d *store.Document) string {
 			return d.Article.Slug
 		}
 	case store.DocProduct:
+		if d.Product != nil && d.Product.SKU != "" {
+			return skuKey(d.Product.SKU)
+		}
 		if d.URL == "" {
 			return "name:" + strings.ToLower(strings.TrimSpace(d.Title))
 		}
@@ -42,6 +45,22 @@ func naturalKey(d *store.Document) string {
 		return d.URL
 	}
 	return "title:" + strings.ToLower(strings.TrimSpace(d.Title))
+}
+
+// skuKey is the natural key of a product with a SKU: a catalogue's variants share a page
+// (one URL, a SKU each), so the SKU, not the URL, is such a product's identity.
+func skuKey(sku string) string { return "sku:" + sku }
+
+// origin is the origin a document is stored with: its own, or else crawl for a crawled one
+// and import for any other.
+func origin(d *store.Document) string {
+	switch {
+	case d.Origin != "":
+		return d.Origin
+	case d.SourceURL != "":
+		return store.OriginCrawl
+	}
+	return store.OriginImport
 }
 
 // ImportDocuments upserts docs in one transaction; unchanged documents (same hash) are left
@@ -167,9 +186,11 @@ func (s *Store) upsertDocument(ctx context.Context, tx *Tx, accountID int64, d *
 		accountID, d.Type, key).Scan(&id, &hash)
 	switch {
 	case err == sql.ErrNoRows:
+		d.Origin = origin(d)
 		err = tx.QueryRowContext(ctx, `INSERT INTO documents (account_id, site_id, type, natural_key, url, title, body,
-			lang, hash, source_url, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id`,
-			accountID, NullInt(d.SiteID), d.Type, key, d.URL, d.Title, d.Body, d.Lang, d.Hash, d.SourceURL,
+			lang, hash, source_url, origin, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+			RETURNING id`,
+			accountID, NullInt(d.SiteID), d.Type, key, d.URL, d.Title, d.Body, d.Lang, d.Hash, d.SourceURL, d.Origin,
 			TS(now), TS(now)).Scan(&d.ID)
 		if err != nil {
 			return docUnchanged, fmt.Errorf("insert document: %w", err)
@@ -184,9 +205,10 @@ func (s *Store) upsertDocument(ctx context.Context, tx *Tx, accountID int64, d *
 		return docUnchanged, nil
 	default:
 		d.ID = id
+		d.Origin = origin(d)
 		if _, err := tx.ExecContext(ctx, `UPDATE documents SET site_id = ?, url = ?, title = ?, body = ?, lang = ?,
-			hash = ?, source_url = ?, updated_at = ? WHERE id = ?`, NullInt(d.SiteID), d.URL, d.Title, d.Body, d.Lang,
-			d.Hash, d.SourceURL, TS(now), id); err != nil {
+			hash = ?, source_url = ?, origin = ?, updated_at = ? WHERE id = ?`, NullInt(d.SiteID), d.URL, d.Title, d.Body,
+			d.Lang, d.Hash, d.SourceURL, d.Origin, TS(now), id); err != nil {
 			return docUnchanged, fmt.Errorf("update document: %w", err)
 		}
 		if err := s.d.DeleteChunks(ctx, tx, id); err != nil {
@@ -215,10 +237,11 @@ func (s *Store) upsertDocument(ctx context.Context, tx *Tx, accountID int64, d *
 
 func upsertTyped(ctx context.Context, tx *Tx, accountID int64, d *store.Document) error {
 	if p := d.Product; d.Type == store.DocProduct && p != nil {
-		if _, err := tx.ExecContext(ctx, `INSERT INTO products (document_id, account_id, name, url, price, category, image)
-			VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (document_id) DO UPDATE SET name = excluded.name, url = excluded.url,
-			price = excluded.price, category = excluded.category, image = excluded.image`,
-			d.ID, accountID, p.Name, p.URL, p.Price, p.Category, p.Image); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO products (document_id, account_id, name, url, price, category, image,
+			sku) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (document_id) DO UPDATE SET name = excluded.name,
+			url = excluded.url, price = excluded.price, category = excluded.category, image = excluded.image,
+			sku = excluded.sku`,
+			d.ID, accountID, p.Name, p.URL, p.Price, p.Category, p.Image, p.SKU); err != nil {
 			return fmt.Errorf("upsert product: %w", err)
 		}
 	}
@@ -264,4 +287,68 @@ func freeSlug(ctx context.Context, tx *Tx, accountID, docID int64, slug, lang st
 		}
 	}
 	return fmt.Sprintf("%s-%d", slug, docID), nil
+}
+
+// UpsertProducts writes product documents in one transaction (see store.KB): a product
+// with a SKU first adopts the SKU-less product imported at its URL, when no product has
+// its SKU yet, and is then upserted by its natural key like any document.
+func (s *Store) UpsertProducts(ctx context.Context, accountID int64, docs []store.Document) (store.UpsertResult, error) {
+	var out store.UpsertResult
+	now := s.now().UTC()
+	err := s.InTx(ctx, func(tx *Tx) error {
+		if err := s.d.LockKB(ctx, tx, accountID); err != nil {
+			return err
+		}
+		var ch docChanges
+		for i := range docs {
+			d := &docs[i]
+			if d.Type != store.DocProduct || d.Product == nil {
+				return fmt.Errorf("upsert products: document %d is not a product", i)
+			}
+			d.SourceURL = "" // a pushed product is never a crawled page's
+			if d.Product.SKU != "" && d.URL != "" {
+				if err := adoptByURL(ctx, tx, accountID, d.Product.SKU, d.URL); err != nil {
+					return err
+				}
+			}
+			var res store.ImportResult
+			c, err := s.upsertDocument(ctx, tx, accountID, d, now, &res)
+			if err != nil {
+				return err
+			}
+			switch c {
+			case docInserted:
+				out.Created++
+			case docUpdated:
+				out.Updated++
+			default:
+				out.Unchanged++
+			}
+			ch.upserted(c, d.ID)
+		}
+		return s.kbWritten(ctx, tx, accountID, ch)
+	})
+	if err != nil {
+		return store.UpsertResult{}, err
+	}
+	return out, nil
+}
+
+// adoptByURL gives sku to the account's product that was imported at url without a SKU
+// (its natural key is its URL), unless a product already has the SKU: the first export
+// with SKUs updates the cards an earlier one made rather than doubling them.
+func adoptByURL(ctx context.Context, tx *Tx, accountID int64, sku, url string) error {
+	var n int
+	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM documents WHERE account_id = ? AND type = ?
+		AND natural_key = ?`, accountID, store.DocProduct, skuKey(sku)).Scan(&n); err != nil {
+		return fmt.Errorf("find product by sku: %w", err)
+	}
+	if n > 0 {
+		return nil
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE documents SET natural_key = ? WHERE account_id = ? AND type = ?
+		AND natural_key = ?`, skuKey(sku), accountID, store.DocProduct, url); err != nil {
+		return fmt.Errorf("adopt product by url: %w", err)
+	}
+	return nil
 }

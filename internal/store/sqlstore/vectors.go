@@ -3,8 +3,10 @@ package sqlstore
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"svc/internal/store"
 )
@@ -338,6 +340,36 @@ func (s *Store) readHits(ctx context.Context, into map[int64]store.ChunkHit, que
 	}
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("chunks by id: %w", err)
+	}
+	return nil
+}
+
+// LeaseEmbedding takes or renews the account's embedding lease (see store.Vectors) with one
+// upsert, whose condition decides between two processes that race for it: the row either
+// changes for one of them or not at all.
+func (s *Store) LeaseEmbedding(ctx context.Context, accountID int64, holder string, until time.Time) (bool, error) {
+	if holder == "" {
+		return false, errors.New("lease embedding: no holder")
+	}
+	var n int
+	err := s.InTx(ctx, func(tx *Tx) (err error) {
+		n, err = ExecCount(ctx, tx, `INSERT INTO embedding_leases (account_id, holder, expires_at) VALUES (?, ?, ?)
+			ON CONFLICT (account_id) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
+			WHERE embedding_leases.holder = excluded.holder OR embedding_leases.expires_at <= ?`,
+			accountID, holder, TS(until), TS(s.now()))
+		return err
+	})
+	if err != nil {
+		return false, fmt.Errorf("lease embedding: %w", err)
+	}
+	return n > 0, nil
+}
+
+// ReleaseEmbedding deletes holder's lease of the account.
+func (s *Store) ReleaseEmbedding(ctx context.Context, accountID int64, holder string) error {
+	if _, err := s.w.ExecContext(ctx, `DELETE FROM embedding_leases WHERE account_id = ? AND holder = ?`,
+		accountID, holder); err != nil {
+		return fmt.Errorf("release embedding lease: %w", err)
 	}
 	return nil
 }

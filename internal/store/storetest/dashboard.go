@@ -29,6 +29,7 @@ func dashboardClockedTests() []clockedTest {
 		{"DashboardConversationPaging", testDashboardConversationPaging},
 		{"DashboardDailyCharts", testDashboardDailyCharts},
 		{"DashboardUnanswered", testDashboardUnanswered},
+		{"DashboardAskedQuestions", testDashboardAskedQuestions},
 		{"DashboardReviewQueue", testDashboardReviewQueue},
 		{"DashboardResolveFallback", testDashboardResolveFallback},
 		{"DashboardListDocuments", testDashboardListDocuments},

@@ -114,6 +114,8 @@ func Run(t *testing.T, open Opener) {
 	tests = append(tests, ledgerCheckTests...)
 	tests = append(tests, sourcesTests...)
 	tests = append(tests, vectorTests...)
+	tests = append(tests, testSetTests...)
+	tests = append(tests, productUpsertTests...)
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			s := open(t, time.Now)

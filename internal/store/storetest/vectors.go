@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"svc/internal/store"
 )
@@ -24,6 +25,7 @@ var vectorTests = []suiteTest{
 	{"VectorsTenantIsolation", testVectorsTenantIsolation},
 	{"VectorsPutRacingDelete", testVectorsPutRacingDelete},
 	{"ChunksByID", testChunksByID},
+	{"EmbeddingLease", testEmbeddingLease},
 }
 
 const (
@@ -416,6 +418,9 @@ func testVectorsGoWithAccount(t *testing.T, s store.Store) {
 		}
 		putAll(t, s, acct, modelA, 0)
 		putAll(t, s, acct, modelB, 0)
+		if ok, err := s.LeaseEmbedding(ctx(), acct, "worker", time.Now().Add(time.Hour)); err != nil || !ok {
+			t.Fatalf("lease: %v %v", ok, err)
+		}
 	}
 	if _, err := s.DeleteAccount(ctx(), a.ID); err != nil {
 		t.Fatal(err)
@@ -704,5 +709,66 @@ func testChunksByID(t *testing.T, s store.Store) {
 	}
 	if hits, err := s.ChunksByID(ctx(), a.ID, many); err != nil || len(hits) != len(mine) {
 		t.Fatalf("many ids: %v %d hits", err, len(hits))
+	}
+}
+
+// One holder at a time has an account's embedding lease: racing holders get it once, the
+// holder renews it, others get it once it is released or has expired, and one account's
+// lease says nothing of another's.
+func testEmbeddingLease(t *testing.T, s store.Store) {
+	a, _ := NewAccount(t, s, "Leased", 0)
+	b, _ := NewAccount(t, s, "Other", 0)
+	later := time.Now().Add(time.Hour)
+	var wg sync.WaitGroup
+	won := make([]bool, 8)
+	for i := range won {
+		wg.Go(func() {
+			ok, err := s.LeaseEmbedding(ctx(), a.ID, fmt.Sprintf("worker-%d", i), later)
+			if err != nil {
+				t.Error(err)
+			}
+			won[i] = ok
+		})
+	}
+	wg.Wait()
+	holder := slices.Index(won, true)
+	if holder < 0 || slices.Index(won[holder+1:], true) >= 0 {
+		t.Fatalf("racing holders won %v, want exactly one", won)
+	}
+	first := fmt.Sprintf("worker-%d", holder)
+	lease := func(acct int64, who string, until time.Time) bool {
+		t.Helper()
+		ok, err := s.LeaseEmbedding(ctx(), acct, who, until)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return ok
+	}
+	if !lease(a.ID, first, later) {
+		t.Fatal("the holder could not renew its lease")
+	}
+	if lease(a.ID, "late", later) {
+		t.Fatal("another holder took a live lease")
+	}
+	if !lease(b.ID, "late", later) {
+		t.Fatal("a lease of one account held another's")
+	}
+	if err := s.ReleaseEmbedding(ctx(), a.ID, "late"); err != nil {
+		t.Fatal(err)
+	}
+	if lease(a.ID, "late", later) {
+		t.Fatal("a release by who does not hold the lease ended it")
+	}
+	if err := s.ReleaseEmbedding(ctx(), a.ID, first); err != nil {
+		t.Fatal(err)
+	}
+	if !lease(a.ID, "late", time.Now().Add(-time.Second)) {
+		t.Fatal("a released lease was not free")
+	}
+	if !lease(a.ID, first, later) {
+		t.Fatal("an expired lease was not free")
+	}
+	if _, err := s.LeaseEmbedding(ctx(), a.ID, "", later); err == nil {
+		t.Fatal("a lease without a holder was taken")
 	}
 }

@@ -64,11 +64,16 @@ export class ApiError extends Error {
   }
 }
 
-export type Call = <T>(action: string, query?: Record<string, string | number> | null, body?: object) => Promise<T>;
+/** Receives a streamed reply's text so far, each time it grows or is replaced. */
+export type OnText = (text: string) => void;
 
-/** A caller of `<base>/api/v1/embed/<action>`: GET without a body, else POST JSON. */
+export type Call = <T>(action: string, query?: Record<string, string | number> | null, body?: object, onText?: OnText) => Promise<T>;
+
+/** A caller of `<base>/api/v1/embed/<action>`: GET without a body, else POST JSON. With onText
+ *  it asks for an event stream (send) and hands it the reply as it grows; an answer that is
+ *  not a stream (a refusal, or a proxy that strips streaming) is read as JSON all the same. */
 export function client(base: string, token: string, visitor: string): Call {
-  return async <T>(action: string, query?: Record<string, string | number> | null, body?: object): Promise<T> => {
+  return async <T>(action: string, query?: Record<string, string | number> | null, body?: object, onText?: OnText): Promise<T> => {
     let url = base + '/api/v1/embed/' + action;
     if (query) {
       const q = new URLSearchParams();
@@ -76,6 +81,7 @@ export function client(base: string, token: string, visitor: string): Call {
       url += '?' + q;
     }
     const headers: Record<string, string> = { 'X-SVC-Embed-Token': token, 'X-SVC-Visitor': visitor };
+    if (onText) headers.Accept = 'text/event-stream';
     const ctl = new AbortController();
     const timer = setTimeout(() => ctl.abort(), body ? 90e3 : 20e3);
     const init: RequestInit = {
@@ -94,19 +100,52 @@ export function client(base: string, token: string, visitor: string): Call {
     let env: { success?: boolean; data?: T } | null = null;
     try {
       res = await fetch(url, init);
+      if (onText && res.ok && res.body && /^text\/event-stream/.test(res.headers.get('Content-Type') || '')) {
+        return await events<T>(res.body, onText);
+      }
       try {
         env = await res.json();
       } catch {
         // not JSON: handled below by status
       }
-    } catch {
-      throw new ApiError(0, 0);
+    } catch (e) {
+      throw e instanceof ApiError ? e : new ApiError(0, 0);
     } finally {
       clearTimeout(timer);
     }
     if (res.ok && env && env.success && env.data) return env.data;
     throw new ApiError(res.status, retryAfter(res.headers.get('Retry-After')));
   };
+}
+
+/** Reads a streamed send: `delta` and `replace` grow or replace the reply's text, `done` is the
+ *  send's data, `error` a failure after the stream began. */
+async function events<T>(stream: ReadableStream<Uint8Array>, onText: OnText): Promise<T> {
+  const reader = stream.getReader();
+  const dec = new TextDecoder();
+  let buf = '';
+  let text = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) throw new ApiError(0, 0); // cut off before done
+    buf += dec.decode(value, { stream: true });
+    let end: number;
+    while ((end = buf.indexOf('\n\n')) >= 0) {
+      let name = '';
+      let data = '';
+      for (const line of buf.slice(0, end).split('\n')) {
+        if (line.startsWith('event:')) name = line.slice(6).trim();
+        else if (line.startsWith('data:')) data += line.slice(5).replace(/^ /, '');
+      }
+      buf = buf.slice(end + 2);
+      const d = data ? JSON.parse(data) : {};
+      if (name === 'delta' || name === 'replace') onText((text = (name === 'delta' ? text : '') + d.text));
+      else if (name === 'done') {
+        reader.cancel().catch(() => {});
+        return d as T;
+      } else if (name === 'error') throw new ApiError(/limit|rate/.test(d.error) ? 429 : 500, 0);
+    }
+  }
 }
 
 /** Retry-After as seconds: a number of seconds or an HTTP date; 0 when absent or bad. */

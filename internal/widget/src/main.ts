@@ -288,9 +288,25 @@ function init(script: HTMLScriptElement): void {
     const bubble = msgEl({ role: 'user', body: text });
     list.append(bubble, typing);
     scrollDown();
+    // The reply streams into a bubble the live region ignores (aria-hidden); the stored
+    // message replaces it at the end, so a screen reader reads the reply once, whole.
+    let live: HTMLElement | null = null;
+    const grow = (reply: string) => {
+      if (!live) {
+        live = msgEl({ role: 'assistant', body: '' });
+        live.setAttribute('aria-hidden', 'true');
+        live.dataset.role = 'stream'; // not yet a message: tests and styles see assistant ones
+        typing.replaceWith(live);
+      }
+      const b = live.firstChild as HTMLElement;
+      b.replaceChildren();
+      renderText(b, reply, true);
+      scrollDown();
+    };
     try {
       if (starting) await startRun;
-      const d = await call<SendData>('send', null, { message: text });
+      const d = await call<SendData>('send', null, { message: text }, grow);
+      (live as HTMLElement | null)?.remove();
       typing.remove();
       const ms = Array.isArray(d.messages) ? d.messages : [];
       const user = ms.find((m) => m && m.role === 'user');
@@ -313,6 +329,7 @@ function init(script: HTMLScriptElement): void {
       delay = POLL_MIN;
       schedule();
     } catch (e) {
+      (live as HTMLElement | null)?.remove();
       typing.remove();
       bubble.remove();
       // Keep what was typed: put the text back (before anything typed since).
