@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
@@ -32,6 +33,12 @@ type svcBin struct {
 }
 
 func newSvcBin(path string) svcBin { return svcBin{path: path, env: childEnv(os.Environ())} }
+
+// withEnv is b with settings (KEY=value) added to its children's environment.
+func (b svcBin) withEnv(settings ...string) svcBin {
+	b.env = append(slices.Clone(b.env), settings...)
+	return b
+}
 
 // childEnv is the bench's environment without any SVC_ setting, so that every child runs the
 // default configuration whatever the operator's shell exports: the built-in engine, no

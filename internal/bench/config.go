@@ -7,12 +7,15 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"svc/internal/embedding/embedtest"
 )
 
 // Scenarios, in the order they run.
 const (
 	ScenarioThroughput = "throughput"
 	ScenarioLatency    = "latency"
+	ScenarioHybrid     = "hybrid"
 	ScenarioWrites     = "writes"
 	ScenarioRSS        = "rss"
 	ScenarioImport     = "import"
@@ -20,7 +23,12 @@ const (
 )
 
 // Scenarios lists every scenario.
-var Scenarios = []string{ScenarioThroughput, ScenarioLatency, ScenarioWrites, ScenarioRSS, ScenarioImport, ScenarioBinary}
+var Scenarios = []string{ScenarioThroughput, ScenarioLatency, ScenarioHybrid, ScenarioWrites, ScenarioRSS, ScenarioImport, ScenarioBinary}
+
+// DefaultScenarios are those a run without Only measures: every scenario but hybrid, which
+// embeds each KB and waits for its vector index to be built (minutes at 50,000 chunks) and
+// so is asked for by name.
+var DefaultScenarios = []string{ScenarioThroughput, ScenarioLatency, ScenarioWrites, ScenarioRSS, ScenarioImport, ScenarioBinary}
 
 // Config is one run of the suite. The zero value of a field means its default (Defaults).
 type Config struct {
@@ -32,7 +40,7 @@ type Config struct {
 	Sizes     []int         // KB sizes in chunks
 	Duration  time.Duration // each throughput run
 	Conns     int           // concurrent connections of the throughput and writes scenarios
-	Runs      int           // throughput rounds (bare, cache hit, greeting); medians are reported
+	Runs      int           // throughput rounds (bare, cache hit, greeting), and hybrid rounds of Questions; medians are reported
 	// HitQuestions is how many distinct cached questions the cache-hit runs send, spread over
 	// the connections: one (the same cache key again and again), or several.
 	HitQuestions int
@@ -45,6 +53,10 @@ type Config struct {
 	// Writes is the number of distinct questions of each measured writes phase; CacheFill the
 	// number of cache entries the account holds before the second one.
 	Writes, CacheFill int
+	// EmbedDim is the dimension of the vectors the hybrid scenario's fake embedding provider
+	// answers (the fake's own 256, zero-padded to it): an index's cost follows the
+	// dimension, so it stands for a model of that size.
+	EmbedDim int
 	// RSSRequests are the mixed requests before the idle memory is read, Idle the wait after them.
 	RSSRequests int
 	Idle        time.Duration
@@ -67,6 +79,7 @@ var Defaults = Config{
 	Questions:    300,
 	Writes:       500,
 	CacheFill:    850,
+	EmbedDim:     384,
 	RSSRequests:  1000,
 	Idle:         3 * time.Second,
 }
@@ -97,7 +110,8 @@ func (c Config) withDefaults() Config {
 		v   *int
 		def int
 	}{{&c.Conns, d.Conns}, {&c.Runs, d.Runs}, {&c.HitQuestions, d.HitQuestions}, {&c.Warmup, d.Warmup},
-		{&c.Questions, d.Questions}, {&c.Writes, d.Writes}, {&c.CacheFill, d.CacheFill}, {&c.RSSRequests, d.RSSRequests}} {
+		{&c.Questions, d.Questions}, {&c.Writes, d.Writes}, {&c.CacheFill, d.CacheFill}, {&c.RSSRequests, d.RSSRequests},
+		{&c.EmbedDim, d.EmbedDim}} {
 		if *f.v == 0 {
 			*f.v = f.def
 		}
@@ -144,6 +158,9 @@ func (c Config) Validate() error {
 			return fmt.Errorf("%s must be at least 1, not %d", v.name, v.n)
 		}
 	}
+	if c.EmbedDim < minEmbedDim || c.EmbedDim > maxEmbedDim {
+		return fmt.Errorf("embed-dim must be %d to %d, not %d", minEmbedDim, maxEmbedDim, c.EmbedDim)
+	}
 	if c.HitQuestions > maxHitQuestions {
 		return fmt.Errorf("hit-questions must be at most %d, not %d", maxHitQuestions, c.HitQuestions)
 	}
@@ -158,6 +175,14 @@ func (c Config) Validate() error {
 // maxHitQuestions bounds HitQuestions: the cache-hit questions are found among the first
 // questions of the pool that the KB answers.
 const maxHitQuestions = 64
+
+// The hybrid scenario's vector dimensions: at least the fake provider's own (a shorter vector
+// would cut its concepts off), at most a large model's (OpenAI's text-embedding-3-large
+// answers 3,072).
+const (
+	minEmbedDim = embedtest.Dim
+	maxEmbedDim = 4096
+)
 
 // maxKBSize keeps a KB inside one import file (internal/kb takes up to 100,000 records).
 const maxKBSize = 90_000
@@ -187,7 +212,10 @@ func ParseSizes(s string) ([]int, error) {
 }
 
 func (c Config) runs(scenario string) bool {
-	return len(c.Only) == 0 || slices.Contains(c.Only, scenario)
+	if len(c.Only) == 0 {
+		return slices.Contains(DefaultScenarios, scenario)
+	}
+	return slices.Contains(c.Only, scenario)
 }
 
 // smallSize is the KB of the throughput and writes scenarios: the smallest (1,000 chunks by
@@ -217,8 +245,8 @@ func (c Config) growthSizes() (from, to int, ok bool) {
 	return 0, 0, false
 }
 
-// neededKBs are the KBs the selected scenarios run on: mixed ones, and for the latency
-// scenario every size in every shape.
+// neededKBs are the KBs the selected scenarios run on: mixed ones, for the latency
+// scenario every size in every shape, and for the hybrid scenario every size, mixed.
 func (c Config) neededKBs() []kbKey {
 	var out []kbKey
 	add := func(shape string, size int) {
@@ -234,6 +262,11 @@ func (c Config) neededKBs() []kbKey {
 			for _, n := range c.Sizes {
 				add(shape, n)
 			}
+		}
+	}
+	if c.runs(ScenarioHybrid) {
+		for _, n := range c.Sizes {
+			add(ShapeMixed, n)
 		}
 	}
 	if c.runs(ScenarioRSS) {

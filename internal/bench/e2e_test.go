@@ -116,3 +116,48 @@ func TestTinySuite(t *testing.T) {
 		t.Errorf("markdown: %v\n%s", err, md.String())
 	}
 }
+
+// TestTinyHybrid runs the hybrid scenario end to end on a KB of 700 chunks, in two rounds of
+// 12 questions. Its index is exact: a graph (above vecindex's threshold of 2.5M components,
+// 650 chunks at 4,096 dimensions) takes minutes to build under the race detector, and the
+// wait for one is the same /metrics reading (TestIndexStateAndProviderClock).
+func TestTinyHybrid(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs real svc processes; skipped in -short mode")
+	}
+	xquad := filepath.Join("..", "..", "..", "shared", "eval", "xquad-dev")
+	if _, err := os.Stat(filepath.Join(xquad, "xquad.en.dev.json")); err != nil {
+		t.Skip("XQuAD dev files not found at " + xquad)
+	}
+	t.Setenv(childEnv, "1")
+	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
+	defer cancel()
+	cfg := bench.Config{SVC: os.Args[0], Reference: os.Args[0], XQuAD: xquad, Sizes: []int{700}, Warmup: 2, Questions: 12,
+		Runs: 2, EmbedDim: 512, Only: []string{bench.ScenarioHybrid}, Work: t.TempDir(), Progress: logWriter{t}, Command: "test"}
+	r, err := bench.Run(ctx, cfg)
+	if err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	if len(r.Hybrid) != 1 || len(r.Latency) != 0 {
+		t.Fatalf("hybrid %+v, latency %+v", r.Hybrid, r.Latency)
+	}
+	h := r.Hybrid[0]
+	if h.KBSize != 700 || h.Dim != 512 || h.Vectors != h.Chunks || h.Index != "exact" || h.EmbedSeconds <= 0 {
+		t.Errorf("hybrid KB: %+v", h)
+	}
+	if h.Keyword.Asked != 24 || h.Hybrid.Asked != 24 || h.Keyword.AI.N == 0 || h.Hybrid.AI.N == 0 || h.Degraded != 0 ||
+		len(h.Rounds) != 2 || h.Rounds[1].Hybrid.N == 0 || h.Rounds[1].Provider.N != 12 {
+		t.Errorf("hybrid runs: keyword %+v, hybrid %+v, %d degraded, rounds %+v", h.Keyword, h.Hybrid, h.Degraded, h.Rounds)
+	}
+	// Every measured question was embedded once, by the provider, and timed there.
+	if h.ProviderCalls != 24 || h.ProviderLatency.N != 24 || h.ProviderLatency.P99 <= 0 {
+		t.Errorf("provider: %d calls, %+v", h.ProviderCalls, h.ProviderLatency)
+	}
+	if h.PairedN == 0 || h.AddedP99 == 0 && h.AddedP50 == 0 {
+		t.Errorf("added: %+v", h)
+	}
+	var md strings.Builder
+	if err := bench.WriteMarkdown(&md, r); err != nil || !strings.Contains(md.String(), "what hybrid retrieval adds on top of the provider") {
+		t.Errorf("markdown: %v\n%s", err, md.String())
+	}
+}

@@ -13,6 +13,7 @@ type Report struct {
 	Through  *Through   `json:"throughput,omitempty"`
 	Latency  []Latency  `json:"latency,omitempty"`
 	Growth   []Growth   `json:"latency_growth,omitempty"` // one per KB shape
+	Hybrid   []Hybrid   `json:"hybrid,omitempty"`
 	Writes   *Writes    `json:"writes,omitempty"`
 	RSS      *RSS       `json:"rss,omitempty"`
 	Import   *Import    `json:"import,omitempty"`
@@ -47,6 +48,7 @@ type Settings struct {
 	Questions    int      `json:"questions"`
 	Writes       int      `json:"writes"`
 	CacheFill    int      `json:"cache_fill"`
+	EmbedDim     int      `json:"embed_dim"`
 	RSSRequests  int      `json:"rss_requests"`
 	Idle         string   `json:"idle"`
 	Work         string   `json:"work"`
@@ -128,6 +130,65 @@ type Growth struct {
 	To       int     `json:"to"`
 	P99Ratio float64 `json:"p99_ratio"`
 	P50Ratio float64 `json:"p50_ratio"`
+}
+
+// Hybrid is the hybrid scenario on one mixed KB: the same cache-miss questions as the
+// latency scenario, asked of two copies of the KB once every chunk is embedded, one served
+// without an embedding provider (keyword-only) and one with the in-process fake provider
+// (hybrid), each question of both servers in turn; the provider's own time for each
+// question's embedding is measured where it answers.
+type Hybrid struct {
+	KBSize int `json:"kb_size"`
+	Chunks int `json:"chunks"`
+	// Provider, Model and Dim describe the fake provider the hybrid server used.
+	Provider string `json:"provider"`
+	Model    string `json:"model"`
+	Dim      int    `json:"dim"`
+	// Vectors are the chunks `svc kb reindex` embedded, in EmbedSeconds.
+	Vectors      int     `json:"vectors"`
+	EmbedSeconds float64 `json:"embed_seconds"`
+	// Index is the kind of vector index the measured questions searched (exact, hnsw), ready
+	// IndexSeconds after the first question asked for it (a graph is built in the background).
+	Index        string  `json:"index"`
+	IndexSeconds float64 `json:"index_ready_seconds"`
+	Keyword      Latency `json:"keyword"` // no provider configured
+	Hybrid       Latency `json:"hybrid"`  // the fake provider configured
+	// ProviderLatency is the fake's own time for each question's embedding during the measured
+	// questions, from the request's arrival to the end of its answer; ProviderCalls counts them.
+	ProviderLatency Latencies `json:"provider_latency"`
+	ProviderCalls   int       `json:"provider_calls"`
+	// Degraded counts the measured questions whose search went without vectors
+	// (svc_semantic_degraded_total): above 0, the hybrid figures are partly keyword-only.
+	Degraded int `json:"degraded"`
+	// Rounds are the measured rounds (Config.Runs of Questions each; the first asks the
+	// latency scenario's questions). Keyword, Hybrid and ProviderLatency above are all
+	// rounds together.
+	Rounds []HybridRound `json:"rounds"`
+	// AddedP99 is the median over the rounds of each round's hybrid p99 less its keyword-only
+	// p99 less the provider's p99: what retrieval by meaning adds on top of the provider
+	// (AddedP50 likewise).
+	AddedP99 float64 `json:"added_p99_ms"`
+	AddedP50 float64 `json:"added_p50_ms"`
+	// AddedCPU is the hybrid server's CPU time a question less the keyword-only one's, in
+	// milliseconds (0 when not measured): the work retrieval by meaning adds in the server
+	// (the provider runs in the bench process), which holds when other work makes the
+	// response times noisy.
+	AddedCPU float64 `json:"added_server_cpu_ms_per_question"`
+	// PairedN questions got a built-in answer in both runs; PairedMedian is the median of
+	// their hybrid less keyword-only times (the provider's time included), a reading that
+	// the tail's noise moves less.
+	PairedN      int     `json:"paired_n"`
+	PairedMedian float64 `json:"paired_median_ms"`
+}
+
+// HybridRound is one round of the hybrid scenario: its built-in answers' times on both
+// servers, the provider's time for its questions, and what hybrid retrieval added.
+type HybridRound struct {
+	Keyword  Latencies `json:"keyword"`
+	Hybrid   Latencies `json:"hybrid"`
+	Provider Latencies `json:"provider"`
+	AddedP99 float64   `json:"added_p99_ms"`
+	AddedP50 float64   `json:"added_p50_ms"`
 }
 
 // WritesPhase is one phase of the writes scenario.

@@ -146,6 +146,16 @@ func (s *suite) runOnKBs(ctx context.Context, r *Report, needed []kbKey, fail fu
 			}
 		}
 	}
+	if cfg.runs(ScenarioHybrid) {
+		for _, n := range cfg.Sizes {
+			k := mixed(n)
+			if h, err := s.hybrid(ctx, k); err != nil {
+				fail(fmt.Sprintf("%s %s", ScenarioHybrid, k.label()), err)
+			} else {
+				r.Hybrid = append(r.Hybrid, h)
+			}
+		}
+	}
 	if cfg.runs(ScenarioWrites) {
 		if w, err := s.writes(ctx, mixed(cfg.smallSize())); err != nil {
 			fail(ScenarioWrites, err)
@@ -215,17 +225,22 @@ func (s *suite) scratch(name string, k kbDir) (dir string, cleanup func(), err e
 
 // serve starts `svc serve` on a scratch folder, on a free loopback port.
 func (s *suite) serve(ctx context.Context, dir string) (*server, error) {
-	return s.bin.start(ctx, filepath.Join(dir, "serve.log"), "serve", "--data", filepath.Join(dir, "data"),
+	return s.serveWith(ctx, s.bin, dir)
+}
+
+// serveWith is serve with the binary (and environment) of bin.
+func (s *suite) serveWith(ctx context.Context, bin svcBin, dir string) (*server, error) {
+	return bin.start(ctx, filepath.Join(dir, "serve.log"), "serve", "--data", filepath.Join(dir, "data"),
 		"--addr", "127.0.0.1:0")
 }
 
 func settingsOf(c Config) Settings {
 	sc := c.Only
 	if len(sc) == 0 {
-		sc = Scenarios
+		sc = DefaultScenarios
 	}
 	return Settings{SVC: c.SVC, Reference: c.Reference, XQuAD: c.XQuAD, Sizes: c.Sizes, Shapes: c.Shapes, Duration: c.Duration.String(),
 		Conns: c.Conns, Runs: c.Runs, HitQuestions: c.HitQuestions,
-		Warmup: c.Warmup, Questions: c.Questions, Writes: c.Writes, CacheFill: c.CacheFill, RSSRequests: c.RSSRequests,
+		Warmup: c.Warmup, Questions: c.Questions, Writes: c.Writes, CacheFill: c.CacheFill, EmbedDim: c.EmbedDim, RSSRequests: c.RSSRequests,
 		Idle: c.Idle.String(), Work: c.Work, Scenarios: sc}
 }

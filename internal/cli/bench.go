@@ -28,7 +28,7 @@ func cmdBench(ctx context.Context, args []string, env Env) error {
 	sizes := fs.String("sizes", "1000,10000,50000", "KB sizes in chunks, comma-separated")
 	duration := fs.Duration("duration", d.Duration, "each throughput run")
 	conns := fs.Int("conns", d.Conns, "concurrent connections of the throughput, writes and rss scenarios")
-	runs := fs.Int("runs", d.Runs, "throughput rounds (bare, cache hit, greeting); medians are reported")
+	runs := fs.Int("runs", d.Runs, "throughput rounds (bare, cache hit, greeting) and hybrid rounds of --questions; medians are reported")
 	hitQuestions := fs.Int("hit-questions", d.HitQuestions, "distinct cached questions the cache-hit runs send, spread over the connections")
 	shapes := fs.String("shapes", strings.Join(d.Shapes, ","), "KB shapes of the latency scenario: mixed (one account, the three languages), "+
 		"languages (an account per language, each holding the size in its language)")
@@ -37,12 +37,14 @@ func cmdBench(ctx context.Context, args []string, env Env) error {
 	cacheFill := fs.Int("cache-fill", d.CacheFill, "cache entries before the second writes phase")
 	rssRequests := fs.Int("rss-requests", d.RSSRequests, "mixed requests before the idle memory is read")
 	idle := fs.Duration("idle", d.Idle, "wait after those requests before reading the memory")
+	embedDim := fs.Int("embed-dim", d.EmbedDim, "dimension of the hybrid scenario's fake embedding vectors (256 to 4096)")
 	work := fs.String("work", "", "folder for the KB data directories, kept and reused across runs (default: a temporary folder, removed)")
-	only := fs.String("only", "", "comma-separated subset of: "+strings.Join(bench.Scenarios, ", "))
+	only := fs.String("only", "", "comma-separated subset of: "+strings.Join(bench.Scenarios, ", ")+
+		" (default: all but hybrid, which embeds each KB and waits minutes for its vector index)")
 	markdown := fs.Bool("markdown", false, "print the goals table as markdown instead of the JSON object")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(env.Stderr, "usage: svc bench [flags]\n\nMeasures throughput, latency, write rate and memory of the svc binary against a bare net/http handler\n(issue 14). Prints one JSON object, or the goals table with --markdown; progress goes to stderr.")
+			fmt.Fprintln(env.Stderr, "usage: svc bench [flags]\n\nMeasures throughput, latency, write rate and memory of the svc binary against a bare net/http handler\n(issue 14), and with --only hybrid what retrieval by meaning adds to an answer (issue 25). Prints one JSON object, or the goals table with --markdown; progress goes to stderr.")
 			fs.SetOutput(env.Stderr)
 			fs.PrintDefaults()
 			return err
@@ -57,7 +59,7 @@ func cmdBench(ctx context.Context, args []string, env Env) error {
 		name string
 		v    int
 	}{{"conns", *conns}, {"runs", *runs}, {"hit-questions", *hitQuestions}, {"questions", *questions}, {"writes", *writes}, {"cache-fill", *cacheFill},
-		{"rss-requests", *rssRequests}} {
+		{"rss-requests", *rssRequests}, {"embed-dim", *embedDim}} {
 		if f.v < 1 {
 			return usagef("bench: --%s must be at least 1, not %d", f.name, f.v)
 		}
@@ -66,7 +68,7 @@ func cmdBench(ctx context.Context, args []string, env Env) error {
 		return usagef("bench: --duration must be above zero and --idle not below it")
 	}
 	cfg := bench.Config{SVC: *svcPath, XQuAD: *xquad, Duration: *duration, Conns: *conns, Runs: *runs, HitQuestions: *hitQuestions,
-		Warmup: d.Warmup, Questions: *questions, Writes: *writes, CacheFill: *cacheFill, RSSRequests: *rssRequests,
+		Warmup: d.Warmup, Questions: *questions, Writes: *writes, CacheFill: *cacheFill, EmbedDim: *embedDim, RSSRequests: *rssRequests,
 		Idle: *idle, Work: *work, Progress: env.Stderr, Command: strings.Join(append([]string{"svc", "bench"}, args...), " ")}
 	if *idle == 0 {
 		cfg.Idle = -1 // no wait, rather than the default

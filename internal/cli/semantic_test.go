@@ -82,5 +82,12 @@ func TestServeWithAHangingEmbeddingProvider(t *testing.T) {
 		count("svc_semantic_degraded_total", map[string]string{"reason": "provider"}) != degraded {
 		t.Errorf("after the outage: %v question embeddings (was %v), degraded %v", got, calls, degraded)
 	}
+	// The vector indexes' gauges are served beside the counters.
+	f := metricstest.Scrape(t, http.DefaultClient, r.base+"/metrics", token)
+	for _, name := range []string{"svc_vector_index_vectors", "svc_vector_index_bytes", "svc_vector_index_builds"} {
+		if _, ok := f.Value(name, nil); !ok {
+			t.Errorf("no %s in /metrics", name)
+		}
+	}
 	r.stop(t)
 }

@@ -275,6 +275,10 @@ func NewApp(st store.Store, accounts *account.Service, cfg config.Config, log *s
 	var semSearch engine.Semantic // a nil interface without a provider, not a nil *Service in one
 	if sem != nil {
 		semSearch = sem.service
+		if err := m.WatchVectorIndexes(sem.service.IndexStats); err != nil {
+			sem.close()
+			return nil, err
+		}
 		// Every committed KB write of this process wakes the embedder and makes the next
 		// search of the account check its index (semantic.NotifyKBWrites).
 		st = semantic.NotifyKBWrites(st, sem.worker.Notify)

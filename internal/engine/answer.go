@@ -78,7 +78,7 @@ func (e *Engine) Answer(ctx context.Context, req Request) (Answer, error) {
 // search and is never billed.
 func (e *Engine) Evidence(ctx context.Context, accountID int64, question, lg string) (string, error) {
 	lg = questionLang(lg, question)
-	r, err := e.retrieve(ctx, accountID, question, lg)
+	r, err := e.retrieve(ctx, accountID, question, lg, semWants{pick: true})
 	if err != nil {
 		return "", err
 	}
@@ -134,7 +134,7 @@ func evidenceOf(ex extract) string {
 
 func (e *Engine) answer(ctx context.Context, req Request) (Answer, error) {
 	lg := questionLang(req.Lang, req.Question)
-	r, err := e.retrieve(ctx, req.AccountID, req.Question, lg)
+	r, err := e.retrieve(ctx, req.AccountID, req.Question, lg, semWants{pick: true, passages: e.opts.AnswerPassages})
 	if err != nil {
 		return Answer{}, err
 	}

@@ -7,7 +7,7 @@ import "context"
 // Intelligence API ground their output on them.
 func (e *Engine) Passages(ctx context.Context, accountID int64, text, lang string, n int) ([]Passage, error) {
 	lang = questionLang(lang, text)
-	r, err := e.retrieve(ctx, accountID, text, lang)
+	r, err := e.retrieve(ctx, accountID, text, lang, semWants{})
 	if err != nil {
 		return nil, err
 	}

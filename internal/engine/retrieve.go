@@ -23,7 +23,7 @@ func (e *Engine) Retrieve(ctx context.Context, accountID int64, question, lang s
 // remembered), for the caller to bill. With Options.Semantic the passages are the keyword
 // and meaning rankings fused, in any language of the KB.
 func (e *Engine) RetrieveSpent(ctx context.Context, accountID int64, question, lang string, k int) ([]Passage, string, int, error) {
-	r, err := e.retrieve(ctx, accountID, question, questionLang(lang, question))
+	r, err := e.retrieve(ctx, accountID, question, questionLang(lang, question), semWants{passages: k})
 	if err != nil {
 		return nil, "", 0, err
 	}
@@ -98,8 +98,9 @@ type bestRead struct {
 // store's own rank only chooses the pool, because its statistics may span every account and
 // it knows nothing of coverage or proximity. The first stage scores the whole pool from the
 // stored terms; the second splits only the best Analyze candidates into sentences, which is
-// where the time goes.
-func (e *Engine) retrieve(ctx context.Context, accountID int64, question, lang string) (retrieval, error) {
+// where the time goes. want names the chunks found by meaning the caller shows, the only
+// ones read from the store.
+func (e *Engine) retrieve(ctx context.Context, accountID int64, question, lang string, want semWants) (retrieval, error) {
 	if e.opts.Semantic == nil {
 		return e.retrieveKeywords(ctx, accountID, question, lang)
 	}
@@ -118,8 +119,13 @@ func (e *Engine) retrieve(ctx context.Context, accountID int64, question, lang s
 	if err := e.attachVectors(ctx, accountID, &r, v.vs); err != nil {
 		return r, err
 	}
-	e.rerank(ctx, question, r.sem)
-	return r, nil
+	if e.opts.Semantic.Reranks() {
+		if err := e.readTop(ctx, accountID, r.sem, rerankTop); err != nil {
+			return r, err
+		}
+		e.rerank(ctx, question, r.sem)
+	}
+	return r, e.readSemantic(ctx, accountID, &r, lang, want)
 }
 
 // retrieveKeywords is retrieve by the keyword index alone.

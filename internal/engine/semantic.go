@@ -1,9 +1,11 @@
 package engine
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"svc/internal/store"
@@ -21,6 +23,9 @@ type Semantic interface {
 	// Rerank scores texts by how well each answers question (higher is better), one score
 	// a text, or returns nil when no reranker is configured or it failed.
 	Rerank(ctx context.Context, question string, texts []string) []float64
+	// Reranks reports whether a reranker is configured: without one the engine does not read
+	// the texts Rerank would be given.
+	Reranks() bool
 }
 
 // VectorSearch is what SearchVectors found.
@@ -32,15 +37,22 @@ type VectorSearch struct {
 	Tokens int
 }
 
-// VectorHit is one chunk found by meaning.
+// VectorHit is one chunk found by meaning, with its document and language as the index
+// holds them (fixed for a chunk's lifetime), which is all the engine needs of most hits: it
+// reads from the store only the chunks a reply or a passage list may show. A DocID of 0
+// says the implementation does not know them, and the chunk is read at once.
 type VectorHit struct {
 	ChunkID int64
+	DocID   int64
+	Lang    string
 	Score   float64 // cosine similarity of the question's and the chunk's embeddings
 }
 
-// vecCand is a chunk found by meaning, with what the decision reads of it.
+// vecCand is a chunk found by meaning, with what the decision reads of it. Until read, its
+// hit holds only the chunk, document and language ids of the VectorHit.
 type vecCand struct {
 	hit    store.ChunkHit
+	read   bool // hit is the store's row
 	cos    float64
 	rerank float64 // the reranker's score; NaN without one
 }
@@ -79,9 +91,13 @@ type vectorOutcome struct {
 	err error
 }
 
-// attachVectors reads the chunks the search by meaning found (those the keyword search did
-// not bring are read by id) into r.sem. The keyword ranking is left as it is: the extractive
-// answer reads words, and a chunk that shares none with the question has nothing for it.
+// attachVectors puts the chunks the search by meaning found into r.sem, best first. The
+// keyword ranking is left as it is: the extractive answer reads words, and a chunk that shares
+// none with the question has nothing for it. A chunk the keyword search brought is taken from
+// it; the others are read from the store only when something shows them (readSemantic), since
+// the decision and the fusion need only their similarity, document and language: of the 50
+// hits a question has, a reply quotes one and a passage list shows a few. A hit whose
+// document the implementation did not name is read now.
 func (e *Engine) attachVectors(ctx context.Context, accountID int64, r *retrieval, vs VectorSearch) error {
 	r.sem = &semanticRead{model: vs.Model, tokens: vs.Tokens, z: math.Inf(-1)}
 	if len(vs.Hits) == 0 {
@@ -91,29 +107,123 @@ func (e *Engine) attachVectors(ctx context.Context, accountID int64, r *retrieva
 	for _, c := range r.ranked {
 		known[c.hit.ChunkID] = c.hit
 	}
-	var missing []int64
-	for _, h := range vs.Hits {
-		if _, ok := known[h.ChunkID]; !ok {
-			missing = append(missing, h.ChunkID)
-		}
-	}
-	if len(missing) > 0 {
-		got, err := e.kb.ChunksByID(ctx, accountID, missing)
-		if err != nil {
-			return fmt.Errorf("engine: chunks by id: %w", err)
-		}
-		for _, h := range got {
-			known[h.ChunkID] = h
-		}
-	}
 	cands := make([]vecCand, 0, len(vs.Hits))
 	for _, h := range vs.Hits {
-		if hit, ok := known[h.ChunkID]; ok { // a chunk deleted since it was embedded is gone
-			cands = append(cands, vecCand{hit: hit, cos: h.Score, rerank: math.NaN()})
+		c := vecCand{hit: store.ChunkHit{ChunkID: h.ChunkID, DocID: h.DocID, Lang: h.Lang}, cos: h.Score, rerank: math.NaN()}
+		if hit, ok := known[h.ChunkID]; ok {
+			c.hit, c.read = hit, true
 		}
+		cands = append(cands, c)
 	}
 	r.sem.cands = cands
 	r.sem.z = standOut(cands)
+	return e.readCands(ctx, accountID, r.sem, func(c *vecCand) bool { return c.hit.DocID == 0 })
+}
+
+// semWants says which chunks found by meaning a caller of retrieve shows, so that only those
+// are read: the best one in the question's language, which a reply may quote (pick), and the
+// chunks that stand for a document among the best passages of the fused ranking.
+type semWants struct {
+	pick     bool
+	passages int
+}
+
+// readSemantic reads the chunks found by meaning that want names and that are not read yet,
+// until every one of them is: a chunk deleted since it was embedded drops out of the list,
+// and the next one may be wanted in its place.
+func (e *Engine) readSemantic(ctx context.Context, accountID int64, r *retrieval, lang string, want semWants) error {
+	s := r.sem
+	if s == nil {
+		return nil
+	}
+	for {
+		need := map[int64]bool{}
+		if want.pick {
+			if i := s.bestIn(lang); i >= 0 && !s.cands[i].read {
+				need[s.cands[i].hit.ChunkID] = true
+			}
+		}
+		if want.passages > 0 {
+			_, order := e.fusedOrder(r, want.passages)
+			for _, f := range order {
+				if f.sem >= 0 && !s.cands[f.sem].read {
+					need[s.cands[f.sem].hit.ChunkID] = true
+				}
+			}
+		}
+		if len(need) == 0 {
+			return nil
+		}
+		if err := e.readCands(ctx, accountID, s, func(c *vecCand) bool { return need[c.hit.ChunkID] }); err != nil {
+			return err
+		}
+	}
+}
+
+// readTop reads the first n chunks found by meaning (those the reranker scores), with those
+// after them moving up in the place of any deleted.
+func (e *Engine) readTop(ctx context.Context, accountID int64, s *semanticRead, n int) error {
+	for {
+		top := s.cands[:min(n, len(s.cands))]
+		need := map[int64]bool{}
+		for _, c := range top {
+			if !c.read {
+				need[c.hit.ChunkID] = true
+			}
+		}
+		if len(need) == 0 {
+			return nil
+		}
+		if err := e.readCands(ctx, accountID, s, func(c *vecCand) bool { return need[c.hit.ChunkID] }); err != nil {
+			return err
+		}
+	}
+}
+
+// readCands reads the unread chunks that want accepts in one store call. A chunk the store
+// no longer holds (deleted since it was embedded) leaves the list, and z is read again without
+// it, as if the search had not found it.
+func (e *Engine) readCands(ctx context.Context, accountID int64, s *semanticRead, want func(*vecCand) bool) error {
+	var ids []int64
+	for i := range s.cands {
+		if c := &s.cands[i]; !c.read && want(c) {
+			ids = append(ids, c.hit.ChunkID)
+		}
+	}
+	if len(ids) == 0 {
+		return nil
+	}
+	got, err := e.kb.ChunksByID(ctx, accountID, ids)
+	if err != nil {
+		return fmt.Errorf("engine: chunks by id: %w", err)
+	}
+	rows := make(map[int64]store.ChunkHit, len(got))
+	for _, h := range got {
+		rows[h.ChunkID] = h
+	}
+	asked := make(map[int64]bool, len(ids))
+	for _, id := range ids {
+		asked[id] = true
+	}
+	kept, dropped := s.cands[:0], false
+	for _, c := range s.cands {
+		if asked[c.hit.ChunkID] {
+			h, ok := rows[c.hit.ChunkID]
+			if !ok {
+				dropped = true
+				continue
+			}
+			c.hit, c.read = h, true
+		}
+		kept = append(kept, c)
+	}
+	s.cands = kept
+	if dropped {
+		// z is read from the similarities, best first, whatever a reranker did to the order.
+		byCos := slices.Clone(kept)
+		slices.SortStableFunc(byCos, func(a, b vecCand) int { return cmp.Compare(b.cos, a.cos) })
+		s.z = standOut(byCos)
+	}
 	return nil
 }
 

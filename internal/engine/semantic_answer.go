@@ -154,53 +154,77 @@ func (e *Engine) semanticAnswer(question, lg string, ph tonePhrases, r *retrieva
 const rrfK = 60
 
 // fusedPassages lists at most k passages, one a document, from the keyword ranking and the
-// search by meaning fused by reciprocal rank, in any language: what a model reads.
+// search by meaning fused by reciprocal rank, in any language: what a model reads. The chunks
+// found by meaning that it shows must have been read (readSemantic with the same k or more).
 func (e *Engine) fusedPassages(r *retrieval, k int) []Passage {
-	kw := bestPerDoc(r.ranked, max(k, rerankTop))
 	if r.sem == nil || len(r.sem.cands) == 0 {
 		return passages(bestPerDoc(r.ranked, k))
 	}
-	type fused struct {
-		p     Passage
-		score float64
-	}
-	byDoc := map[int64]*fused{}
-	var order []int64
-	add := func(p Passage, rank int) {
-		f, ok := byDoc[p.DocID]
-		if !ok {
-			f = &fused{p: p}
-			byDoc[p.DocID] = f
-			order = append(order, p.DocID)
+	kw, order := e.fusedOrder(r, k)
+	out := make([]Passage, len(order))
+	for i, f := range order {
+		if f.sem >= 0 {
+			c := r.sem.cands[f.sem]
+			out[i] = hitPassage(c.hit, c.cos)
+		} else {
+			out[i] = kw[f.kw].passage()
 		}
-		f.score += 1 / float64(rrfK+rank+1)
+	}
+	return out
+}
+
+// fused is one document of the fused ranking: its keyword passage (kw, an index into the
+// keyword candidates fusedOrder returns) or, for a document the keyword search did not
+// bring, the chunk found by meaning that stands for it (sem, an index into r.sem.cands); the
+// other is -1.
+type fused struct{ kw, sem int }
+
+// fusedOrder ranks the documents of the keyword ranking and the search by meaning by
+// reciprocal rank fusion, one entry a document (the keyword passage when it has one, else
+// its best chunk by meaning), and keeps the best k. It reads only the hits' documents, so
+// that readSemantic can tell which chunks found by meaning a list of k passages shows
+// before they are read.
+func (e *Engine) fusedOrder(r *retrieval, k int) ([]candidate, []fused) {
+	kw := bestPerDoc(r.ranked, max(k, rerankTop))
+	byDoc := map[int64]int{}
+	var order []fused
+	var scores []float64
+	add := func(doc int64, f fused, rank int) {
+		i, ok := byDoc[doc]
+		if !ok {
+			i = len(order)
+			byDoc[doc] = i
+			order = append(order, f)
+			scores = append(scores, 0)
+		}
+		scores[i] += 1 / float64(rrfK+rank+1)
 	}
 	for i := range kw {
-		add(kw[i].passage(), i)
+		add(kw[i].hit.DocID, fused{kw: i, sem: -1}, i)
 	}
 	seen := map[int64]bool{}
 	rank := 0
-	for _, c := range r.sem.cands {
+	for j, c := range r.sem.cands {
 		if seen[c.hit.DocID] {
 			continue
 		}
 		seen[c.hit.DocID] = true
-		add(hitPassage(c.hit, c.cos), rank)
+		add(c.hit.DocID, fused{kw: -1, sem: j}, rank)
 		rank++
 	}
-	out := make([]Passage, 0, len(order))
-	for _, d := range order {
-		out = append(out, byDoc[d].p)
+	idx := make([]int, len(order))
+	for i := range idx {
+		idx[i] = i
 	}
-	scores := make(map[int64]float64, len(byDoc))
-	for d, f := range byDoc {
-		scores[d] = f.score
+	sortStableBy(idx, func(a, b int) bool { return scores[a] > scores[b] })
+	if len(idx) > k {
+		idx = idx[:k]
 	}
-	sortStableBy(out, func(a, b Passage) bool { return scores[a.DocID] > scores[b.DocID] })
-	if len(out) > k {
-		out = out[:k]
+	out := make([]fused, len(idx))
+	for i, x := range idx {
+		out[i] = order[x]
 	}
-	return out
+	return kw, out
 }
 
 // unseenName reports whether the question names something (a capitalised word, or one with a
@@ -215,6 +239,17 @@ func (r *retrieval) unseenName() bool {
 		}
 	}
 	return false
+}
+
+// bestIn is the index of the chunk found by meaning that semanticPick weighs for lang: the
+// first in lang (or of no language), or the first of all for lang ""; -1 when there is none.
+func (s *semanticRead) bestIn(lang string) int {
+	for i, c := range s.cands {
+		if lang == "" || c.hit.Lang == lang || c.hit.Lang == "" {
+			return i
+		}
+	}
+	return -1
 }
 
 // holds reports whether any chunk found by meaning is in lang (or has no language).

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -13,6 +14,7 @@ import (
 
 	"svc/internal/demo/demotest"
 	"svc/internal/embedding/embedtest"
+	"svc/internal/store"
 	"svc/internal/store/sqlite"
 	"svc/internal/store/storetest"
 )
@@ -24,20 +26,25 @@ type conceptSemantic struct {
 	st       *sqlite.Store
 	concepts *embedtest.Concepts
 	rerank   bool // score the best texts as the fake reranker does (cosine on 0-1)
+	// anonymous hits name no document or language, as an implementation that does not know
+	// them: the engine then reads every hit.
+	anonymous bool
 
-	once sync.Once
-	vecs map[int64][]float32
+	once  sync.Once
+	vecs  map[int64][]float32
+	chunk map[int64]store.ChunkText
 }
 
 func (s *conceptSemantic) load(t testing.TB, accountID int64) {
 	s.once.Do(func() {
-		s.vecs = map[int64][]float32{}
+		s.vecs, s.chunk = map[int64][]float32{}, map[int64]store.ChunkText{}
 		chunks, err := s.st.ChunksToEmbed(context.Background(), accountID, "concepts", 0, 100000)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, c := range chunks {
 			s.vecs[c.ID] = s.concepts.Vector(c.Title + "\n" + c.Heading + "\n" + c.Text)
+			s.chunk[c.ID] = c
 		}
 	})
 }
@@ -46,7 +53,11 @@ func (s *conceptSemantic) SearchVectors(_ context.Context, _ int64, question str
 	q := s.concepts.Vector(question)
 	hits := make([]VectorHit, 0, len(s.vecs))
 	for id, v := range s.vecs {
-		hits = append(hits, VectorHit{ChunkID: id, Score: float64(embedtest.Cosine(q, v))})
+		h := VectorHit{ChunkID: id, Score: float64(embedtest.Cosine(q, v))}
+		if !s.anonymous {
+			h.DocID, h.Lang = s.chunk[id].DocID, s.chunk[id].Lang
+		}
+		hits = append(hits, h)
 	}
 	sort.Slice(hits, func(i, j int) bool {
 		if hits[i].Score != hits[j].Score {
@@ -59,6 +70,8 @@ func (s *conceptSemantic) SearchVectors(_ context.Context, _ int64, question str
 	}
 	return VectorSearch{Hits: hits, Model: "concepts", Tokens: 7}, nil
 }
+
+func (s *conceptSemantic) Reranks() bool { return s.rerank }
 
 func (s *conceptSemantic) Rerank(_ context.Context, question string, texts []string) []float64 {
 	if !s.rerank {
@@ -211,7 +224,7 @@ func TestSemanticStandOut(t *testing.T) {
 	_, withSem, acct := semanticDemo(t, false)
 	ctx := context.Background()
 	for i, c := range semanticCases(t) {
-		r, err := withSem.retrieve(ctx, acct, c.Q, c.Lang)
+		r, err := withSem.retrieve(ctx, acct, c.Q, c.Lang, semWants{pick: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -234,5 +247,103 @@ func TestSemanticStandOut(t *testing.T) {
 			cos = lgCands[0].cos
 		}
 		t.Logf("%s\t%s\tz=%.2f\tcos=%.3f\twant=%q\ttop=%q\t%s", half, c.Lang, z, cos, c.Doc, top, c.Q)
+	}
+}
+
+// countingKB counts the chunks the engine reads by id.
+type countingKB struct {
+	Searcher
+	mu   sync.Mutex
+	read int
+}
+
+func (k *countingKB) ChunksByID(ctx context.Context, accountID int64, ids []int64) ([]store.ChunkHit, error) {
+	k.mu.Lock()
+	k.read += len(ids)
+	k.mu.Unlock()
+	return k.Searcher.ChunksByID(ctx, accountID, ids)
+}
+
+func (k *countingKB) reads() int {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	n := k.read
+	k.read = 0
+	return n
+}
+
+// withGhost puts first, above every other hit, a chunk the store no longer holds (deleted
+// since it was embedded), in the question's language.
+type withGhost struct {
+	*conceptSemantic
+	lang string
+}
+
+func (g withGhost) SearchVectors(ctx context.Context, accountID int64, question string, k int) (VectorSearch, error) {
+	vs, err := g.conceptSemantic.SearchVectors(ctx, accountID, question, k)
+	if len(vs.Hits) > 0 {
+		ghost := VectorHit{ChunkID: 1 << 40, DocID: 1 << 40, Lang: g.lang, Score: vs.Hits[0].Score + 0.01}
+		vs.Hits = append([]VectorHit{ghost}, vs.Hits[:len(vs.Hits)-1]...)
+	}
+	return vs, err
+}
+
+// The engine reads from the store only the chunks found by meaning that a reply or its
+// passages show, when the hits name their documents (every hit otherwise), and the answers
+// are the same either way; a hit whose chunk is gone drops out as if it had not been found.
+func TestSemanticReadsOnlyWhatItShows(t *testing.T) {
+	t.Parallel()
+	for _, rerank := range []bool{false, true} {
+		_, withSem, acct := semanticDemo(t, rerank)
+		sem := withSem.opts.Semantic.(*conceptSemantic)
+		kb := &countingKB{Searcher: withSem.kb}
+		named, err := New(kb, Options{Semantic: sem})
+		if err != nil {
+			t.Fatal(err)
+		}
+		anonSem := &conceptSemantic{st: sem.st, concepts: sem.concepts, rerank: rerank, anonymous: true}
+		anonSem.load(t, acct)
+		anonymous, err := New(kb, Options{Semantic: anonSem})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx := context.Background()
+		var namedReads, anonReads int
+		for _, c := range semanticCases(t) {
+			req := Request{AccountID: acct, Question: c.Q, Lang: c.Lang}
+			a, err := named.Answer(ctx, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n := kb.reads()
+			b, err := anonymous.Answer(ctx, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			namedReads, anonReads = namedReads+n, anonReads+kb.reads()
+			if a.Text != b.Text || !reflect.DeepEqual(a.Passages, b.Passages) {
+				t.Errorf("rerank %v, %q: the answer depends on the hits naming their documents:\n%s\n-> %s", rerank, c.Q, a.Text, b.Text)
+			}
+			// A reply quotes one chunk and shows AnswerPassages; a reranker reads ten more.
+			if limit := 1 + named.opts.AnswerPassages + map[bool]int{false: 0, true: rerankTop}[rerank]; n > limit {
+				t.Errorf("rerank %v, %q: %d chunks read, at most %d shown", rerank, c.Q, n, limit)
+			}
+			ghosted, err := New(kb, Options{Semantic: withGhost{sem, c.Lang}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, err := ghosted.Answer(ctx, req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			kb.reads()
+			if g.Text != a.Text {
+				t.Errorf("rerank %v, %q: a deleted chunk's hit changed the answer:\n%s\n-> %s", rerank, c.Q, a.Text, g.Text)
+			}
+		}
+		if namedReads*3 > anonReads {
+			t.Errorf("rerank %v: %d chunks read with the documents named, %d without", rerank, namedReads, anonReads)
+		}
+		t.Logf("rerank %v: %d chunks read with the documents named, %d without", rerank, namedReads, anonReads)
 	}
 }

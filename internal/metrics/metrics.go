@@ -3,7 +3,8 @@
 // each declares the one or two methods it calls (ObserveRequest, Answer, ProviderCall,
 // RateLimited, CrawlPage, OutboxFailed, SignInFailed; semantic retrieval's EmbeddingCall,
 // SemanticDegraded, RerankCall, VectorIndexLoad, VectorIndexStale) as a small interface, and
-// every method is a no-op on a nil *Metrics, so "no metrics" needs no special case.
+// every method is a no-op on a nil *Metrics, so "no metrics" needs no special case. The
+// vector indexes' gauges are read at scrape time from a function (WatchVectorIndexes).
 //
 // Every Metrics has a private registry: tests build many apps in one process, and the
 // global DefaultRegisterer would make the second one fail (or mix their counts).
@@ -52,6 +53,8 @@ type Metrics struct {
 	outbox   *prometheus.CounterVec // kind, outcome
 	signIn   *prometheus.CounterVec // reason
 	handler  http.Handler
+	// reg is the private registry, for the collectors added after New (WatchVectorIndexes).
+	reg *prometheus.Registry
 }
 
 // New builds the metrics and registers them, with the Go runtime's and the process's
@@ -65,6 +68,7 @@ func New(o Options) *Metrics {
 	}
 	reg := prometheus.NewRegistry()
 	m := &Metrics{
+		reg:      reg,
 		http:     newHTTPMetrics(),
 		answers:  newAnswerMetrics(),
 		llm:      newLLMMetrics(),

@@ -14,6 +14,7 @@ import (
 	"svc/internal/metrics/metricstest"
 	"svc/internal/ratelimit"
 	"svc/internal/store"
+	"svc/internal/vecindex"
 
 	"github.com/prometheus/client_golang/prometheus/testutil/promlint"
 )
@@ -276,6 +277,51 @@ func TestSemanticRetrievalCounters(t *testing.T) {
 	}
 }
 
+// The vector indexes' gauges are read at scrape time: vectors by the kind of index that
+// serves, memory, and the loads and builds still in flight.
+func TestVectorIndexGauges(t *testing.T) {
+	t.Parallel()
+	m := New(Options{Log: quiet()})
+	var stats []vecindex.IndexStats
+	if err := m.WatchVectorIndexes(func() []vecindex.IndexStats { return stats }); err != nil {
+		t.Fatal(err)
+	}
+	if err := m.WatchVectorIndexes(func() []vecindex.IndexStats { return nil }); err == nil {
+		t.Error("a second watch was registered")
+	}
+	f := scrape(t, m)
+	for _, kind := range []string{"exact", "hnsw"} {
+		if got := value(t, f, "svc_vector_index_vectors", map[string]string{"kind": kind}); got != 0 {
+			t.Errorf("%s vectors with no index = %v", kind, got)
+		}
+	}
+	stats = []vecindex.IndexStats{
+		{Account: 1, Kind: "exact", Len: 50_000, Bytes: 40 << 20, Building: true}, // serving while its graph is built
+		{Account: 2, Kind: "hnsw", Len: 9_000, Bytes: 10 << 20},
+		{Account: 3, Kind: "exact", Len: 300, Bytes: 1 << 20},
+		{Account: 4, Kind: "loading", Building: true},
+	}
+	f = scrape(t, m)
+	for _, c := range []struct {
+		name   string
+		labels map[string]string
+		want   float64
+	}{
+		{"svc_vector_index_vectors", map[string]string{"kind": "exact"}, 50_300},
+		{"svc_vector_index_vectors", map[string]string{"kind": "hnsw"}, 9_000},
+		{"svc_vector_index_bytes", nil, 51 << 20},
+		{"svc_vector_index_builds", nil, 2},
+	} {
+		if got := value(t, f, c.name, c.labels); got != c.want {
+			t.Errorf("%s%v = %v, want %v", c.name, c.labels, got, c.want)
+		}
+	}
+	var none *Metrics
+	if err := none.WatchVectorIndexes(func() []vecindex.IndexStats { return stats }); err != nil {
+		t.Errorf("nil metrics: %v", err)
+	}
+}
+
 // The process collector reads /proc; where there is none, it reports nothing, but where
 // there is one it must.
 func TestProcessMetrics(t *testing.T) {
@@ -375,6 +421,11 @@ func TestMetricsLint(t *testing.T) {
 	m.RateLimited("send:key:1")
 	m.RateLimitFallback("surge")
 	m.OutboxFailed(store.NoticeBudgetReached, true)
+	if err := m.WatchVectorIndexes(func() []vecindex.IndexStats {
+		return []vecindex.IndexStats{{Kind: "hnsw", Len: 10, Bytes: 100}}
+	}); err != nil {
+		t.Fatal(err)
+	}
 	srv := httptest.NewServer(m.Handler())
 	defer srv.Close()
 	resp, err := srv.Client().Get(srv.URL)

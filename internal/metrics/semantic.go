@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"svc/internal/remote"
+	"svc/internal/vecindex"
 
 	"github.com/prometheus/client_golang/prometheus"
 )
@@ -136,4 +137,63 @@ func (m *Metrics) VectorIndexStale() {
 		return
 	}
 	m.semantic.indexStale.Inc()
+}
+
+// vectorIndexKinds are the index kinds whose vectors the gauge reports, each always present.
+var vectorIndexKinds = []string{"exact", "hnsw"}
+
+// vectorIndexCollector reads the vector indexes held in memory at scrape time, as the store
+// gauges are read: the figures change with every search that loads an index and every
+// background build, which no counter could follow.
+type vectorIndexCollector struct {
+	stats                   func() []vecindex.IndexStats
+	vectors, bytes, pending *prometheus.Desc
+}
+
+func newVectorIndexCollector(stats func() []vecindex.IndexStats) *vectorIndexCollector {
+	return &vectorIndexCollector{stats: stats,
+		vectors: prometheus.NewDesc(namespace+"_vector_index_vectors",
+			"Vectors held in memory by the vector indexes, by the kind of index searched now: exact (a scan) or hnsw (a graph).",
+			[]string{"kind"}, nil),
+		bytes: prometheus.NewDesc(namespace+"_vector_index_bytes",
+			"Estimated memory of the vector indexes held (bounded by the index memory limit).", nil, nil),
+		pending: prometheus.NewDesc(namespace+"_vector_index_builds",
+			"Vector indexes being loaded, or rebuilt in the background (a large account's graph takes minutes while its exact index serves); 0 when every held index is in its final form.",
+			nil, nil),
+	}
+}
+
+func (c *vectorIndexCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- c.vectors
+	ch <- c.bytes
+	ch <- c.pending
+}
+
+func (c *vectorIndexCollector) Collect(ch chan<- prometheus.Metric) {
+	vectors := map[string]int{}
+	var bytes int64
+	pending := 0
+	for _, st := range c.stats() {
+		vectors[st.Kind] += st.Len
+		bytes += st.Bytes
+		if st.Building {
+			pending++
+		}
+	}
+	for _, k := range vectorIndexKinds {
+		ch <- prometheus.MustNewConstMetric(c.vectors, prometheus.GaugeValue, float64(vectors[k]), k)
+	}
+	ch <- prometheus.MustNewConstMetric(c.bytes, prometheus.GaugeValue, float64(bytes))
+	ch <- prometheus.MustNewConstMetric(c.pending, prometheus.GaugeValue, float64(pending))
+}
+
+// WatchVectorIndexes adds the vector indexes' gauges (svc_vector_index_vectors by kind,
+// svc_vector_index_bytes, svc_vector_index_builds), read from stats at every scrape;
+// semantic.Service.IndexStats is the one stats. Call it once, after New; a second call is
+// refused.
+func (m *Metrics) WatchVectorIndexes(stats func() []vecindex.IndexStats) error {
+	if m == nil || stats == nil {
+		return nil
+	}
+	return m.reg.Register(newVectorIndexCollector(stats))
 }

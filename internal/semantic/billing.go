@@ -108,7 +108,7 @@ func (w *Worker) keep(ctx context.Context, id int64, chunks []store.ChunkText, r
 		}
 		vecs = append(vecs, store.ChunkVector{ChunkID: c.ID, Dim: len(res.Vectors[i]),
 			Encoding: storedEncoding(vecindex.DefaultEncoding), Data: data})
-		adds = append(adds, added{id: c.ID, lang: c.Lang, vec: res.Vectors[i]})
+		adds = append(adds, added{id: c.ID, doc: c.DocID, lang: c.Lang, vec: res.Vectors[i]})
 	}
 	before, verr := w.st.VectorVersion(ctx, id, w.o.Model)
 	n, err := w.st.PutChunkVectors(ctx, id, w.o.Model, vecs)

@@ -124,6 +124,10 @@ func New(o Options) (*Service, error) {
 // Close stops the index loads and builds in progress and waits for them.
 func (s *Service) Close() { s.reg.Close() }
 
+// IndexStats describes the vector indexes held in memory (the metrics' gauges read it): their
+// kind, size and whether a load or a graph build is still in flight.
+func (s *Service) IndexStats() []vecindex.IndexStats { return s.reg.Stats() }
+
 // Model is the embedding model the Service searches with.
 func (s *Service) Model() string { return s.model }
 
@@ -172,10 +176,13 @@ func (s *Service) SearchVectors(ctx context.Context, accountID int64, question s
 	}
 	out.Hits = make([]engine.VectorHit, len(hits))
 	for i, h := range hits {
-		out.Hits[i] = engine.VectorHit{ChunkID: h.ID, Score: float64(h.Score)}
+		out.Hits[i] = engine.VectorHit{ChunkID: h.ID, DocID: h.Doc, Lang: h.Lang, Score: float64(h.Score)}
 	}
 	return out, nil
 }
+
+// Reranks reports whether a reranker is configured.
+func (s *Service) Reranks() bool { return s.reranker != nil }
 
 // Rerank scores texts against the question with the reranker, within the query timeout; nil
 // without a reranker or when it failed, so that the caller keeps its own order. A blank text
@@ -258,9 +265,9 @@ func (s *Service) refresh(ctx context.Context, accountID int64) {
 
 // added is one vector the worker stored, as the index takes it.
 type added struct {
-	id   int64
-	lang string
-	vec  []float32
+	id, doc int64
+	lang    string
+	vec     []float32
 }
 
 // stored puts the vectors this process just stored into the account's index (when it holds
@@ -268,7 +275,7 @@ type added struct {
 // the put.
 func (s *Service) stored(accountID, before, after int64, vecs []added) {
 	for _, a := range vecs {
-		if err := s.reg.Add(accountID, s.model, a.id, a.lang, a.vec); err != nil {
+		if err := s.reg.Add(accountID, s.model, a.id, a.doc, a.lang, a.vec); err != nil {
 			s.log.Warn("vector not added to the index; the next load reads it", "account", accountID, "chunk", a.id, "err", err)
 			s.Invalidate(accountID)
 			return
@@ -294,7 +301,7 @@ func (s *Service) load(ctx context.Context, accountID int64, model string) iter.
 			return
 		}
 		err = s.st.ChunkVectors(ctx, accountID, model, func(sv store.StoredVector) error {
-			if !yield(vecindex.Entry{ID: sv.ChunkID, Lang: sv.Lang, Vector: sv.Data}, nil) {
+			if !yield(vecindex.Entry{ID: sv.ChunkID, Doc: sv.DocID, Lang: sv.Lang, Vector: sv.Data}, nil) {
 				return errStopped
 			}
 			return nil

@@ -276,6 +276,17 @@ func TestServiceIndexFollowsTheStore(t *testing.T) {
 		if n, st := obs.get(func(c *counts) int { return c.loads }), obs.get(func(c *counts) int { return c.stale }); n != 1 || st != 0 {
 			t.Fatalf("this process's writes cost %d loads and %d stale drops, want 1 and 0", n, st)
 		}
+		// Every hit names its chunk's document and language, those loaded from the store and
+		// those the worker added alike: the engine reads only the chunks it shows.
+		rows, err := st.ChunksByID(ctx, a.ID, hitIDs(vs.Hits))
+		if err != nil || len(rows) != len(vs.Hits) {
+			t.Fatalf("chunks of the hits: %d, %v", len(rows), err)
+		}
+		for i, h := range vs.Hits {
+			if h.DocID != rows[i].DocID || h.Lang != rows[i].Lang || h.DocID == 0 || h.Lang == "" {
+				t.Fatalf("hit %+v, chunk of document %d in %q", h, rows[i].DocID, rows[i].Lang)
+			}
+		}
 
 		// Another process changes the returns page and embeds it: its old chunks are gone
 		// from the store, new ones have vectors.

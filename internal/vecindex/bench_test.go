@@ -60,7 +60,7 @@ func (c *benchCache) set(n, dim int) *benchSet {
 	s := &benchSet{n: n, dim: dim, data: vs[:n], queries: vs[n:]}
 	ref, _ := NewExact(dim, Float32)
 	for i, v := range s.data {
-		ref.Add(int64(i), "en", v)
+		ref.Add(int64(i), int64(i), "en", v)
 	}
 	for _, q := range s.queries {
 		h, _ := ref.Search(q, 10, Filter{})
@@ -92,13 +92,13 @@ func (c *benchCache) index(b *testing.B, kind string, enc Encoding, s *benchSet)
 	case "exact":
 		x, _ := NewExact(s.dim, enc)
 		for i, v := range s.data {
-			x.Add(int64(i), "en", v)
+			x.Add(int64(i), int64(i), "en", v)
 		}
 		idx = x
 	case "hnsw":
 		x, _ := NewExact(s.dim, enc)
 		for i, v := range s.data {
-			x.Add(int64(i), "en", v)
+			x.Add(int64(i), int64(i), "en", v)
 		}
 		g, err := hnswFromExact(context.Background(), x, HNSWParams{})
 		if err != nil {
@@ -227,8 +227,8 @@ func (r *refScan) Search(q []float32, k int, _ Filter) ([]Hit, error) {
 	return hits, nil
 }
 
-func (r *refScan) Add(int64, string, []float32) error { return nil }
-func (r *refScan) Remove(int64) bool                  { return false }
-func (r *refScan) Len() int                           { return len(r.data) / r.dim }
-func (r *refScan) Dim() int                           { return r.dim }
-func (r *refScan) Bytes() int64                       { return int64(cap(r.data)) * 4 }
+func (r *refScan) Add(int64, int64, string, []float32) error { return nil }
+func (r *refScan) Remove(int64) bool                         { return false }
+func (r *refScan) Len() int                                  { return len(r.data) / r.dim }
+func (r *refScan) Dim() int                                  { return r.dim }
+func (r *refScan) Bytes() int64                              { return int64(cap(r.data)) * 4 }

@@ -17,7 +17,7 @@ func TestEfSweep(t *testing.T) {
 	s := benchState.set(50000, 384)
 	x, _ := NewExact(s.dim, Int8)
 	for i, v := range s.data {
-		x.Add(int64(i), "en", v)
+		x.Add(int64(i), int64(i), "en", v)
 	}
 	g, err := hnswFromExact(context.Background(), x, HNSWParams{})
 	if err != nil {

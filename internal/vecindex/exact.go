@@ -25,7 +25,7 @@ func NewExact(dim int, enc Encoding) (*Exact, error) {
 }
 
 // Add stores vec as chunk id's vector, replacing any previous one.
-func (x *Exact) Add(id int64, lang string, vec []float32) error {
+func (x *Exact) Add(id, doc int64, lang string, vec []float32) error {
 	unit, err := x.s.toUnit(vec)
 	if err != nil {
 		return err
@@ -40,7 +40,7 @@ func (x *Exact) Add(id int64, lang string, vec []float32) error {
 		x.removeSlot(int(i))
 	}
 	x.slot[id] = int32(x.s.len())
-	x.s.append(id, code, unit)
+	x.s.append(id, doc, code, unit)
 	return nil
 }
 
@@ -88,7 +88,11 @@ func (x *Exact) Search(q []float32, k int, f Filter) ([]Hit, error) {
 	qq := x.s.prepare(unit)
 	top := newTopK(k)
 	x.s.scan(&qq, &acc, top)
-	return top.sorted(), nil
+	hits := top.sorted()
+	for i, h := range hits {
+		hits[i] = x.s.hit(int(x.slot[h.ID]), h.Score)
+	}
+	return hits, nil
 }
 
 // Len is the number of chunks held.

@@ -1,6 +1,7 @@
 package vecindex
 
 import (
+	"context"
 	"errors"
 	"testing"
 )
@@ -42,7 +43,7 @@ func TestSearchOrderFilterRemove(t *testing.T) {
 				// Cosines with the query (1,0,0): 1, 0.8, 0.6, 0, -1; lengths vary
 				// to show they do not count.
 				add := func(id int64, lang string, v ...float32) {
-					if err := idx.Add(id, lang, v); err != nil {
+					if err := idx.Add(id, id, lang, v); err != nil {
 						t.Fatal(err)
 					}
 				}
@@ -88,10 +89,10 @@ func TestSearchOrderFilterRemove(t *testing.T) {
 				if idx.Len() != 4 || idx.Dim() != 3 || idx.Bytes() <= 0 {
 					t.Errorf("Len %d Dim %d Bytes %d", idx.Len(), idx.Dim(), idx.Bytes())
 				}
-				if err := idx.Add(9, "en", []float32{1, 2}); !errors.Is(err, ErrDim) {
+				if err := idx.Add(9, 9, "en", []float32{1, 2}); !errors.Is(err, ErrDim) {
 					t.Errorf("short vector: %v", err)
 				}
-				if err := idx.Add(9, "en", []float32{0, 0, 0}); !errors.Is(err, ErrZeroVector) {
+				if err := idx.Add(9, 9, "en", []float32{0, 0, 0}); !errors.Is(err, ErrZeroVector) {
 					t.Errorf("zero vector: %v", err)
 				}
 				if _, err := idx.Search([]float32{1}, 3, Filter{}); !errors.Is(err, ErrDim) {
@@ -109,7 +110,7 @@ func TestTiesOrderedByID(t *testing.T) {
 	t.Parallel()
 	x, _ := NewExact(2, Float32)
 	for _, id := range []int64{9, 3, 7, 1} {
-		x.Add(id, "en", []float32{1, 1})
+		x.Add(id, id, "en", []float32{1, 1})
 	}
 	got, _ := x.Search([]float32{1, 1}, 3, Filter{})
 	if !equal(ids(got), []int64{1, 3, 7}) {
@@ -122,7 +123,7 @@ func TestExactMatchesBruteForce(t *testing.T) {
 	vs := randomUnit(5, 2000, 64)
 	x, _ := NewExact(64, Float32)
 	for i, v := range vs[:1900] {
-		x.Add(int64(i), "en", v)
+		x.Add(int64(i), int64(i), "en", v)
 	}
 	for _, q := range vs[1900:] {
 		got, _ := x.Search(q, 10, Filter{})
@@ -156,4 +157,57 @@ func equal(a, b []int64) bool {
 		}
 	}
 	return true
+}
+
+// A hit names its chunk's document and language as they were added, also after a removal
+// moved a slot, a replacement, and in a graph built from an exact index.
+func TestHitsNameDocumentAndLanguage(t *testing.T) {
+	t.Parallel()
+	langs := []string{"en", "de", "tr"}
+	vs := clustered(3, 120, 16, 6, 0.5)
+	check := func(t *testing.T, idx Index, removed map[int64]bool) {
+		t.Helper()
+		for _, q := range vs[:10] {
+			hits, err := idx.Search(q, 20, Filter{})
+			if err != nil || len(hits) == 0 {
+				t.Fatalf("search: %v %v", hits, err)
+			}
+			for _, h := range hits {
+				want := h.ID / 4
+				if h.ID == 7 {
+					want = 99 // replaced below
+				}
+				if removed[h.ID] || h.Doc != want || h.Lang != langs[h.ID%3] {
+					t.Fatalf("hit %+v: want doc %d, language %s", h, want, langs[h.ID%3])
+				}
+			}
+		}
+	}
+	for _, kind := range []string{"exact", "hnsw"} {
+		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
+			idx := newIndex(t, kind, 16, Float16)
+			for i, v := range vs {
+				if err := idx.Add(int64(i), int64(i)/4, langs[i%3], v); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := idx.Add(7, 99, langs[7%3], vs[7]); err != nil {
+				t.Fatal(err)
+			}
+			removed := map[int64]bool{}
+			for _, id := range []int64{0, 5, 50} {
+				idx.Remove(id)
+				removed[id] = true
+			}
+			check(t, idx, removed)
+			if x, ok := idx.(*Exact); ok {
+				g, err := hnswFromExact(context.Background(), x, HNSWParams{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				check(t, g, removed)
+			}
+		})
+	}
 }

@@ -128,7 +128,7 @@ func hnswFromExact(ctx context.Context, x *Exact, p HNSWParams) (*HNSW, error) {
 }
 
 // Add stores vec as chunk id's vector; a previous vector of id is killed.
-func (h *HNSW) Add(id int64, lang string, vec []float32) error {
+func (h *HNSW) Add(id, doc int64, lang string, vec []float32) error {
 	unit, err := h.s.toUnit(vec)
 	if err != nil {
 		return err
@@ -144,7 +144,7 @@ func (h *HNSW) Add(id int64, lang string, vec []float32) error {
 	}
 	h.kill(id)
 	i := h.s.len()
-	h.s.append(id, code, unit)
+	h.s.append(id, doc, code, unit)
 	h.slot[id] = int32(i)
 	h.link(i)
 	return nil
@@ -422,7 +422,7 @@ func (h *HNSW) Search(q []float32, k int, f Filter) ([]Hit, error) {
 	h.visits.Put(vs)
 	hits := make([]Hit, len(w))
 	for j, c := range w {
-		hits[j] = Hit{ID: h.s.ids[c.node], Score: c.score}
+		hits[j] = h.s.hit(int(c.node), c.score)
 	}
 	sortHits(hits)
 	if len(hits) > k {

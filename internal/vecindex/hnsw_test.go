@@ -49,8 +49,8 @@ func TestHNSWRecall(t *testing.T) {
 	g, _ := NewHNSW(dim, Int8, HNSWParams{})
 	langs := []string{"en", "de", "tr"}
 	for i, v := range data {
-		x.Add(int64(i), langs[i%3], v)
-		g.Add(int64(i), langs[i%3], v)
+		x.Add(int64(i), int64(i), langs[i%3], v)
+		g.Add(int64(i), int64(i), langs[i%3], v)
 	}
 	if r := recallAgainstExact(t, x, g, qs, 10, Filter{}); r < 0.95 {
 		t.Errorf("recall@10 = %.3f, want ≥ 0.95", r)
@@ -90,8 +90,8 @@ func TestHNSWFromExactMatchesAdds(t *testing.T) {
 	x, _ := NewExact(dim, Float32)
 	ref, _ := NewExact(dim, Float32)
 	for i, v := range vs[:n] {
-		x.Add(int64(i), "en", v)
-		ref.Add(int64(i), "en", v)
+		x.Add(int64(i), int64(i), "en", v)
+		ref.Add(int64(i), int64(i), "en", v)
 	}
 	g, err := hnswFromExact(context.Background(), x, HNSWParams{})
 	if err != nil {
@@ -107,7 +107,7 @@ func TestHNSWFromExactMatchesAdds(t *testing.T) {
 	cancel()
 	x2, _ := NewExact(dim, Float32)
 	for i, v := range vs[:n] {
-		x2.Add(int64(i), "en", v)
+		x2.Add(int64(i), int64(i), "en", v)
 	}
 	if _, err := hnswFromExact(ctx, x2, HNSWParams{}); err == nil {
 		t.Error("a cancelled build finished")

@@ -10,10 +10,10 @@ import (
 // similarity. Implementations are safe for concurrent use: many searches at
 // once, and writes that wait for the searches in progress.
 type Index interface {
-	// Add stores vec as the vector of chunk id in language lang, replacing
-	// the chunk's previous vector. vec need not be normalised; its length
-	// must be the index's dimension.
-	Add(id int64, lang string, vec []float32) error
+	// Add stores vec as the vector of chunk id of document doc in language
+	// lang, replacing the chunk's previous vector. vec need not be
+	// normalised; its length must be the index's dimension.
+	Add(id, doc int64, lang string, vec []float32) error
 	// Remove forgets chunk id and says whether it was there.
 	Remove(id int64) bool
 	// Search returns at most k chunks passing f, best first (cosine
@@ -28,9 +28,13 @@ type Index interface {
 	Bytes() int64
 }
 
-// Hit is one search result.
+// Hit is one search result: the chunk, with the document and language it was
+// added with (fixed for a chunk's lifetime), so that a caller can rank and
+// filter hits by them without reading the chunks.
 type Hit struct {
 	ID    int64
+	Doc   int64
+	Lang  string
 	Score float32 // cosine similarity, as the index's encoding computes it
 }
 

@@ -25,7 +25,7 @@ func measureEncodings(t testing.TB, set string, dim int, docs, queries [][]float
 	for _, e := range []Encoding{Float32, Float16, Int8} {
 		x, _ := NewExact(dim, e)
 		for i, v := range docs {
-			if err := x.Add(int64(i), "x", v); err != nil {
+			if err := x.Add(int64(i), int64(i), "x", v); err != nil {
 				t.Fatal(err)
 			}
 		}

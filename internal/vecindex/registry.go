@@ -8,11 +8,13 @@ import (
 	"iter"
 	"log/slog"
 	"sync"
+	"time"
 )
 
 // Entry is one stored vector as a Loader yields it.
 type Entry struct {
 	ID     int64
+	Doc    int64 // the chunk's document
 	Lang   string
 	Vector []byte // as Encode wrote it; the Registry does not keep the slice
 }
@@ -104,6 +106,7 @@ type regEntry struct {
 type op struct {
 	remove bool
 	id     int64
+	doc    int64
 	lang   string
 	vec    []float32
 }
@@ -188,11 +191,11 @@ func (r *Registry) Search(ctx context.Context, account int64, model string, q []
 // Add puts chunk id's vector into the account's index when it is loaded (or
 // loading); otherwise it does nothing, since the next load reads the store.
 // Call it after the vector is committed to the store.
-func (r *Registry) Add(account int64, model string, id int64, lang string, vec []float32) error {
+func (r *Registry) Add(account int64, model string, id, doc int64, lang string, vec []float32) error {
 	if _, err := normalized(vec); err != nil {
 		return err
 	}
-	return r.write(regKey{account, model}, op{id: id, lang: lang, vec: vec})
+	return r.write(regKey{account, model}, op{id: id, doc: doc, lang: lang, vec: vec})
 }
 
 // Remove takes chunk id out of the account's index when it is loaded (or
@@ -257,7 +260,7 @@ func (r *Registry) write(k regKey, o op) error {
 	if o.remove {
 		idx.Remove(o.id)
 	} else {
-		err = idx.Add(o.id, o.lang, o.vec)
+		err = idx.Add(o.id, o.doc, o.lang, o.vec)
 	}
 	r.mu.Lock()
 	if r.m[k] == e && e.idx == idx {
@@ -335,7 +338,7 @@ func (r *Registry) readAll(k regKey) (*Exact, error) {
 				return nil, err
 			}
 		}
-		if err := x.Add(ent.ID, ent.Lang, vec); err != nil {
+		if err := x.Add(ent.ID, ent.Doc, ent.Lang, vec); err != nil {
 			return nil, fmt.Errorf("chunk %d: %w", ent.ID, err)
 		}
 		if n++; n%1024 == 0 {
@@ -383,7 +386,7 @@ func applyOps(idx Index, ops []op) error {
 			idx.Remove(o.id)
 			continue
 		}
-		if err := idx.Add(o.id, o.lang, o.vec); err != nil && !errors.Is(err, ErrDim) {
+		if err := idx.Add(o.id, o.doc, o.lang, o.vec); err != nil && !errors.Is(err, ErrDim) {
 			return err
 		}
 	}
@@ -423,7 +426,7 @@ func (r *Registry) maybeRebuildLocked(e *regEntry) {
 // the links (2M+1 words a node on layer 0, a little more above).
 func (r *Registry) graphBytes(n, dim int) int64 {
 	p := r.cfg.HNSW.withDefaults()
-	per := int64(r.cfg.Encoding.EncodedLen(dim)) + 8 + 1 + mapEntryBytes + int64(2*p.M+1)*4 + 4 + 2 + 24
+	per := int64(r.cfg.Encoding.EncodedLen(dim)) + 8 + 8 + 1 + mapEntryBytes + int64(2*p.M+1)*4 + 4 + 2 + 24
 	return int64(n) * per
 }
 
@@ -434,6 +437,7 @@ func (r *Registry) rebuild(e *regEntry) {
 	r.mu.Lock()
 	old := e.idx
 	r.mu.Unlock()
+	start := time.Now()
 	next, err := r.rebuilt(old)
 	if err == nil {
 		err = r.replay(e, next)
@@ -457,6 +461,25 @@ func (r *Registry) rebuild(e *regEntry) {
 	}
 	e.idx = next
 	r.resizeLocked(e, next.Bytes())
+	// A graph of a large account takes minutes to build: say when it starts serving.
+	r.log.Info("vector index rebuilt", "account", e.key.account, "model", e.key.model, "kind", kindOf(next),
+		"vectors", next.Len(), "seconds", roundSeconds(time.Since(start)))
+}
+
+// kindOf names an index's kind as IndexStats does.
+func kindOf(idx Index) string {
+	switch idx.(type) {
+	case *Exact:
+		return "exact"
+	case *HNSW:
+		return "hnsw"
+	}
+	return fmt.Sprintf("%T", idx)
+}
+
+// roundSeconds is d in seconds to a tenth, for a log line.
+func roundSeconds(d time.Duration) float64 {
+	return float64(d.Round(100*time.Millisecond)) / float64(time.Second)
 }
 
 // rebuilt copies old's live vectors into an Exact index and, when the size
@@ -523,6 +546,9 @@ type IndexStats struct {
 	Len     int
 	Dim     int
 	Bytes   int64 // Index.Bytes when last written
+	// Building is true while a load or a background (re)build of the index is in flight:
+	// the index searched now (exact while a graph is built) is not its final form yet.
+	Building bool
 }
 
 // Stats lists the held indexes, most recently searched first.
@@ -532,12 +558,10 @@ func (r *Registry) Stats() []IndexStats {
 	out := make([]IndexStats, 0, r.lru.Len())
 	for el := r.lru.Front(); el != nil; el = el.Next() {
 		e := el.Value.(*regEntry)
-		st := IndexStats{Account: e.key.account, Model: e.key.model, Bytes: e.bytes}
+		st := IndexStats{Account: e.key.account, Model: e.key.model, Bytes: e.bytes, Building: e.building}
 		switch idx := e.idx.(type) {
-		case *Exact:
-			st.Kind, st.Len, st.Dim = "exact", idx.Len(), idx.Dim()
-		case *HNSW:
-			st.Kind, st.Len, st.Dim = "hnsw", idx.Len(), idx.Dim()
+		case *Exact, *HNSW:
+			st.Kind, st.Len, st.Dim = kindOf(idx), idx.Len(), idx.Dim()
 		default:
 			switch {
 			case e.err != nil:

@@ -28,7 +28,7 @@ func (s *fakeStore) put(t *testing.T, account, id int64, lang string, v []float3
 		t.Fatal(err)
 	}
 	s.mu.Lock()
-	s.rows[account] = append(s.rows[account], Entry{ID: id, Lang: lang, Vector: b})
+	s.rows[account] = append(s.rows[account], Entry{ID: id, Doc: id * 10, Lang: lang, Vector: b})
 	s.mu.Unlock()
 }
 
@@ -215,7 +215,7 @@ func TestRegistryWritesOnlyWhenLoaded(t *testing.T) {
 	r := newReg(t, s, Config{})
 	ctx := context.Background()
 	// Not loaded: nothing happens, and the load reads the store.
-	if err := r.Add(1, "m", 2, "en", unitAxis(4, 1)); err != nil {
+	if err := r.Add(1, "m", 2, 2, "en", unitAxis(4, 1)); err != nil {
 		t.Fatal(err)
 	}
 	if s.loads.Load() != 0 || len(r.Stats()) != 0 {
@@ -226,7 +226,7 @@ func TestRegistryWritesOnlyWhenLoaded(t *testing.T) {
 		t.Fatalf("search = %v", ids(got))
 	}
 	// Loaded: writes go into the index.
-	r.Add(1, "m", 2, "de", unitAxis(4, 1))
+	r.Add(1, "m", 2, 2, "de", unitAxis(4, 1))
 	got, _ = r.Search(ctx, 1, "m", unitAxis(4, 1), 1, Filter{Langs: []string{"de"}})
 	if !equal(ids(got), []int64{2}) {
 		t.Fatalf("after Add: %v", ids(got))
@@ -236,10 +236,10 @@ func TestRegistryWritesOnlyWhenLoaded(t *testing.T) {
 	if !equal(ids(got), []int64{2}) {
 		t.Fatalf("after Remove: %v", ids(got))
 	}
-	if err := r.Add(1, "m", 3, "en", []float32{1, 2}); !errors.Is(err, ErrDim) {
+	if err := r.Add(1, "m", 3, 3, "en", []float32{1, 2}); !errors.Is(err, ErrDim) {
 		t.Errorf("wrong dimension: %v", err)
 	}
-	if err := r.Add(1, "m", 3, "en", []float32{0, 0, 0, 0}); !errors.Is(err, ErrZeroVector) {
+	if err := r.Add(1, "m", 3, 3, "en", []float32{0, 0, 0, 0}); !errors.Is(err, ErrZeroVector) {
 		t.Errorf("zero vector: %v", err)
 	}
 	// Invalidate drops the index; the next search loads again.
@@ -269,9 +269,12 @@ func TestRegistryKeepsWritesMadeDuringALoad(t *testing.T) {
 	for len(r.Stats()) == 0 || s.loads.Load() == 0 {
 		syncYield()
 	}
+	if st := r.Stats(); st[0].Kind != "loading" || !st[0].Building {
+		t.Errorf("stats during the load: %+v", st)
+	}
 	// The store has committed chunk 3 after the loader read its rows, and
 	// removed chunk 1.
-	r.Add(1, "m", 3, "en", unitAxis(4, 2))
+	r.Add(1, "m", 3, 3, "en", unitAxis(4, 2))
 	r.Remove(1, "m", 1)
 	close(s.gate)
 	got := <-done
@@ -291,7 +294,7 @@ func TestRegistryEmptyAccountTakesFirstVector(t *testing.T) {
 	if st := r.Stats(); len(st) != 1 || st[0].Kind != "empty" {
 		t.Fatalf("stats %+v", st)
 	}
-	r.Add(9, "m", 5, "tr", unitAxis(4, 0))
+	r.Add(9, "m", 5, 5, "tr", unitAxis(4, 0))
 	if got, _ := r.Search(ctx, 9, "m", unitAxis(4, 0), 3, Filter{}); !equal(ids(got), []int64{5}) {
 		t.Errorf("after the first Add: %v", ids(got))
 	}
@@ -330,13 +333,23 @@ func TestRegistryUpgradesToGraphAndCompacts(t *testing.T) {
 	if err != nil || len(first) != 10 {
 		t.Fatalf("first search: %v %v", first, err)
 	}
+	// The exact index serves while the graph is built, and says so.
+	if st := r.Stats(); !(st[0].Kind == "exact" && st[0].Building || st[0].Kind == "hnsw" && !st[0].Building) {
+		t.Errorf("stats after the first search: %+v", st)
+	}
 	r.settle()
-	if st := r.Stats(); st[0].Kind != "hnsw" || st[0].Len != n {
+	if st := r.Stats(); st[0].Kind != "hnsw" || st[0].Len != n || st[0].Building {
 		t.Fatalf("after the background build: %+v", st)
 	}
 	got, _ := r.Search(ctx, 1, "m", vs[n], 10, Filter{})
 	if hitRecall(first, got) < 0.9 {
 		t.Errorf("graph results %v, exact %v", ids(got), ids(first))
+	}
+	// Both indexes name the document and language each vector was loaded with.
+	for _, h := range append(first, got...) {
+		if h.Doc != h.ID*10 || h.Lang != "en" {
+			t.Errorf("hit %+v", h)
+		}
 	}
 	// Removing a third kills graph nodes past a quarter: a compacting
 	// rebuild; shrinking below half the threshold: back to exact.
@@ -383,7 +396,7 @@ func TestRegistryConcurrentSearchAndWrite(t *testing.T) {
 		// registry.
 		for i := 300; i < 900; i++ {
 			s.put(t, 1, int64(i), "en", vs[i])
-			if err := r.Add(1, "m", int64(i), "en", vs[i]); err != nil {
+			if err := r.Add(1, "m", int64(i), int64(i), "en", vs[i]); err != nil {
 				t.Error(err)
 				return
 			}

@@ -9,7 +9,7 @@ import (
 )
 
 // slab holds an index's vectors in its encoding, one slot each, with the chunk
-// id and language of every slot: contiguous arrays, so a scan walks memory in
+// id, document id and language of every slot: contiguous arrays, so a scan walks memory in
 // order and the garbage collector sees a few large objects, not one per vector.
 // Vectors are unit length before they are encoded, so a dot product is the
 // cosine similarity.
@@ -21,6 +21,7 @@ type slab struct {
 	i8    []int8
 	scale []float32 // Int8 only: the slot's scale
 	ids   []int64
+	docs  []int64 // the chunk's document: a search names it, so its caller need not read the chunk
 	langs []uint8 // index into langNames
 
 	langNames []string
@@ -63,8 +64,9 @@ func (s *slab) langCode(lang string) (uint8, error) {
 }
 
 // append adds a slot holding unit (already normalised).
-func (s *slab) append(id int64, lang uint8, unit []float32) {
+func (s *slab) append(id, doc int64, lang uint8, unit []float32) {
 	s.ids = append(s.ids, id)
+	s.docs = append(s.docs, doc)
 	s.langs = append(s.langs, lang)
 	switch s.enc {
 	case Float32:
@@ -82,7 +84,7 @@ func (s *slab) append(id int64, lang uint8, unit []float32) {
 
 // move copies slot src over slot dst.
 func (s *slab) move(dst, src int) {
-	s.ids[dst], s.langs[dst] = s.ids[src], s.langs[src]
+	s.ids[dst], s.docs[dst], s.langs[dst] = s.ids[src], s.docs[src], s.langs[src]
 	d := s.dim
 	switch s.enc {
 	case Float32:
@@ -97,7 +99,7 @@ func (s *slab) move(dst, src int) {
 
 // truncate keeps the first n slots.
 func (s *slab) truncate(n int) {
-	s.ids, s.langs = s.ids[:n], s.langs[:n]
+	s.ids, s.docs, s.langs = s.ids[:n], s.docs[:n], s.langs[:n]
 	switch s.enc {
 	case Float32:
 		s.f32 = s.f32[:n*s.dim]
@@ -133,7 +135,7 @@ func (s *slab) unit(i int) []float32 {
 // table.
 func (s *slab) bytes() int64 {
 	b := int64(cap(s.f32))*4 + int64(cap(s.f16))*2 + int64(cap(s.i8)) +
-		int64(cap(s.scale))*4 + int64(cap(s.ids))*8 + int64(cap(s.langs))
+		int64(cap(s.scale))*4 + int64(cap(s.ids))*8 + int64(cap(s.docs))*8 + int64(cap(s.langs))
 	for _, l := range s.langNames {
 		b += int64(len(l)) + 16 + 48 // string header and map entry
 	}
@@ -244,6 +246,11 @@ func (s *slab) scan(q *query, acc *accept, top *topK) {
 	}
 }
 
+// hit is slot i's search result: its chunk, document and language.
+func (s *slab) hit(i int, score float32) Hit {
+	return Hit{ID: s.ids[i], Doc: s.docs[i], Lang: s.langNames[s.langs[i]], Score: score}
+}
+
 // clone copies the slots keep accepts (all when keep is nil) into a new slab
 // with its own arrays.
 func (s *slab) clone(keep func(int) bool) slab {
@@ -254,6 +261,7 @@ func (s *slab) clone(keep func(int) bool) slab {
 			continue
 		}
 		c.ids = append(c.ids, s.ids[i])
+		c.docs = append(c.docs, s.docs[i])
 		c.langs = append(c.langs, s.langs[i])
 		switch s.enc {
 		case Float32:

@@ -76,6 +76,15 @@ type Options struct {
 	APIKey string
 	// MaxRerankBatch bounds TEI's texts per call (default DefaultMaxRerankBatch).
 	MaxRerankBatch int
+	// Observe, when set, is told of every call once it is answered (or refused): its
+	// protocol, how many texts it carried and how long the fake took from the request's
+	// arrival to the end of its answer. That is the provider's own time, which `svc bench`
+	// subtracts from an answer's. It is called on the request's goroutine, so it must be safe
+	// for concurrent use.
+	Observe func(protocol string, texts int, took time.Duration)
+	// NoRecord keeps no Call (Calls stays empty): a long run that embeds a large KB through
+	// the fake would otherwise hold every request's body.
+	NoRecord bool
 }
 
 // Server is a running fake provider. It is safe for concurrent use. Close, URL, Push (faults
@@ -87,6 +96,8 @@ type Server struct {
 	concepts *Concepts
 	apiKey   string
 	maxBatch int
+	observe  func(protocol string, texts int, took time.Duration)
+	noRecord bool
 }
 
 // New starts a fake provider; Close stops it. It panics if the embedded concept dictionary
@@ -96,7 +107,8 @@ func New(opts Options) *Server {
 	if err != nil {
 		panic(err)
 	}
-	s := &Server{concepts: concepts, apiKey: opts.APIKey, maxBatch: opts.MaxRerankBatch}
+	s := &Server{concepts: concepts, apiKey: opts.APIKey, maxBatch: opts.MaxRerankBatch, observe: opts.Observe,
+		noRecord: opts.NoRecord}
 	if s.maxBatch <= 0 {
 		s.maxBatch = DefaultMaxRerankBatch
 	}
@@ -105,7 +117,15 @@ func New(opts Options) *Server {
 	mux.HandleFunc("POST /api/embed", s.handle(s.ollama()))
 	mux.HandleFunc("POST /rerank", s.handle(s.tei()))
 	mux.HandleFunc("POST /v1/rerank", s.handle(s.cohere()))
-	s.Fake = remotetest.NewFake[Call](mux, Fault{}, nil)
+	// The listener serves before NewFake returns: a request must not read s.Fake before it is
+	// set. One from this process could not come sooner; one from another process (svc bench's
+	// children) is ordered only by the network, which the race detector does not see.
+	ready := make(chan struct{})
+	s.Fake = remotetest.NewFake[Call](http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		<-ready
+		mux.ServeHTTP(w, r)
+	}), Fault{}, nil)
+	close(ready)
 	return s
 }
 
@@ -153,13 +173,19 @@ const maxBody = 8 << 20
 // the service's own refusal, then the answer.
 func (s *Server) handle(p protocol) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
 		body, err := io.ReadAll(io.LimitReader(r.Body, maxBody))
 		c := Call{Protocol: p.name, Header: r.Header.Clone(), Body: body}
 		status, problem := http.StatusBadRequest, "could not read the body"
 		if err == nil {
 			status, problem = p.parse(body, &c)
 		}
-		s.Record(c)
+		if s.observe != nil {
+			defer func() { s.observe(p.name, max(len(c.Input), len(c.Documents)), time.Since(start)) }()
+		}
+		if !s.noRecord {
+			s.Record(c)
+		}
 		if s.apiKey != "" && r.Header.Get("Authorization") != "Bearer "+s.apiKey {
 			// Like the real services, the message never repeats the key that was sent.
 			p.refuse(w, http.StatusUnauthorized, "invalid api key")

@@ -4,8 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"runtime"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 )
 
 // post sends body to url with the key and decodes the answer into out.
@@ -140,5 +144,56 @@ func TestServerFaults(t *testing.T) {
 	}
 	if st := post(t, s.OllamaBaseURL()+"/api/embed", "", `{"model":"m","input":["a"]}`, &down); st != 503 || down.Error != "down" {
 		t.Errorf("default: %d %q", st, down.Error)
+	}
+}
+
+// Observe is told of each call with its protocol, texts and time, and NoRecord keeps none.
+func TestServerObservesWithoutRecording(t *testing.T) {
+	t.Parallel()
+	type seen struct {
+		protocol string
+		texts    int
+	}
+	var mu sync.Mutex
+	var got []seen
+	s := Start(t, Options{NoRecord: true, Observe: func(protocol string, texts int, took time.Duration) {
+		if took <= 0 {
+			t.Errorf("%s call took %s", protocol, took)
+		}
+		mu.Lock()
+		got = append(got, seen{protocol, texts})
+		mu.Unlock()
+	}})
+	s.SetDefault(Fault{Dim: 384})
+	var oa struct {
+		Data []struct {
+			Embedding []float32 `json:"embedding"`
+		} `json:"data"`
+	}
+	if st := post(t, s.OpenAIBaseURL()+"/embeddings", "", `{"model":"m","input":["refund","Lieferzeit","iade"]}`, &oa); st != 200 ||
+		len(oa.Data) != 3 || len(oa.Data[0].Embedding) != 384 {
+		t.Fatalf("openai: %d %+v", st, oa)
+	}
+	if st := post(t, s.TEIBaseURL()+"/rerank", "", `{"query":"refund","texts":["a","b"]}`, nil); st != 200 {
+		t.Fatalf("tei: %d", st)
+	}
+	// The handler reports once its answer is written, which the client may have read already.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		mu.Lock()
+		n := len(got)
+		mu.Unlock()
+		if n == 2 || time.Now().After(deadline) {
+			break
+		}
+		runtime.Gosched()
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if want := []seen{{ProtocolOpenAI, 3}, {ProtocolTEI, 2}}; !slices.Equal(got, want) {
+		t.Errorf("observed %v, want %v", got, want)
+	}
+	if n := s.CallCount(); n != 0 {
+		t.Errorf("%d calls recorded with NoRecord", n)
 	}
 }
