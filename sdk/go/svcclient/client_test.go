@@ -112,8 +112,14 @@ func TestEveryOperationHasAMethod(t *testing.T) {
 		func() error { return c.KBQAUpdate(ctx, 1, QA{Answer: Ptr("b")}) },
 		func() error { return c.KBQADelete(ctx, 1) },
 		func() error { _, err := c.KBProductsUpsert(ctx, []KBProduct{{Name: "P", SKU: "1"}}); return err },
-		func() error { _, err := c.KBProductsUpsertFile(ctx, "p.csv", strings.NewReader("name,sku\nP,1\n")); return err },
-		func() error { _, err := c.KBImport(ctx, strings.NewReader(`{"type":"qa","question":"q","answer":"a"}`)); return err },
+		func() error {
+			_, err := c.KBProductsUpsertFile(ctx, "p.csv", strings.NewReader("name,sku\nP,1\n"))
+			return err
+		},
+		func() error {
+			_, err := c.KBImport(ctx, strings.NewReader(`{"type":"qa","question":"q","answer":"a"}`))
+			return err
+		},
 		func() error { _, err := c.KBCrawlStart(ctx, CrawlTarget{URL: "https://x.example/"}); return err },
 		func() error { _, err := c.KBCrawlStatus(ctx, 4); return err },
 	}
