@@ -1,0 +1,4 @@
+export { SvcClient, VERSION, type ClientOptions } from "./client.js";
+export { SvcError } from "./errors.js";
+export { OPERATIONS, type OperationName } from "./operations.js";
+export type * from "./types.js";
