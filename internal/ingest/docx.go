@@ -74,29 +74,12 @@ func (w *docxWalker) write(s string) {
 	}
 }
 
-func (w *docxWalker) run() error {
-	for {
-		tok, err := w.x.next()
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			if err := w.start(t); err != nil {
-				return err
-			}
-		case xml.EndElement:
-			if err := w.end(t.Name.Local); err != nil {
-				return err
-			}
-		case xml.CharData:
-			if w.inText {
-				w.write(string(t))
-			}
-		}
+func (w *docxWalker) run() error { return w.x.walk(w) }
+
+// chars is text between the tags: a run's text (w:t) only.
+func (w *docxWalker) chars(s string) {
+	if w.inText {
+		w.write(s)
 	}
 }
 

@@ -3,7 +3,6 @@ package ingest
 import (
 	"encoding/xml"
 	"errors"
-	"io"
 	"strconv"
 	"strings"
 )
@@ -83,29 +82,10 @@ type odfWalker struct {
 	sheets int
 }
 
-func (w *odfWalker) run() error {
-	for {
-		tok, err := w.x.next()
-		if errors.Is(err, io.EOF) {
-			return nil
-		}
-		if err != nil {
-			return err
-		}
-		switch t := tok.(type) {
-		case xml.StartElement:
-			if err := w.start(t); err != nil {
-				return err
-			}
-		case xml.EndElement:
-			if err := w.end(t.Name.Local); err != nil {
-				return err
-			}
-		case xml.CharData:
-			w.write(string(t))
-		}
-	}
-}
+func (w *odfWalker) run() error { return w.x.walk(w) }
+
+// chars is text between the tags.
+func (w *odfWalker) chars(s string) { w.write(s) }
 
 func (w *odfWalker) write(s string) {
 	if n := len(w.paras); n > 0 {

@@ -148,3 +148,35 @@ func attr(e xml.StartElement, local string) string {
 	}
 	return ""
 }
+
+// xmlHandler is what a document's walker does with the tokens of its XML.
+type xmlHandler interface {
+	start(xml.StartElement) error
+	end(local string) error
+	chars(s string)
+}
+
+// walk hands every token of the stream to h, until its end or the first error.
+func (x *xmlStream) walk(h xmlHandler) error {
+	for {
+		tok, err := x.next()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		switch t := tok.(type) {
+		case xml.StartElement:
+			if err := h.start(t); err != nil {
+				return err
+			}
+		case xml.EndElement:
+			if err := h.end(t.Name.Local); err != nil {
+				return err
+			}
+		case xml.CharData:
+			h.chars(string(t))
+		}
+	}
+}
