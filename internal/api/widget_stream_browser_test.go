@@ -140,8 +140,11 @@ func TestStreamWidgetPageClosedMidReply(t *testing.T) {
 	h, key, tok := streamWidgetHarness(t)
 	page := hostPage(t, h, tok, h.srv.URL)
 	ctx := browser(t)
+	// Each visit is a tab of its own in one browser (one localStorage): the first tab is
+	// closed mid-reply, as a visitor closes the page, and a new one comes back.
+	first, closeFirst := chromedp.NewContext(ctx)
 	var visitor, partial string
-	err := run(ctx,
+	err := run(first,
 		chromedp.Navigate(page),
 		openWidget(),
 		waitJS(shadow+`.querySelector('.svc-chip') !== null`),
@@ -149,14 +152,16 @@ func TestStreamWidgetPageClosedMidReply(t *testing.T) {
 		waitJS(shadow+`.querySelector('.svc-msg[data-role="stream"]') !== null`),
 		eval(shadow+`.querySelector('.svc-msg[data-role="stream"]').textContent`, &partial),
 		eval(`localStorage.getItem('svc_visitor')`, &visitor),
-		chromedp.Navigate("about:blank"),
 	)
+	closeFirst()
 	if err != nil {
 		t.Fatal(err)
 	}
+	again, closeAgain := chromedp.NewContext(ctx)
+	defer closeAgain()
 	var final string
 	var users, replies int
-	err = run(ctx,
+	err = run(again,
 		chromedp.Navigate(page),
 		openWidget(),
 		// The reply is there at once when the send has finished, else the next poll brings it.
