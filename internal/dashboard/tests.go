@@ -71,7 +71,7 @@ func (s *Server) testsRoutes(rt router) {
 // testsData is the dot's Data of every tests view; View picks the section tests.html
 // renders, and the view's field is set.
 type testsData struct {
-	View string // "list", "form", "test", "import", "confirm", "runs", "run"
+	View string // which block of tests.html renders: the template named "tests-" + View
 	Tabs []testsTab
 
 	List    *testsListData
